@@ -1,0 +1,32 @@
+use crate::validation::Violations;
+
+/// The kinds of object a lookup can miss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resource {
+    Profile,
+    Merchant,
+    ApiKey,
+}
+
+/// Why a use case refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DomainError {
+    #[error("invalid input: {0}")]
+    Invalid(Violations),
+    #[error("{0:?} not found")]
+    NotFound(Resource),
+    /// A profile with this e-mail address or mobile number already exists.
+    #[error("profile already exists")]
+    ProfileExists,
+    /// Storage cannot be reached now; the same call may succeed later.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+    #[error("internal failure: {0}")]
+    Internal(String),
+}
+
+impl From<Violations> for DomainError {
+    fn from(v: Violations) -> Self {
+        Self::Invalid(v)
+    }
+}

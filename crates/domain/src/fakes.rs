@@ -1,0 +1,202 @@
+//! In-memory stand-ins for the ports, for unit tests only.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+use time::macros::datetime;
+
+use crate::event::Event;
+use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::paging::{Page, Paged};
+use crate::ports::{
+    Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
+    StoreResult,
+};
+use crate::profile::{Profile, ProfileId, ProfileKey};
+
+#[derive(Debug)]
+pub struct FixedClock(pub OffsetDateTime);
+
+impl Default for FixedClock {
+    fn default() -> Self {
+        Self(datetime!(2026-11-22 10:00 UTC))
+    }
+}
+
+impl Clock for FixedClock {
+    fn now(&self) -> OffsetDateTime {
+        self.0
+    }
+}
+
+/// Ids `id-0000000001`, `id-0000000002`...: increasing, like ULIDs.
+#[derive(Debug, Default)]
+pub struct SequentialIds(AtomicU64);
+
+impl IdGenerator for SequentialIds {
+    fn next_id(&self) -> String {
+        format!("id-{:010}", self.0.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+}
+
+impl SecretGenerator for SequentialIds {
+    fn base62(&self, len: usize) -> String {
+        format!("{:0len$}", self.0.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+}
+
+fn page_of<T: Clone>(mut items: Vec<T>, page: Page) -> Paged<T> {
+    let total = items.len() as i64;
+    items.reverse();
+    let items = items
+        .into_iter()
+        .skip(page.offset() as usize)
+        .take(page.limit() as usize)
+        .collect();
+    Paged {
+        items,
+        total_count: total,
+        filtered: total,
+    }
+}
+
+type Mutation = Box<dyn FnOnce(&mut Profile) + Send>;
+
+#[derive(Default)]
+pub struct MemoryProfiles {
+    profiles: Mutex<Vec<Profile>>,
+    events: Mutex<Vec<Event>>,
+    interfere: Mutex<Option<Mutation>>,
+}
+
+impl MemoryProfiles {
+    /// Simulates another writer: the next update finds the stored profile changed by
+    /// `mutation` (and its revision bumped) and fails with `Conflict`.
+    pub fn fail_next_update_with_conflict_after(&self, mutation: impl FnOnce(&mut Profile) + Send + 'static) {
+        *self.interfere.lock().expect("lock") = Some(Box::new(mutation));
+    }
+
+    pub fn orphan_events(&self) -> Vec<Event> {
+        let events = self.events.lock().expect("lock");
+        events.iter().filter(|e| e.profile_id.is_none()).cloned().collect()
+    }
+}
+
+#[async_trait]
+impl ProfileRepository for MemoryProfiles {
+    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+        let mut profiles = self.profiles.lock().expect("lock");
+        let taken = profiles.iter().any(|p| {
+            p.merchant_id == profile.merchant_id
+                && (p.key.email.key() == profile.key.email.key() || p.key.mobile == profile.key.mobile)
+        });
+        if taken {
+            return Err(StoreError::Duplicate);
+        }
+        profiles.push(profile.clone());
+        self.events.lock().expect("lock").push(event.clone());
+        Ok(())
+    }
+
+    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+        let mut profiles = self.profiles.lock().expect("lock");
+        let stored = profiles
+            .iter_mut()
+            .find(|p| p.id == profile.id)
+            .ok_or(StoreError::Missing)?;
+        if let Some(mutation) = self.interfere.lock().expect("lock").take() {
+            mutation(stored);
+            stored.revision += 1;
+        }
+        if stored.revision != profile.revision - 1 {
+            return Err(StoreError::Conflict);
+        }
+        *stored = profile.clone();
+        self.events.lock().expect("lock").push(event.clone());
+        Ok(())
+    }
+
+    async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
+        let profiles = self.profiles.lock().expect("lock");
+        Ok(profiles
+            .iter()
+            .find(|p| {
+                &p.merchant_id == merchant
+                    && p.key.email.key() == key.email.key()
+                    && p.key.mobile == key.mobile
+            })
+            .cloned())
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
+        let profiles = self.profiles.lock().expect("lock");
+        let mine = profiles.iter().filter(|p| &p.merchant_id == merchant).cloned().collect();
+        Ok(page_of(mine, page))
+    }
+
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()> {
+        self.profiles.lock().expect("lock").retain(|p| p.id != profile.id);
+        let mut events = self.events.lock().expect("lock");
+        events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
+        events.push(tombstone.clone());
+        Ok(())
+    }
+
+    async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
+        let events = self.events.lock().expect("lock");
+        let mine = events.iter().filter(|e| e.profile_id.as_ref() == Some(profile)).cloned().collect();
+        Ok(page_of(mine, page))
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct MemoryMerchants {
+    merchants: Mutex<Vec<Merchant>>,
+    keys: Mutex<Vec<ApiKey>>,
+}
+
+#[async_trait]
+impl MerchantRepository for MemoryMerchants {
+    async fn create(&self, merchant: &Merchant, first_key: &ApiKey) -> StoreResult<()> {
+        self.merchants.lock().expect("lock").push(merchant.clone());
+        self.keys.lock().expect("lock").push(first_key.clone());
+        Ok(())
+    }
+
+    async fn list(&self) -> StoreResult<Vec<Merchant>> {
+        Ok(self.merchants.lock().expect("lock").clone())
+    }
+
+    async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>> {
+        let merchants = self.merchants.lock().expect("lock");
+        Ok(merchants.iter().find(|m| &m.id == id).cloned())
+    }
+
+    async fn add_key(&self, key: &ApiKey) -> StoreResult<()> {
+        if self.find(&key.merchant_id).await?.is_none() {
+            return Err(StoreError::Missing);
+        }
+        self.keys.lock().expect("lock").push(key.clone());
+        Ok(())
+    }
+
+    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
+        let mut keys = self.keys.lock().expect("lock");
+        let stored = keys.iter_mut().find(|k| k.key == key).ok_or(StoreError::Missing)?;
+        stored.enabled = enabled;
+        Ok(())
+    }
+
+    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
+        Ok(self.keys.lock().expect("lock").iter().find(|k| k.key == key).cloned())
+    }
+
+    async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
+        let mut merchants = self.merchants.lock().expect("lock");
+        let stored = merchants.iter_mut().find(|m| &m.id == id).ok_or(StoreError::Missing)?;
+        stored.settings = *settings;
+        Ok(())
+    }
+}

@@ -1,0 +1,20 @@
+//! The rules of the identity-verification service, free of I/O.
+//!
+//! Entities and value objects parse on construction: once you hold a [`profile::Email`]
+//! it is a valid e-mail. Use cases live in [`services`] and reach storage, the clock and
+//! randomness only through the traits in [`ports`], so every rule is testable in memory.
+
+pub mod error;
+pub mod event;
+pub mod merchant;
+pub mod paging;
+pub mod ports;
+pub mod profile;
+pub mod services;
+pub mod validation;
+
+#[cfg(test)]
+mod fakes;
+
+pub use error::DomainError;
+pub use time::{Date, OffsetDateTime};

@@ -1,0 +1,100 @@
+//! Merchants, their API credentials and their settings.
+
+use time::OffsetDateTime;
+
+use crate::validation::Invalid;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MerchantId(pub String);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merchant {
+    pub id: MerchantId,
+    pub name: String,
+    pub settings: MerchantSettings,
+    pub created_at: OffsetDateTime,
+}
+
+impl Merchant {
+    pub fn parse_name(raw: &str) -> Result<String, Invalid> {
+        let name = raw.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(Invalid::new("must be 1 to 100 characters"));
+        }
+        Ok(name.to_owned())
+    }
+}
+
+/// Length of the random part of a key or a secret, in base62 characters.
+pub const CREDENTIAL_RANDOM_LEN: usize = 32;
+pub const API_KEY_PREFIX: &str = "key-";
+pub const API_SECRET_PREFIX: &str = "sec-";
+
+/// One API credential of a merchant. A merchant may hold several, so a key can be rotated
+/// without downtime, and each can be disabled on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKey {
+    /// Public: sent in the `Api-Key` header.
+    pub key: String,
+    pub merchant_id: MerchantId,
+    /// Shared secret for the request signature. Shown once at creation.
+    pub secret: String,
+    pub enabled: bool,
+    /// Whether the replayable compatibility signature scheme is accepted for this key.
+    pub compat_signature: bool,
+    pub created_at: OffsetDateTime,
+}
+
+/// Days a quiz link stays valid: 1 to 30.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuizExpiryDays(u8);
+
+impl QuizExpiryDays {
+    pub const DEFAULT: QuizExpiryDays = QuizExpiryDays(5);
+
+    pub fn new(days: i64) -> Result<Self, Invalid> {
+        match u8::try_from(days) {
+            Ok(d @ 1..=30) => Ok(Self(d)),
+            _ => Err(Invalid::new("must be a whole number of days from 1 to 30")),
+        }
+    }
+
+    pub fn days(&self) -> u8 {
+        self.0
+    }
+}
+
+impl Default for QuizExpiryDays {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// What a merchant may tune for their own account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MerchantSettings {
+    /// Used for a quiz whose request gives no valid `quiz_expiry_days`.
+    pub quiz_expiry_days: QuizExpiryDays,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quiz_expiry_days_run_from_one_to_thirty() {
+        assert_eq!(QuizExpiryDays::new(1).map(|d| d.days()), Ok(1));
+        assert_eq!(QuizExpiryDays::new(30).map(|d| d.days()), Ok(30));
+        assert!(QuizExpiryDays::new(0).is_err());
+        assert!(QuizExpiryDays::new(31).is_err());
+        assert!(QuizExpiryDays::new(-5).is_err());
+        assert_eq!(MerchantSettings::default().quiz_expiry_days.days(), 5);
+    }
+
+    #[test]
+    fn merchant_names_are_one_to_a_hundred_characters() {
+        assert_eq!(Merchant::parse_name("  Acme "), Ok("Acme".into()));
+        assert!(Merchant::parse_name(" ").is_err());
+        assert!(Merchant::parse_name(&"x".repeat(101)).is_err());
+    }
+}

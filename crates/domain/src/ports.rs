@@ -1,0 +1,76 @@
+//! What the use cases need from the outside world. Adapters implement these.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use crate::event::Event;
+use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::paging::{Page, Paged};
+use crate::profile::{Profile, ProfileId, ProfileKey};
+
+/// Why storage refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule was broken (an e-mail or mobile already taken).
+    #[error("duplicate")]
+    Duplicate,
+    /// The object was changed by someone else since it was read.
+    #[error("concurrent change")]
+    Conflict,
+    /// The object to change does not exist (any more).
+    #[error("missing")]
+    Missing,
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+pub trait Clock: Send + Sync {
+    fn now(&self) -> OffsetDateTime;
+}
+
+/// Fresh identifiers that sort by creation time (ULIDs in production).
+pub trait IdGenerator: Send + Sync {
+    fn next_id(&self) -> String;
+}
+
+/// Unpredictable strings for credentials.
+pub trait SecretGenerator: Send + Sync {
+    /// `len` random characters from `[0-9A-Za-z]`.
+    fn base62(&self, len: usize) -> String;
+}
+
+#[async_trait]
+pub trait MerchantRepository: Send + Sync {
+    async fn create(&self, merchant: &Merchant, first_key: &ApiKey) -> StoreResult<()>;
+    async fn list(&self) -> StoreResult<Vec<Merchant>>;
+    async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>>;
+    /// `Missing` when the merchant does not exist.
+    async fn add_key(&self, key: &ApiKey) -> StoreResult<()>;
+    /// `Missing` when no such key exists.
+    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
+    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
+    async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings)
+    -> StoreResult<()>;
+}
+
+/// Profiles and their activity log. Each write takes the event that records it and stores
+/// both in one transaction: a change is never stored without its record, nor the reverse.
+#[async_trait]
+pub trait ProfileRepository: Send + Sync {
+    /// `Duplicate` when the e-mail (case-insensitively) or the mobile is taken by another
+    /// profile of the merchant.
+    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
+    /// Stores `profile` if its stored revision is still `profile.revision - 1`, else `Conflict`.
+    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
+    async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>>;
+    /// Newest first.
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
+    /// Erases the profile and everything under it, then stores the tombstone event.
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()>;
+    /// Newest first.
+    async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
+}

@@ -1,0 +1,382 @@
+//! Value objects for the profile's fields. Each has one `parse` constructor; holding one
+//! means the value passed the interface's and the contract's rules. Input is trimmed.
+
+use std::fmt;
+use std::net::IpAddr;
+
+use garde::Validate;
+use time::{Date, macros::format_description};
+
+use crate::validation::Invalid;
+
+use super::regions;
+
+/// Free text of 1 to `MAX` characters without control characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoundedText<const MAX: usize>(String);
+
+impl<const MAX: usize> BoundedText<MAX> {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let text = raw.trim();
+        if text.is_empty() {
+            return Err(Invalid::new("must not be empty"));
+        }
+        if text.chars().count() > MAX {
+            return Err(Invalid::new(format!("must be at most {MAX} characters")));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(Invalid::new("must not contain control characters"));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Merchant reference, customer id, driver's licence id, address lines: 100 characters.
+pub type LongText = BoundedText<100>;
+/// First, middle and last names, city: 45 characters.
+pub type ShortText = BoundedText<45>;
+
+/// An e-mail address of at most 45 characters. Compared case-insensitively (see [`Email::key`]).
+#[derive(Debug, Clone, PartialEq, Eq, Validate)]
+#[garde(transparent)]
+pub struct Email(#[garde(email, length(chars, max = 45))] String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let email = Self(raw.trim().to_owned());
+        email
+            .validate()
+            .map_err(|_| Invalid::new("must be a valid e-mail address of at most 45 characters"))?;
+        Ok(email)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The form used for uniqueness and lookups: two spellings differing only in case
+    /// name the same mailbox for every provider a merchant's clients use.
+    pub fn key(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+/// A US/Canadian (NANP) number of 10 digits without country code: the area code and the
+/// exchange code both start with 2-9.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneNumber(String);
+
+impl PhoneNumber {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let digits = raw.trim();
+        let bytes = digits.as_bytes();
+        let nanp = bytes.len() == 10
+            && bytes.iter().all(u8::is_ascii_digit)
+            && bytes[0] >= b'2'
+            && bytes[3] >= b'2';
+        if !nanp {
+            return Err(Invalid::new(
+                "must be a 10-digit US/Canadian number without country code",
+            ));
+        }
+        Ok(Self(digits.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A real calendar date written `YYYY-MM-DD`. That it lies in the past depends on the
+/// clock, so the profile checks it when it is applied ([`DateOfBirth::is_before`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateOfBirth(Date);
+
+impl DateOfBirth {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let format = format_description!("[year]-[month]-[day]");
+        Date::parse(raw.trim(), &format)
+            .map(Self)
+            .map_err(|_| Invalid::new("must be a real date written YYYY-MM-DD"))
+    }
+
+    pub fn is_before(&self, today: Date) -> bool {
+        self.0 < today
+    }
+
+    pub fn date(&self) -> Date {
+        self.0
+    }
+}
+
+impl fmt::Display for DateOfBirth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (y, m, d) = (self.0.year(), u8::from(self.0.month()), self.0.day());
+        write!(f, "{y:04}-{m:02}-{d:02}")
+    }
+}
+
+/// An IPv4 or IPv6 address, kept in its canonical text form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IpAddress(IpAddr);
+
+impl IpAddress {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        raw.trim()
+            .parse()
+            .map(Self)
+            .map_err(|_| Invalid::new("must be an IPv4 or IPv6 address"))
+    }
+}
+
+impl fmt::Display for IpAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// An ISO 3166-1 alpha-2 country code, upper-cased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Country(String);
+
+impl Country {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let code = raw.trim().to_ascii_uppercase();
+        if !regions::is_country(&code) {
+            return Err(Invalid::new("must be an ISO 3166-1 alpha-2 country code"));
+        }
+        Ok(Self(code))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A two-letter state or province code, upper-cased. Whether it belongs to the profile's
+/// country is checked on the whole address ([`State::belongs_to`]), since either may change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State(String);
+
+impl State {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let code = raw.trim().to_ascii_uppercase();
+        if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(Invalid::new("must be a two-letter code"));
+        }
+        Ok(Self(code))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// False only where we know the country's subdivisions (US, CA) and this is not one.
+    pub fn belongs_to(&self, country: &Country) -> bool {
+        regions::is_subdivision(country.as_str(), &self.0).unwrap_or(true)
+    }
+}
+
+/// A postal or zip code: 1 to 10 letters, digits, spaces or hyphens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Postal(String);
+
+impl Postal {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let code = raw.trim();
+        let ok = (1..=10).contains(&code.len())
+            && code
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b' ' || b == b'-');
+        if !ok {
+            return Err(Invalid::new(
+                "must be 1 to 10 letters, digits, spaces or hyphens",
+            ));
+        }
+        Ok(Self(code.to_ascii_uppercase()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A social security / social insurance number: exactly 9 digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ssn(String);
+
+impl Ssn {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let digits = raw.trim();
+        if digits.len() != 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Invalid::new("must be exactly 9 digits"));
+        }
+        Ok(Self(digits.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A non-negative amount with at most two decimals, held exactly in cents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Amount(i64);
+
+impl Amount {
+    /// The largest amount accepted: 13 integer digits keeps every value exact in cents.
+    const MAX_INTEGER_DIGITS: usize = 13;
+
+    /// Parses the decimal text of a JSON number or string (`"125.5"`, `125.50`, `"7"`).
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let invalid =
+            || Invalid::new("must be a non-negative number with at most two decimals");
+        let text = raw.trim();
+        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+        let digits_only = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty()
+            || whole.len() > Self::MAX_INTEGER_DIGITS
+            || !digits_only(whole)
+            || fraction.len() > 2
+            || !digits_only(fraction)
+            || (text.contains('.') && fraction.is_empty())
+        {
+            return Err(invalid());
+        }
+        let whole: i64 = whole.parse().map_err(|_| invalid())?;
+        let cents: i64 = format!("{fraction:0<2}").parse().map_err(|_| invalid())?;
+        Ok(Self(whole * 100 + cents))
+    }
+
+    pub fn from_cents(cents: i64) -> Self {
+        Self(cents)
+    }
+
+    pub fn cents(&self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for Amount {
+    /// Always two decimals: `125.50`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::date;
+
+    #[test]
+    fn bounded_text_counts_characters_not_bytes() {
+        assert!(ShortText::parse(&"é".repeat(45)).is_ok());
+        assert!(ShortText::parse(&"é".repeat(46)).is_err());
+        assert!(LongText::parse(&"a".repeat(100)).is_ok());
+        assert!(LongText::parse(&"a".repeat(101)).is_err());
+    }
+
+    #[test]
+    fn bounded_text_is_trimmed_and_refuses_blank_or_control_characters() {
+        assert_eq!(ShortText::parse("  Ada ").map(|t| t.as_str().to_owned()), Ok("Ada".into()));
+        assert!(ShortText::parse("   ").is_err());
+        assert!(ShortText::parse("A\u{0}da").is_err());
+    }
+
+    #[test]
+    fn email_needs_valid_syntax_and_at_most_45_characters() {
+        assert!(Email::parse("ada@example.com").is_ok());
+        assert!(Email::parse("not-an-email").is_err());
+        assert!(Email::parse("a@b@example.com").is_err());
+        let at_length = |n: usize| format!("{}@example.com", "a".repeat(n - 12));
+        assert!(Email::parse(&at_length(45)).is_ok());
+        assert!(Email::parse(&at_length(46)).is_err());
+    }
+
+    #[test]
+    fn email_key_ignores_case() {
+        let a = Email::parse("Ada@Example.COM").expect("valid");
+        let b = Email::parse("ada@example.com").expect("valid");
+        assert_eq!(a.key(), b.key());
+        assert_eq!(a.as_str(), "Ada@Example.COM", "kept as written");
+    }
+
+    #[test]
+    fn phone_numbers_follow_the_nanp_plan() {
+        assert!(PhoneNumber::parse("4165550123").is_ok());
+        assert!(PhoneNumber::parse("1165550123").is_err(), "area code starts 0/1");
+        assert!(PhoneNumber::parse("4161550123").is_err(), "exchange starts 0/1");
+        assert!(PhoneNumber::parse("416555012").is_err(), "9 digits");
+        assert!(PhoneNumber::parse("41655501234").is_err(), "11 digits");
+        assert!(PhoneNumber::parse("416-555-01").is_err());
+    }
+
+    #[test]
+    fn date_of_birth_is_a_real_past_date() {
+        let today = date!(2026 - 11 - 22);
+        assert!(DateOfBirth::parse("1990-02-30").is_err(), "no such day");
+        assert!(DateOfBirth::parse("1990-2-3").is_err(), "not YYYY-MM-DD");
+        let parse = |s| DateOfBirth::parse(s).expect("real date");
+        assert!(parse("1990-02-28").is_before(today));
+        assert!(!parse("2026-11-22").is_before(today), "today");
+        assert!(!parse("2030-01-01").is_before(today), "future");
+        let dob = parse("0990-01-02");
+        assert_eq!(dob.to_string(), "0990-01-02");
+    }
+
+    #[test]
+    fn ip_addresses_of_both_families_are_accepted() {
+        assert!(IpAddress::parse("203.0.113.9").is_ok());
+        assert_eq!(
+            IpAddress::parse("2001:DB8::1").map(|ip| ip.to_string()),
+            Ok("2001:db8::1".to_owned())
+        );
+        assert!(IpAddress::parse("256.1.1.1").is_err());
+    }
+
+    #[test]
+    fn countries_are_iso_codes_and_states_belong_to_them() {
+        let ca = Country::parse("ca").expect("valid");
+        assert_eq!(ca.as_str(), "CA");
+        assert!(Country::parse("XX").is_err());
+        assert!(Country::parse("CAN").is_err());
+        let us = Country::parse("US").expect("valid");
+        let on = State::parse("on").expect("two letters");
+        assert!(on.belongs_to(&ca));
+        assert!(!on.belongs_to(&us));
+        assert!(State::parse("NY").expect("valid").belongs_to(&us));
+        let fr = Country::parse("FR").expect("valid");
+        assert!(on.belongs_to(&fr), "subdivisions elsewhere are not checked");
+        assert!(State::parse("O1").is_err());
+    }
+
+    #[test]
+    fn postal_codes_and_ssn_have_their_shapes() {
+        assert_eq!(Postal::parse("m5v 2t6").map(|p| p.as_str().to_owned()), Ok("M5V 2T6".into()));
+        assert!(Postal::parse("12345-6789").is_ok());
+        assert!(Postal::parse("12345678901").is_err());
+        assert!(Postal::parse("12<45").is_err());
+        assert!(Ssn::parse("123456789").is_ok());
+        assert!(Ssn::parse("12345678").is_err());
+        assert!(Ssn::parse("12345678a").is_err());
+    }
+
+    #[test]
+    fn amounts_are_exact_with_two_decimals() {
+        assert_eq!(Amount::parse("125.5").map(|a| a.to_string()), Ok("125.50".into()));
+        assert_eq!(Amount::parse("0.07").map(|a| a.cents()), Ok(7));
+        assert_eq!(Amount::parse("42").map(|a| a.to_string()), Ok("42.00".into()));
+        assert!(Amount::parse("-1").is_err());
+        assert!(Amount::parse("1.234").is_err());
+        assert!(Amount::parse("1.").is_err());
+        assert!(Amount::parse(".5").is_err());
+        assert!(Amount::parse("1e3").is_err());
+        assert!(Amount::parse("abc").is_err());
+        assert!(Amount::parse("99999999999999").is_err(), "14 integer digits");
+    }
+}

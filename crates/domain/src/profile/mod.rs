@@ -1,0 +1,294 @@
+//! The client profile: who the merchant is verifying.
+
+mod fields;
+mod regions;
+mod status;
+
+pub use fields::{
+    Amount, BoundedText, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
+    ShortText, Ssn, State,
+};
+pub use status::ProfileStatus;
+
+use time::{Date, OffsetDateTime};
+
+use crate::merchant::MerchantId;
+use crate::validation::{Problem, Violations};
+
+/// A profile's storage identity; never shown to merchants, who name a profile by its pair.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProfileId(pub String);
+
+/// The e-mail address and mobile number that together identify a client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileKey {
+    pub email: Email,
+    pub mobile: PhoneNumber,
+}
+
+/// A field a change may leave alone, clear or set.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Patch<T> {
+    #[default]
+    Keep,
+    Clear,
+    Set(T),
+}
+
+impl<T> Patch<T> {
+    fn apply_to(self, field: &mut Option<T>) {
+        match self {
+            Patch::Keep => {}
+            Patch::Clear => *field = None,
+            Patch::Set(value) => *field = Some(value),
+        }
+    }
+}
+
+/// Declares the optional profile attributes once, and derives from that list both the
+/// stored form ([`Attributes`], every field an `Option`) and the change form
+/// ([`AttributesPatch`], every field a [`Patch`]), so the two cannot drift apart.
+macro_rules! optional_attributes {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+        /// The optional attributes a merchant keeps on a profile.
+        #[derive(Debug, Clone, PartialEq, Eq, Default)]
+        pub struct Attributes {
+            $($(#[$doc])* pub $name: Option<$ty>,)*
+        }
+
+        /// A change to [`Attributes`]: each field kept, cleared or set.
+        #[derive(Debug, Clone, PartialEq, Eq, Default)]
+        pub struct AttributesPatch {
+            $(pub $name: Patch<$ty>,)*
+        }
+
+        impl AttributesPatch {
+            fn apply_to(self, attributes: &mut Attributes) {
+                $(self.$name.apply_to(&mut attributes.$name);)*
+            }
+        }
+    };
+}
+
+optional_attributes! {
+    merchant_reference: LongText,
+    customer_id: LongText,
+    middle_name: ShortText,
+    date_of_birth: DateOfBirth,
+    home_phone_number: PhoneNumber,
+    ip_address: IpAddress,
+    address_line_1: LongText,
+    address_line_2: LongText,
+    city: ShortText,
+    state: State,
+    postal: Postal,
+    country: Country,
+    driver_licence_id: LongText,
+    ssn: Ssn,
+    amount: Amount,
+}
+
+/// What a merchant sends to create or update a profile. The names are required by the
+/// interface on both operations; everything else may be kept, cleared or set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileChanges {
+    pub first_name: ShortText,
+    pub last_name: ShortText,
+    pub attributes: AttributesPatch,
+}
+
+/// What the client typed into the quiz's form steps, kept apart from the merchant's data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmittedFormFields {
+    pub email_address: Option<String>,
+    pub mobile_number: Option<String>,
+    /// The address as one line: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA".
+    pub address: Option<String>,
+    pub date_of_birth: Option<String>,
+    pub ssn: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    pub id: ProfileId,
+    pub merchant_id: MerchantId,
+    pub key: ProfileKey,
+    pub first_name: ShortText,
+    pub last_name: ShortText,
+    pub attributes: Attributes,
+    pub status: ProfileStatus,
+    pub submitted: Option<SubmittedFormFields>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+    /// Bumped by every stored change; a write naming an older revision is refused, so
+    /// two concurrent partial updates cannot silently overwrite each other.
+    pub revision: i64,
+}
+
+impl Profile {
+    /// A new `Pending` profile, checked as [`Profile::apply`] checks changes.
+    pub fn create(
+        id: ProfileId,
+        merchant_id: MerchantId,
+        key: ProfileKey,
+        changes: ProfileChanges,
+        now: OffsetDateTime,
+    ) -> Result<Self, Violations> {
+        let mut profile = Self {
+            id,
+            merchant_id,
+            key,
+            first_name: changes.first_name.clone(),
+            last_name: changes.last_name.clone(),
+            attributes: Attributes::default(),
+            status: ProfileStatus::Pending,
+            submitted: None,
+            created_at: now,
+            updated_at: now,
+            revision: 0,
+        };
+        profile.apply(changes, now)?;
+        Ok(profile)
+    }
+
+    /// Applies the changes, then checks the rules that span fields or need the date.
+    /// On error the profile is left as it was.
+    pub fn apply(&mut self, changes: ProfileChanges, now: OffsetDateTime) -> Result<(), Violations> {
+        let mut attributes = self.attributes.clone();
+        changes.attributes.apply_to(&mut attributes);
+        check_attributes(&attributes, now.date())?;
+        self.first_name = changes.first_name;
+        self.last_name = changes.last_name;
+        self.attributes = attributes;
+        self.updated_at = now;
+        Ok(())
+    }
+
+    pub fn set_status(&mut self, status: ProfileStatus, now: OffsetDateTime) {
+        self.status = status;
+        self.updated_at = now;
+    }
+
+    pub fn full_name(&self) -> String {
+        let mut parts = vec![self.first_name.as_str()];
+        if let Some(middle) = &self.attributes.middle_name {
+            parts.push(middle.as_str());
+        }
+        parts.push(self.last_name.as_str());
+        parts.join(" ")
+    }
+}
+
+fn check_attributes(attributes: &Attributes, today: Date) -> Result<(), Violations> {
+    let mut violations = Violations::new();
+    if let Some(dob) = &attributes.date_of_birth {
+        if !dob.is_before(today) {
+            violations.push("date_of_birth", Problem::Invalid, "must be in the past");
+        }
+    }
+    if let (Some(state), Some(country)) = (&attributes.state, &attributes.country) {
+        if !state.belongs_to(country) {
+            violations.push(
+                "state",
+                Problem::Invalid,
+                format!("is not a subdivision of {}", country.as_str()),
+            );
+        }
+    }
+    violations.into_result(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+    fn changes() -> ProfileChanges {
+        ProfileChanges {
+            first_name: ShortText::parse("Ada").expect("valid"),
+            last_name: ShortText::parse("Lovelace").expect("valid"),
+            attributes: AttributesPatch::default(),
+        }
+    }
+
+    fn profile() -> Profile {
+        let key = ProfileKey {
+            email: Email::parse("ada@example.com").expect("valid"),
+            mobile: PhoneNumber::parse("4165550123").expect("valid"),
+        };
+        Profile::create(ProfileId("p1".into()), MerchantId("m1".into()), key, changes(), NOW)
+            .expect("valid")
+    }
+
+    #[test]
+    fn a_new_profile_is_pending() {
+        let p = profile();
+        assert_eq!(p.status, ProfileStatus::Pending);
+        assert_eq!(p.created_at, NOW);
+        assert_eq!(p.updated_at, NOW);
+    }
+
+    #[test]
+    fn a_patch_keeps_clears_or_sets_each_field() {
+        let mut p = profile();
+        let mut c = changes();
+        c.attributes.city = Patch::Set(ShortText::parse("Toronto").expect("valid"));
+        c.attributes.ssn = Patch::Set(Ssn::parse("123456789").expect("valid"));
+        p.apply(c, NOW).expect("valid");
+
+        let mut c = changes();
+        c.attributes.ssn = Patch::Clear;
+        let later = datetime!(2026-11-22 11:00 UTC);
+        p.apply(c, later).expect("valid");
+        assert_eq!(p.attributes.city.as_ref().map(|c| c.as_str()), Some("Toronto"));
+        assert_eq!(p.attributes.ssn, None);
+        assert_eq!(p.updated_at, later);
+        assert_eq!(p.created_at, NOW);
+    }
+
+    #[test]
+    fn a_state_outside_the_country_is_refused_and_nothing_changes() {
+        let mut p = profile();
+        let mut c = changes();
+        c.attributes.country = Patch::Set(Country::parse("US").expect("valid"));
+        c.attributes.state = Patch::Set(State::parse("ON").expect("valid"));
+        c.attributes.city = Patch::Set(ShortText::parse("Toronto").expect("valid"));
+        let err = p.apply(c, NOW).expect_err("ON is not a US state");
+        assert_eq!(err.iter().map(|v| v.field.as_str()).collect::<Vec<_>>(), ["state"]);
+        assert_eq!(p.attributes.city, None, "left as it was");
+    }
+
+    #[test]
+    fn a_state_is_checked_against_a_country_already_stored() {
+        let mut p = profile();
+        let mut c = changes();
+        c.attributes.country = Patch::Set(Country::parse("CA").expect("valid"));
+        p.apply(c, NOW).expect("valid");
+        let mut c = changes();
+        c.attributes.state = Patch::Set(State::parse("TX").expect("valid"));
+        assert!(p.apply(c, NOW).is_err());
+    }
+
+    #[test]
+    fn a_date_of_birth_today_or_later_is_refused() {
+        let mut p = profile();
+        let mut c = changes();
+        c.attributes.date_of_birth = Patch::Set(DateOfBirth::parse("2026-11-22").expect("date"));
+        let err = p.apply(c, NOW).expect_err("today is not in the past");
+        assert_eq!(err.iter().next().map(|v| v.field.as_str()), Some("date_of_birth"));
+    }
+
+    #[test]
+    fn the_full_name_includes_the_middle_name_when_known() {
+        let mut p = profile();
+        assert_eq!(p.full_name(), "Ada Lovelace");
+        let mut c = changes();
+        c.attributes.middle_name = Patch::Set(ShortText::parse("King").expect("valid"));
+        p.apply(c, NOW).expect("valid");
+        assert_eq!(p.full_name(), "Ada King Lovelace");
+    }
+}

@@ -1,0 +1,177 @@
+use std::sync::Arc;
+
+use crate::error::{DomainError, Resource};
+use crate::merchant::{
+    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, Merchant, MerchantId,
+    MerchantSettings,
+};
+use crate::ports::{Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
+use crate::validation::{Problem, Violations};
+
+/// Merchant accounts, their credentials and settings.
+#[derive(Clone)]
+pub struct MerchantService {
+    merchants: Arc<dyn MerchantRepository>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    secrets: Arc<dyn SecretGenerator>,
+}
+
+impl std::fmt::Debug for MerchantService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MerchantService")
+    }
+}
+
+impl MerchantService {
+    pub fn new(
+        merchants: Arc<dyn MerchantRepository>,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdGenerator>,
+        secrets: Arc<dyn SecretGenerator>,
+    ) -> Self {
+        Self {
+            merchants,
+            clock,
+            ids,
+            secrets,
+        }
+    }
+
+    /// A new merchant with default settings and a first API key.
+    pub async fn create(&self, name: &str) -> Result<(Merchant, ApiKey), DomainError> {
+        let name = Merchant::parse_name(name)
+            .map_err(|e| Violations::single("name", Problem::Invalid, e.0))?;
+        let merchant = Merchant {
+            id: MerchantId(self.ids.next_id()),
+            name,
+            settings: MerchantSettings::default(),
+            created_at: self.clock.now(),
+        };
+        let key = self.new_key(&merchant.id, false);
+        self.merchants.create(&merchant, &key).await?;
+        Ok((merchant, key))
+    }
+
+    pub async fn list(&self) -> Result<Vec<Merchant>, DomainError> {
+        Ok(self.merchants.list().await?)
+    }
+
+    pub async fn get(&self, id: &MerchantId) -> Result<Merchant, DomainError> {
+        self.merchants
+            .find(id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Merchant))
+    }
+
+    /// Another key for the merchant. `compat_signature` lets it sign with the replayable
+    /// legacy scheme; only for integrations that cannot be changed.
+    pub async fn create_key(
+        &self,
+        merchant: &MerchantId,
+        compat_signature: bool,
+    ) -> Result<ApiKey, DomainError> {
+        let key = self.new_key(merchant, compat_signature);
+        match self.merchants.add_key(&key).await {
+            Ok(()) => Ok(key),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> Result<(), DomainError> {
+        match self.merchants.set_key_enabled(key, enabled).await {
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::ApiKey)),
+            other => Ok(other?),
+        }
+    }
+
+    /// The credential named by an `Api-Key` header, enabled or not.
+    pub async fn find_key(&self, key: &str) -> Result<Option<ApiKey>, DomainError> {
+        Ok(self.merchants.find_key(key).await?)
+    }
+
+    pub async fn update_settings(
+        &self,
+        merchant: &MerchantId,
+        settings: MerchantSettings,
+    ) -> Result<MerchantSettings, DomainError> {
+        match self.merchants.save_settings(merchant, &settings).await {
+            Ok(()) => Ok(settings),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn new_key(&self, merchant: &MerchantId, compat_signature: bool) -> ApiKey {
+        ApiKey {
+            key: format!("{API_KEY_PREFIX}{}", self.secrets.base62(CREDENTIAL_RANDOM_LEN)),
+            merchant_id: merchant.clone(),
+            secret: format!("{API_SECRET_PREFIX}{}", self.secrets.base62(CREDENTIAL_RANDOM_LEN)),
+            enabled: true,
+            compat_signature,
+            created_at: self.clock.now(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fakes::{FixedClock, MemoryMerchants, SequentialIds};
+    use crate::merchant::QuizExpiryDays;
+    use futures_executor::block_on;
+
+    fn service() -> MerchantService {
+        let ids = Arc::new(SequentialIds::default());
+        MerchantService::new(
+            Arc::new(MemoryMerchants::default()),
+            Arc::new(FixedClock::default()),
+            ids.clone(),
+            ids,
+        )
+    }
+
+    #[test]
+    fn a_new_merchant_gets_an_enabled_key_with_the_documented_shape() {
+        let svc = service();
+        let (merchant, key) = block_on(svc.create("Acme")).expect("created");
+        assert_eq!(key.merchant_id, merchant.id);
+        assert!(key.enabled);
+        assert!(key.key.starts_with("key-") && key.key.len() == 36, "{}", key.key);
+        assert!(key.secret.starts_with("sec-") && key.secret.len() == 36);
+        assert_eq!(merchant.settings.quiz_expiry_days.days(), 5);
+    }
+
+    #[test]
+    fn a_blank_merchant_name_is_refused() {
+        assert!(matches!(block_on(service().create("  ")), Err(DomainError::Invalid(_))));
+    }
+
+    #[test]
+    fn keys_can_be_added_and_disabled() {
+        let svc = service();
+        let (merchant, _) = block_on(svc.create("Acme")).expect("created");
+        let second = block_on(svc.create_key(&merchant.id, true)).expect("added");
+        assert!(second.compat_signature);
+        block_on(svc.set_key_enabled(&second.key, false)).expect("disabled");
+        let found = block_on(svc.find_key(&second.key)).expect("found").expect("exists");
+        assert!(!found.enabled);
+        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false)).expect_err("none");
+        assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
+        let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");
+        assert!(matches!(err, DomainError::NotFound(Resource::ApiKey)));
+    }
+
+    #[test]
+    fn settings_are_saved_per_merchant() {
+        let svc = service();
+        let (merchant, _) = block_on(svc.create("Acme")).expect("created");
+        let settings = MerchantSettings {
+            quiz_expiry_days: QuizExpiryDays::new(12).expect("valid"),
+        };
+        block_on(svc.update_settings(&merchant.id, settings)).expect("saved");
+        let reread = block_on(svc.get(&merchant.id)).expect("found");
+        assert_eq!(reread.settings.quiz_expiry_days.days(), 12);
+    }
+}

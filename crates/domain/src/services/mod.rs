@@ -1,0 +1,21 @@
+//! Use cases: plain structs over the ports, one per area of the interface.
+
+mod merchants;
+mod profiles;
+
+pub use merchants::MerchantService;
+pub use profiles::ProfileService;
+
+use crate::DomainError;
+use crate::ports::StoreError;
+
+impl From<StoreError> for DomainError {
+    /// The default reading of a storage failure; use cases map `Duplicate`, `Missing`
+    /// and `Conflict` themselves where those have a meaning for the caller.
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Unavailable(cause) => DomainError::Unavailable(cause),
+            other => DomainError::Internal(other.to_string()),
+        }
+    }
+}

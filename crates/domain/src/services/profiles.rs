@@ -1,0 +1,281 @@
+use std::sync::Arc;
+
+use time::OffsetDateTime;
+
+use crate::error::{DomainError, Resource};
+use crate::event::{Activity, Event};
+use crate::merchant::MerchantId;
+use crate::paging::{Page, Paged};
+use crate::ports::{Clock, IdGenerator, ProfileRepository, StoreError};
+use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey, ProfileStatus};
+
+/// How often a read-modify-write is retried when another writer got there first.
+const MAX_ATTEMPTS: usize = 5;
+
+/// The merchant's operations on client profiles.
+#[derive(Clone)]
+pub struct ProfileService {
+    profiles: Arc<dyn ProfileRepository>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+}
+
+impl std::fmt::Debug for ProfileService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProfileService")
+    }
+}
+
+impl ProfileService {
+    pub fn new(
+        profiles: Arc<dyn ProfileRepository>,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdGenerator>,
+    ) -> Self {
+        Self {
+            profiles,
+            clock,
+            ids,
+        }
+    }
+
+    pub async fn create(
+        &self,
+        merchant: &MerchantId,
+        key: ProfileKey,
+        changes: ProfileChanges,
+    ) -> Result<Profile, DomainError> {
+        let now = self.clock.now();
+        let profile = Profile::create(
+            ProfileId(self.ids.next_id()),
+            merchant.clone(),
+            key,
+            changes,
+            now,
+        )?;
+        let details = format!("Profile created for {}", profile.full_name());
+        let event = self.event(&profile, Activity::ProfileCreated, details, now);
+        match self.profiles.insert(&profile, &event).await {
+            Ok(()) => Ok(profile),
+            Err(StoreError::Duplicate) => Err(DomainError::ProfileExists),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn update(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        changes: ProfileChanges,
+    ) -> Result<Profile, DomainError> {
+        self.modify(merchant, key, |profile, now| {
+            profile.apply(changes.clone(), now)?;
+            Ok((Activity::ProfileUpdated, "Profile updated by the merchant".to_owned()))
+        })
+        .await
+    }
+
+    pub async fn set_status(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        status: ProfileStatus,
+    ) -> Result<Profile, DomainError> {
+        self.modify(merchant, key, |profile, now| {
+            let details = format!("Profile status changed from {} to {status}", profile.status);
+            profile.set_status(status, now);
+            Ok((Activity::ProfileStatusChanged, details))
+        })
+        .await
+    }
+
+    pub async fn get(&self, merchant: &MerchantId, key: &ProfileKey) -> Result<Profile, DomainError> {
+        self.profiles
+            .find(merchant, key)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Profile))
+    }
+
+    pub async fn list(&self, merchant: &MerchantId, page: Page) -> Result<Paged<Profile>, DomainError> {
+        Ok(self.profiles.list(merchant, page).await?)
+    }
+
+    /// Erases the profile and all under it; returns when it happened. The log keeps a
+    /// tombstone that says a profile was erased, without anything that identified it.
+    pub async fn delete(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+    ) -> Result<OffsetDateTime, DomainError> {
+        let profile = self.get(merchant, key).await?;
+        let now = self.clock.now();
+        let mut tombstone = self.event(
+            &profile,
+            Activity::ProfileDeleted,
+            "Profile erased with everything recorded under it".to_owned(),
+            now,
+        );
+        tombstone.profile_id = None;
+        match self.profiles.delete(&profile, &tombstone).await {
+            Ok(()) => Ok(now),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn events(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        page: Page,
+    ) -> Result<Paged<Event>, DomainError> {
+        let profile = self.get(merchant, key).await?;
+        Ok(self.profiles.events(&profile.id, page).await?)
+    }
+
+    /// Read, change, write back with the event the change returns; on a concurrent
+    /// change, start again from the fresh profile so no acknowledged change is lost.
+    async fn modify<F>(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        change: F,
+    ) -> Result<Profile, DomainError>
+    where
+        F: Fn(&mut Profile, OffsetDateTime) -> Result<(Activity, String), DomainError>,
+    {
+        for _ in 0..MAX_ATTEMPTS {
+            let mut profile = self.get(merchant, key).await?;
+            let now = self.clock.now();
+            let (activity, details) = change(&mut profile, now)?;
+            profile.revision += 1;
+            let event = self.event(&profile, activity, details, now);
+            match self.profiles.update(&profile, &event).await {
+                Ok(()) => return Ok(profile),
+                Err(StoreError::Conflict) => continue,
+                Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::Profile)),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(DomainError::Unavailable(
+            "the profile kept changing concurrently; try again".to_owned(),
+        ))
+    }
+
+    fn event(&self, profile: &Profile, activity: Activity, details: String, now: OffsetDateTime) -> Event {
+        Event::about(self.ids.next_id(), profile, activity, details, now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fakes::{FixedClock, MemoryProfiles, SequentialIds};
+    use crate::profile::{AttributesPatch, Email, Patch, PhoneNumber, ShortText};
+    use futures_executor::block_on;
+
+    fn service(store: Arc<MemoryProfiles>) -> ProfileService {
+        ProfileService::new(store, Arc::new(FixedClock::default()), Arc::new(SequentialIds::default()))
+    }
+
+    fn key(email: &str, mobile: &str) -> ProfileKey {
+        ProfileKey {
+            email: Email::parse(email).expect("valid"),
+            mobile: PhoneNumber::parse(mobile).expect("valid"),
+        }
+    }
+
+    fn changes(first: &str) -> ProfileChanges {
+        ProfileChanges {
+            first_name: ShortText::parse(first).expect("valid"),
+            last_name: ShortText::parse("Lovelace").expect("valid"),
+            attributes: AttributesPatch::default(),
+        }
+    }
+
+    fn m(id: &str) -> MerchantId {
+        MerchantId(id.into())
+    }
+
+    #[test]
+    fn creating_a_profile_logs_profile_created() {
+        let store = Arc::new(MemoryProfiles::default());
+        let svc = service(store.clone());
+        let p = block_on(svc.create(&m("m1"), key("ada@example.com", "4165550123"), changes("Ada")))
+            .expect("created");
+        let events = block_on(svc.events(&m("m1"), &p.key, Page::default())).expect("events");
+        assert_eq!(events.items.len(), 1);
+        assert_eq!(events.items[0].activity, Activity::ProfileCreated);
+        assert_eq!(events.items[0].status, ProfileStatus::Pending);
+    }
+
+    #[test]
+    fn a_taken_email_or_mobile_is_profile_exists() {
+        let svc = service(Arc::new(MemoryProfiles::default()));
+        block_on(svc.create(&m("m1"), key("ada@example.com", "4165550123"), changes("Ada")))
+            .expect("created");
+        for k in [key("ADA@example.com", "4165550999"), key("bob@example.com", "4165550123")] {
+            let err = block_on(svc.create(&m("m1"), k, changes("Bob"))).expect_err("taken");
+            assert!(matches!(err, DomainError::ProfileExists), "{err:?}");
+        }
+        block_on(svc.create(&m("m2"), key("ada@example.com", "4165550123"), changes("Ada")))
+            .expect("another merchant may hold the same pair");
+    }
+
+    #[test]
+    fn status_changes_are_logged_with_the_new_status() {
+        let svc = service(Arc::new(MemoryProfiles::default()));
+        let k = key("ada@example.com", "4165550123");
+        block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
+        let p = block_on(svc.set_status(&m("m1"), &k, ProfileStatus::Approved)).expect("set");
+        assert_eq!(p.status, ProfileStatus::Approved);
+        let events = block_on(svc.events(&m("m1"), &k, Page::default())).expect("events");
+        let newest = &events.items[0];
+        assert_eq!(newest.activity, Activity::ProfileStatusChanged);
+        assert_eq!(newest.status, ProfileStatus::Approved);
+        assert_eq!(newest.details, "Profile status changed from Pending to Approved");
+    }
+
+    #[test]
+    fn another_merchant_cannot_reach_a_profile() {
+        let svc = service(Arc::new(MemoryProfiles::default()));
+        let k = key("ada@example.com", "4165550123");
+        block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
+        let err = block_on(svc.update(&m("m2"), &k, changes("Eve"))).expect_err("not theirs");
+        assert!(matches!(err, DomainError::NotFound(Resource::Profile)));
+        let err = block_on(svc.delete(&m("m2"), &k)).expect_err("not theirs");
+        assert!(matches!(err, DomainError::NotFound(Resource::Profile)));
+    }
+
+    #[test]
+    fn an_update_retries_after_a_concurrent_change_and_keeps_both() {
+        let store = Arc::new(MemoryProfiles::default());
+        let svc = service(store.clone());
+        let k = key("ada@example.com", "4165550123");
+        block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
+        // Another writer sets the city between our read and our write.
+        store.fail_next_update_with_conflict_after(|p| {
+            p.attributes.city = Some(ShortText::parse("Paris").expect("valid"));
+        });
+        let mut c = changes("Ada");
+        c.attributes.ssn = Patch::Set(crate::profile::Ssn::parse("123456789").expect("valid"));
+        let p = block_on(svc.update(&m("m1"), &k, c)).expect("updated on retry");
+        assert_eq!(p.attributes.city.as_ref().map(|c| c.as_str()), Some("Paris"));
+        assert!(p.attributes.ssn.is_some());
+    }
+
+    #[test]
+    fn deleting_leaves_only_an_anonymous_tombstone() {
+        let store = Arc::new(MemoryProfiles::default());
+        let svc = service(store.clone());
+        let k = key("ada@example.com", "4165550123");
+        block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
+        block_on(svc.delete(&m("m1"), &k)).expect("deleted");
+        assert!(matches!(block_on(svc.get(&m("m1"), &k)), Err(DomainError::NotFound(_))));
+        let tombstones = store.orphan_events();
+        assert_eq!(tombstones.len(), 1);
+        assert_eq!(tombstones[0].activity, Activity::ProfileDeleted);
+        assert!(!tombstones[0].details.contains("Ada"));
+        block_on(svc.create(&m("m1"), k, changes("Ada"))).expect("the pair is free again");
+    }
+}

@@ -1,0 +1,88 @@
+//! Field-level validation results, collected so that a caller can report every problem
+//! of a request at once instead of the first one only.
+
+use std::fmt;
+
+/// What is wrong with one input field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// Missing, null or empty where a value is required.
+    Required,
+    /// Present but of the wrong type, format, length or outside the allowed set.
+    Invalid,
+}
+
+/// A problem attached to the name of the input field that has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub field: String,
+    pub problem: Problem,
+    /// A short human explanation, safe to show to the caller.
+    pub reason: String,
+}
+
+/// Every violation found in one input, in the order they were found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Violations(Vec<Violation>);
+
+impl Violations {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn single(field: &str, problem: Problem, reason: impl Into<String>) -> Self {
+        let mut all = Self::new();
+        all.push(field, problem, reason);
+        all
+    }
+
+    pub fn push(&mut self, field: &str, problem: Problem, reason: impl Into<String>) {
+        // One field reports one problem: the first found is the most basic one.
+        if !self.0.iter().any(|v| v.field == field) {
+            self.0.push(Violation {
+                field: field.to_owned(),
+                problem,
+                reason: reason.into(),
+            });
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Violation> {
+        self.0.iter()
+    }
+
+    /// `Ok(value)` when nothing was found, otherwise every violation.
+    pub fn into_result<T>(self, value: T) -> Result<T, Violations> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|v| format!("{}: {}", v.field, v.reason))
+            .collect();
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// Why a single value was refused by its value object's `parse`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+impl Invalid {
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self(reason.into())
+    }
+}
