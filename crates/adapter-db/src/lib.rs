@@ -1,1 +1,140 @@
+//! Storage for the domain's ports over diesel: SQLite (embedded, the default) or
+//! PostgreSQL, chosen by the database URL, with one code path for both.
 
+mod connection;
+mod failure;
+mod merchants;
+mod migrations;
+mod profiles;
+mod schema;
+mod timestamps;
+mod vault;
+
+use std::sync::{Arc, Mutex};
+
+use diesel::Connection;
+use diesel::connection::SimpleConnection;
+use domain::ports::{StoreError, StoreResult};
+use tracing::Span;
+
+pub use connection::Backend;
+use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
+use failure::Failure;
+pub use vault::{MASTER_KEY_LEN, Vault};
+
+/// Connections to size the pool with: the server's handlers run blocking queries on
+/// tokio's blocking threads, so more than a handful rarely helps on small machines.
+const POOL_SIZE: u32 = 8;
+
+/// A pool of connections to one database, and the units of work run on it.
+#[derive(Clone)]
+pub struct Database {
+    pool: Pool,
+    backend: Backend,
+    /// SQLite takes one writer at a time; letting writers queue here instead of in its
+    /// busy handler keeps the tail latency of writes low (see docs/ARCHITECTURE.md).
+    /// `None` for PostgreSQL, which handles concurrent writers itself.
+    write_gate: Option<Arc<Mutex<()>>>,
+    vault: Arc<Vault>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database").field("backend", &self.backend.describe()).finish()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot connect to {0}: {1}")]
+    Connect(String, String),
+    #[error("cannot apply migrations to {0}: {1}")]
+    Migrate(String, String),
+}
+
+impl Database {
+    /// Opens a pool on the database at `url`. Nothing is created or migrated yet.
+    pub fn open(url: &str, vault: Vault) -> Result<Self, OpenError> {
+        let backend = Backend::from_url(url);
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .connection_timeout(POOL_TIMEOUT)
+            .build(Manager(backend.clone()))
+            .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
+        let write_gate = backend.is_sqlite().then(|| Arc::new(Mutex::new(())));
+        Ok(Self {
+            pool,
+            backend,
+            write_gate,
+            vault: Arc::new(vault),
+        })
+    }
+
+    /// Applies every pending migration of this backend; returns their names.
+    pub fn migrate(&self) -> Result<Vec<String>, OpenError> {
+        let describe = || self.backend.describe();
+        let mut conn = self
+            .pool
+            .get()
+            .map_err(|e| OpenError::Connect(describe(), e.to_string()))?;
+        migrations::run(&mut conn).map_err(|e| OpenError::Migrate(describe(), e))
+    }
+
+    pub fn describe(&self) -> String {
+        self.backend.describe()
+    }
+
+    /// Whether the database answers now (readiness probe).
+    pub async fn ping(&self) -> StoreResult<()> {
+        self.read(|conn| Ok(conn.batch_execute("SELECT 1")?)).await
+    }
+
+    /// Runs `work` on a pooled connection, off the async runtime.
+    async fn read<T, F>(&self, work: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut AnyConnection) -> Result<T, Failure> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        self.blocking(move || {
+            let mut conn = checkout(&pool)?;
+            work(&mut conn)
+        })
+        .await
+    }
+
+    /// Runs `work` in one transaction on a pooled connection, off the async runtime.
+    /// Everything it writes is committed together or not at all.
+    async fn write<T, F>(&self, work: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut AnyConnection) -> Result<T, Failure> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        let gate = self.write_gate.clone();
+        self.blocking(move || {
+            // A poisoned gate only means another writer panicked; SQLite rolled it back.
+            let _turn = gate.as_ref().map(|g| g.lock().unwrap_or_else(|p| p.into_inner()));
+            let mut pooled = checkout(&pool)?;
+            let conn: &mut AnyConnection = &mut pooled;
+            conn.transaction(work)
+        })
+        .await
+    }
+
+    async fn blocking<T, F>(&self, job: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Result<T, Failure> + Send + 'static,
+    {
+        let span = Span::current();
+        tokio::task::spawn_blocking(move || span.in_scope(job).map_err(StoreError::from))
+            .await
+            .map_err(|e| StoreError::Internal(format!("database task failed: {e}")))?
+    }
+}
+
+fn checkout(pool: &Pool) -> Result<r2d2::PooledConnection<Manager>, Failure> {
+    pool.get()
+        .map_err(|e| Failure::Store(StoreError::Unavailable(e.to_string())))
+}

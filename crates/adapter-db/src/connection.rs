@@ -1,0 +1,112 @@
+//! One connection type for both backends, and the pool that hands it out.
+
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
+
+/// A connection to whichever database the URL named. Queries are written once against
+/// this type; diesel dispatches them to the backend.
+#[derive(diesel::MultiConnection)]
+pub enum AnyConnection {
+    Postgresql(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+/// The backend a database URL selects: `postgres://` or `postgresql://` for PostgreSQL;
+/// `sqlite://PATH` or a plain file path for SQLite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backend {
+    Postgres(String),
+    Sqlite(String),
+}
+
+impl Backend {
+    pub fn from_url(url: &str) -> Self {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres(url.to_owned())
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            Backend::Sqlite(path.to_owned())
+        }
+    }
+
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self, Backend::Sqlite(_))
+    }
+
+    /// The URL without credentials, fit for logs.
+    pub fn describe(&self) -> String {
+        match self {
+            Backend::Sqlite(path) => format!("sqlite://{path}"),
+            Backend::Postgres(url) => {
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+                let host = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+                format!("postgres://{host}")
+            }
+        }
+    }
+}
+
+/// How long SQLite waits for a lock before giving up; writes are serialised in front of
+/// SQLite anyway (see `Database::write`), so this only covers other processes.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
+
+/// Hands r2d2 connections of the configured backend. diesel's own `ConnectionManager`
+/// would try every backend in turn on any URL, hiding the real connection error.
+#[derive(Debug, Clone)]
+pub struct Manager(pub Backend);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = AnyConnection;
+    type Error = ConnectionError;
+
+    fn connect(&self) -> Result<AnyConnection, ConnectionError> {
+        match &self.0 {
+            Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
+            Backend::Sqlite(path) => {
+                let mut conn = SqliteConnection::establish(path)?;
+                conn.batch_execute(&format!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                ))
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
+                Ok(AnyConnection::Sqlite(conn))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
+        conn.batch_execute("SELECT 1")
+            .map_err(ConnectionError::CouldntSetupConfiguration)
+    }
+
+    fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
+        false
+    }
+}
+
+pub type Pool = r2d2::Pool<Manager>;
+
+/// How long a request waits for a pooled connection before the database counts as
+/// unavailable (503) rather than slow.
+pub const POOL_TIMEOUT: Duration = Duration::from_secs(5);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_scheme_picks_the_backend() {
+        assert!(matches!(Backend::from_url("postgres://u@h/db"), Backend::Postgres(_)));
+        assert!(matches!(Backend::from_url("postgresql://u@h/db"), Backend::Postgres(_)));
+        assert_eq!(Backend::from_url("sqlite:///tmp/x.db"), Backend::Sqlite("/tmp/x.db".into()));
+        assert_eq!(Backend::from_url("./idv.db"), Backend::Sqlite("./idv.db".into()));
+    }
+
+    #[test]
+    fn descriptions_hide_credentials() {
+        let pg = Backend::from_url("postgres://user:secret@db.internal:5432/idv");
+        assert_eq!(pg.describe(), "postgres://db.internal:5432/idv");
+    }
+}

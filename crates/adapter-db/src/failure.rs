@@ -1,0 +1,50 @@
+//! Translation of driver errors into the domain's `StoreError`, at the adapter's edge.
+
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use domain::ports::StoreError;
+
+/// Anything that can go wrong inside a unit of database work.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    Diesel(DieselError),
+    Store(StoreError),
+}
+
+impl From<DieselError> for Failure {
+    fn from(e: DieselError) -> Self {
+        Failure::Diesel(e)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Self {
+        Failure::Store(e)
+    }
+}
+
+impl From<Failure> for StoreError {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::Store(e) => e,
+            Failure::Diesel(DieselError::DatabaseError(kind, info)) => match kind {
+                DatabaseErrorKind::UniqueViolation => StoreError::Duplicate,
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand => {
+                    StoreError::Unavailable(info.message().to_owned())
+                }
+                // SQLite reports a lock held past the busy timeout this way.
+                _ if info.message().contains("database is locked") => {
+                    StoreError::Unavailable(info.message().to_owned())
+                }
+                _ => StoreError::Internal(info.message().to_owned()),
+            },
+            Failure::Diesel(DieselError::NotFound) => StoreError::Missing,
+            Failure::Diesel(other) => StoreError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// A stored value that no longer parses means the row was written by something other
+/// than this service, or by a version with different rules.
+pub(crate) fn corrupt(column: &str, reason: impl std::fmt::Display) -> StoreError {
+    StoreError::Internal(format!("stored {column} is not valid: {reason}"))
+}

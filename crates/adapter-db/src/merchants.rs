@@ -1,0 +1,185 @@
+//! `MerchantRepository`: merchants, their sealed API keys and settings.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, QuizExpiryDays};
+use domain::ports::{MerchantRepository, StoreError, StoreResult};
+
+use crate::failure::{Failure, corrupt};
+use crate::schema::{api_keys, merchants};
+use crate::timestamps::{from_db, to_db};
+use crate::{Database, Vault};
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = merchants)]
+struct MerchantRow {
+    id: String,
+    name: String,
+    quiz_expiry_days: i32,
+    created_at: i64,
+}
+
+impl MerchantRow {
+    fn from_domain(m: &Merchant) -> Self {
+        Self {
+            id: m.id.0.clone(),
+            name: m.name.clone(),
+            quiz_expiry_days: i32::from(m.settings.quiz_expiry_days.days()),
+            created_at: to_db(m.created_at),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Merchant> {
+        let days = QuizExpiryDays::new(i64::from(self.quiz_expiry_days))
+            .map_err(|e| corrupt("merchants.quiz_expiry_days", e))?;
+        Ok(Merchant {
+            id: MerchantId(self.id),
+            name: self.name,
+            settings: MerchantSettings {
+                quiz_expiry_days: days,
+            },
+            created_at: from_db("merchants.created_at", self.created_at)?,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = api_keys)]
+struct ApiKeyRow {
+    api_key: String,
+    merchant_id: String,
+    sealed_secret: Vec<u8>,
+    enabled: bool,
+    compat_signature: bool,
+    created_at: i64,
+}
+
+impl ApiKeyRow {
+    fn seal(key: &ApiKey, vault: &Vault) -> StoreResult<Self> {
+        let sealed_secret = vault
+            .seal(key.secret.as_bytes(), &key.key)
+            .map_err(|e| StoreError::Internal(e.to_string()))?;
+        Ok(Self {
+            api_key: key.key.clone(),
+            merchant_id: key.merchant_id.0.clone(),
+            sealed_secret,
+            enabled: key.enabled,
+            compat_signature: key.compat_signature,
+            created_at: to_db(key.created_at),
+        })
+    }
+
+    fn open(self, vault: &Vault) -> StoreResult<ApiKey> {
+        let secret = vault
+            .open(&self.sealed_secret, &self.api_key)
+            .map_err(|e| corrupt("api_keys.sealed_secret", e))?;
+        let secret = String::from_utf8(secret).map_err(|e| corrupt("api_keys.sealed_secret", e))?;
+        Ok(ApiKey {
+            created_at: from_db("api_keys.created_at", self.created_at)?,
+            key: self.api_key,
+            merchant_id: MerchantId(self.merchant_id),
+            secret,
+            enabled: self.enabled,
+            compat_signature: self.compat_signature,
+        })
+    }
+}
+
+#[async_trait]
+impl MerchantRepository for Database {
+    async fn create(&self, merchant: &Merchant, first_key: &ApiKey) -> StoreResult<()> {
+        let row = MerchantRow::from_domain(merchant);
+        let key = ApiKeyRow::seal(first_key, &self.vault)?;
+        self.write(move |conn| {
+            diesel::insert_into(merchants::table).values(&row).execute(conn)?;
+            diesel::insert_into(api_keys::table).values(&key).execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn list(&self) -> StoreResult<Vec<Merchant>> {
+        let rows = self
+            .read(|conn| {
+                Ok(merchants::table
+                    .order(merchants::id.asc())
+                    .select(MerchantRow::as_select())
+                    .load(conn)?)
+            })
+            .await?;
+        rows.into_iter().map(MerchantRow::into_domain).collect()
+    }
+
+    async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>> {
+        let id = id.0.clone();
+        let row = self
+            .read(move |conn| {
+                Ok(merchants::table
+                    .find(id)
+                    .select(MerchantRow::as_select())
+                    .first(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(MerchantRow::into_domain).transpose()
+    }
+
+    async fn add_key(&self, key: &ApiKey) -> StoreResult<()> {
+        let row = ApiKeyRow::seal(key, &self.vault)?;
+        self.write(move |conn| {
+            let exists: i64 = merchants::table
+                .filter(merchants::id.eq(&row.merchant_id))
+                .count()
+                .get_result(conn)?;
+            if exists == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            diesel::insert_into(api_keys::table).values(&row).execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
+        let key = key.to_owned();
+        self.write(move |conn| {
+            let changed = diesel::update(api_keys::table.find(key))
+                .set(api_keys::enabled.eq(enabled))
+                .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
+        let key = key.to_owned();
+        let row = self
+            .read(move |conn| {
+                Ok(api_keys::table
+                    .find(key)
+                    .select(ApiKeyRow::as_select())
+                    .first(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(|r| r.open(&self.vault)).transpose()
+    }
+
+    async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
+        let id = id.0.clone();
+        let days = i32::from(settings.quiz_expiry_days.days());
+        self.write(move |conn| {
+            let changed = diesel::update(merchants::table.find(id))
+                .set(merchants::quiz_expiry_days.eq(days))
+                .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,306 @@
+//! `ProfileRepository`: profiles and their activity log, written together.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::event::{Activity, Event};
+use domain::merchant::MerchantId;
+use domain::paging::{Page, Paged};
+use domain::ports::{ProfileRepository, StoreError, StoreResult};
+use domain::profile::{
+    Amount, Attributes, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
+    Profile, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State,
+};
+use domain::validation::Invalid;
+
+use crate::Database;
+use crate::failure::{Failure, corrupt};
+use crate::schema::{events, profiles};
+use crate::timestamps::{from_db, to_db};
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = profiles, treat_none_as_null = true)]
+struct ProfileRow {
+    id: String,
+    merchant_id: String,
+    email_address: String,
+    email_key: String,
+    mobile_number: String,
+    first_name: String,
+    last_name: String,
+    merchant_reference: Option<String>,
+    customer_id: Option<String>,
+    middle_name: Option<String>,
+    date_of_birth: Option<String>,
+    home_phone_number: Option<String>,
+    ip_address: Option<String>,
+    address_line_1: Option<String>,
+    address_line_2: Option<String>,
+    city: Option<String>,
+    state: Option<String>,
+    postal: Option<String>,
+    country: Option<String>,
+    driver_licence_id: Option<String>,
+    ssn: Option<String>,
+    amount_cents: Option<i64>,
+    status: String,
+    created_at: i64,
+    updated_at: i64,
+    revision: i64,
+}
+
+fn text<T: ToString>(value: &Option<T>) -> Option<String> {
+    value.as_ref().map(ToString::to_string)
+}
+
+/// Parses a stored required column back into its value object.
+fn required<T>(name: &str, parsed: Result<T, Invalid>) -> StoreResult<T> {
+    parsed.map_err(|e| corrupt(name, e))
+}
+
+/// Parses a stored optional column back into its value object.
+fn column<T>(
+    name: &str,
+    value: Option<String>,
+    parse: impl Fn(&str) -> Result<T, Invalid>,
+) -> StoreResult<Option<T>> {
+    value
+        .map(|v| parse(&v).map_err(|e| corrupt(name, e)))
+        .transpose()
+}
+
+impl ProfileRow {
+    fn from_domain(p: &Profile) -> Self {
+        let a = &p.attributes;
+        let as_text = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
+        let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
+        Self {
+            id: p.id.0.clone(),
+            merchant_id: p.merchant_id.0.clone(),
+            email_address: p.key.email.as_str().to_owned(),
+            email_key: p.key.email.key(),
+            mobile_number: p.key.mobile.as_str().to_owned(),
+            first_name: p.first_name.as_str().to_owned(),
+            last_name: p.last_name.as_str().to_owned(),
+            merchant_reference: as_text(&a.merchant_reference),
+            customer_id: as_text(&a.customer_id),
+            middle_name: short(&a.middle_name),
+            date_of_birth: text(&a.date_of_birth),
+            home_phone_number: a.home_phone_number.as_ref().map(|p| p.as_str().to_owned()),
+            ip_address: text(&a.ip_address),
+            address_line_1: as_text(&a.address_line_1),
+            address_line_2: as_text(&a.address_line_2),
+            city: short(&a.city),
+            state: a.state.as_ref().map(|s| s.as_str().to_owned()),
+            postal: a.postal.as_ref().map(|s| s.as_str().to_owned()),
+            country: a.country.as_ref().map(|s| s.as_str().to_owned()),
+            driver_licence_id: as_text(&a.driver_licence_id),
+            ssn: a.ssn.as_ref().map(|s| s.as_str().to_owned()),
+            amount_cents: a.amount.map(|a| a.cents()),
+            status: p.status.as_str().to_owned(),
+            created_at: to_db(p.created_at),
+            updated_at: to_db(p.updated_at),
+            revision: p.revision,
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Profile> {
+        let attributes = Attributes {
+            merchant_reference: column("merchant_reference", self.merchant_reference, LongText::parse)?,
+            customer_id: column("customer_id", self.customer_id, LongText::parse)?,
+            middle_name: column("middle_name", self.middle_name, ShortText::parse)?,
+            date_of_birth: column("date_of_birth", self.date_of_birth, DateOfBirth::parse)?,
+            home_phone_number: column("home_phone_number", self.home_phone_number, PhoneNumber::parse)?,
+            ip_address: column("ip_address", self.ip_address, IpAddress::parse)?,
+            address_line_1: column("address_line_1", self.address_line_1, LongText::parse)?,
+            address_line_2: column("address_line_2", self.address_line_2, LongText::parse)?,
+            city: column("city", self.city, ShortText::parse)?,
+            state: column("state", self.state, State::parse)?,
+            postal: column("postal", self.postal, Postal::parse)?,
+            country: column("country", self.country, Country::parse)?,
+            driver_licence_id: column("driver_licence_id", self.driver_licence_id, LongText::parse)?,
+            ssn: column("ssn", self.ssn, Ssn::parse)?,
+            amount: self.amount_cents.map(Amount::from_cents),
+        };
+        Ok(Profile {
+            id: ProfileId(self.id),
+            merchant_id: MerchantId(self.merchant_id),
+            key: ProfileKey {
+                email: required("email_address", Email::parse(&self.email_address))?,
+                mobile: required("mobile_number", PhoneNumber::parse(&self.mobile_number))?,
+            },
+            first_name: required("first_name", ShortText::parse(&self.first_name))?,
+            last_name: required("last_name", ShortText::parse(&self.last_name))?,
+            attributes,
+            status: required("status", self.status.parse())?,
+            submitted: None,
+            created_at: from_db("profiles.created_at", self.created_at)?,
+            updated_at: from_db("profiles.updated_at", self.updated_at)?,
+            revision: self.revision,
+        })
+    }
+}
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = events)]
+struct EventRow {
+    id: String,
+    merchant_id: String,
+    profile_id: Option<String>,
+    activity: String,
+    details: String,
+    template_used: String,
+    url: String,
+    status: String,
+    created_at: i64,
+}
+
+impl EventRow {
+    fn from_domain(e: &Event) -> Self {
+        Self {
+            id: e.id.clone(),
+            merchant_id: e.merchant_id.0.clone(),
+            profile_id: e.profile_id.as_ref().map(|p| p.0.clone()),
+            activity: e.activity.as_str().to_owned(),
+            details: e.details.clone(),
+            template_used: e.template_used.clone(),
+            url: e.url.clone(),
+            status: e.status.as_str().to_owned(),
+            created_at: to_db(e.created_at),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Event> {
+        let activity = Activity::parse(&self.activity)
+            .ok_or_else(|| corrupt("events.activity", &self.activity))?;
+        let status: ProfileStatus = self.status.parse().map_err(|e| corrupt("events.status", e))?;
+        Ok(Event {
+            id: self.id,
+            merchant_id: MerchantId(self.merchant_id),
+            profile_id: self.profile_id.map(ProfileId),
+            activity,
+            details: self.details,
+            template_used: self.template_used,
+            url: self.url,
+            status,
+            created_at: from_db("events.created_at", self.created_at)?,
+        })
+    }
+}
+
+/// Inserts the event that records a change, inside the change's transaction.
+pub(crate) fn record(conn: &mut crate::connection::AnyConnection, event: &Event) -> Result<(), Failure> {
+    diesel::insert_into(events::table)
+        .values(EventRow::from_domain(event))
+        .execute(conn)?;
+    Ok(())
+}
+
+#[async_trait]
+impl ProfileRepository for Database {
+    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+        let row = ProfileRow::from_domain(profile);
+        let event = event.clone();
+        self.write(move |conn| {
+            diesel::insert_into(profiles::table).values(&row).execute(conn)?;
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+        let row = ProfileRow::from_domain(profile);
+        let event = event.clone();
+        self.write(move |conn| {
+            let changed = diesel::update(
+                profiles::table
+                    .find(&row.id)
+                    .filter(profiles::revision.eq(row.revision - 1)),
+            )
+            .set(&row)
+            .execute(conn)?;
+            if changed == 0 {
+                let exists: i64 = profiles::table.find(&row.id).count().get_result(conn)?;
+                let reason = if exists == 0 { StoreError::Missing } else { StoreError::Conflict };
+                return Err(Failure::Store(reason));
+            }
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
+        let (merchant, email, mobile) = (merchant.0.clone(), key.email.key(), key.mobile.as_str().to_owned());
+        let row = self
+            .read(move |conn| {
+                Ok(profiles::table
+                    .filter(profiles::merchant_id.eq(merchant))
+                    .filter(profiles::email_key.eq(email))
+                    .filter(profiles::mobile_number.eq(mobile))
+                    .select(ProfileRow::as_select())
+                    .first(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(ProfileRow::into_domain).transpose()
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
+        let merchant = merchant.0.clone();
+        let (rows, total) = self
+            .read(move |conn| {
+                let mine = profiles::table.filter(profiles::merchant_id.eq(merchant));
+                let total: i64 = mine.clone().count().get_result(conn)?;
+                let rows = mine
+                    .order(profiles::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select(ProfileRow::as_select())
+                    .load(conn)?;
+                Ok((rows, total))
+            })
+            .await?;
+        Ok(Paged {
+            items: rows.into_iter().map(ProfileRow::into_domain).collect::<StoreResult<_>>()?,
+            total_count: total,
+            filtered: total,
+        })
+    }
+
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()> {
+        let id = profile.id.0.clone();
+        let tombstone = tombstone.clone();
+        self.write(move |conn| {
+            // Foreign keys cascade too; deleting explicitly keeps the order obvious and
+            // does not depend on SQLite's foreign_keys pragma.
+            diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
+            let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
+            if deleted == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            record(conn, &tombstone)
+        })
+        .await
+    }
+
+    async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
+        let profile = profile.0.clone();
+        let (rows, total) = self
+            .read(move |conn| {
+                let mine = events::table.filter(events::profile_id.eq(profile));
+                let total: i64 = mine.clone().count().get_result(conn)?;
+                let rows = mine
+                    .order(events::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select(EventRow::as_select())
+                    .load(conn)?;
+                Ok((rows, total))
+            })
+            .await?;
+        Ok(Paged {
+            items: rows.into_iter().map(EventRow::into_domain).collect::<StoreResult<_>>()?,
+            total_count: total,
+            filtered: total,
+        })
+    }
+}

@@ -1,0 +1,69 @@
+//! The tables, as diesel sees them. Kept by hand in step with `migrations/`: the same
+//! definition serves both backends, which `diesel print-schema` cannot produce.
+
+diesel::table! {
+    merchants (id) {
+        id -> Text,
+        name -> Text,
+        quiz_expiry_days -> Integer,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    api_keys (api_key) {
+        api_key -> Text,
+        merchant_id -> Text,
+        sealed_secret -> Binary,
+        enabled -> Bool,
+        compat_signature -> Bool,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    profiles (id) {
+        id -> Text,
+        merchant_id -> Text,
+        email_address -> Text,
+        email_key -> Text,
+        mobile_number -> Text,
+        first_name -> Text,
+        last_name -> Text,
+        merchant_reference -> Nullable<Text>,
+        customer_id -> Nullable<Text>,
+        middle_name -> Nullable<Text>,
+        date_of_birth -> Nullable<Text>,
+        home_phone_number -> Nullable<Text>,
+        ip_address -> Nullable<Text>,
+        address_line_1 -> Nullable<Text>,
+        address_line_2 -> Nullable<Text>,
+        city -> Nullable<Text>,
+        state -> Nullable<Text>,
+        postal -> Nullable<Text>,
+        country -> Nullable<Text>,
+        driver_licence_id -> Nullable<Text>,
+        ssn -> Nullable<Text>,
+        amount_cents -> Nullable<BigInt>,
+        status -> Text,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        revision -> BigInt,
+    }
+}
+
+diesel::table! {
+    events (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Nullable<Text>,
+        activity -> Text,
+        details -> Text,
+        template_used -> Text,
+        url -> Text,
+        status -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(merchants, api_keys, profiles, events);
