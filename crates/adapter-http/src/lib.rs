@@ -1,1 +1,42 @@
+//! The HTTP side of the service: the signed merchant API of `docs/api.md` over actix-web.
+//! Converts JSON to domain inputs and domain results (and errors) to the interface's
+//! layouts; holds no business rule of its own.
 
+pub mod auth;
+mod dto;
+mod envelope;
+mod error;
+mod fields;
+mod handlers;
+mod redact;
+mod routes;
+mod signed;
+mod state;
+mod timefmt;
+
+use actix_web::middleware::from_fn;
+use actix_web::{App, web};
+
+pub use envelope::REFERENCE_HEADER;
+pub use error::ApiError;
+pub use signed::MAX_BODY_BYTES;
+pub use state::{ApiState, Readiness};
+
+/// Builds the application: routes, envelope middleware, shared state.
+pub fn app(
+    state: ApiState,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(web::Data::new(state))
+        .configure(routes::configure)
+        .default_service(web::to(handlers::fallback::not_found))
+        .wrap(from_fn(envelope::middleware))
+}

@@ -1,0 +1,147 @@
+//! The envelope every answer starts with (interface §2.1), the `Query-Reference-Id`
+//! header and the request's log span.
+
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderName, HeaderValue, RETRY_AFTER};
+use actix_web::middleware::Next;
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, Responder};
+use serde_json::{Map, Value, json};
+use time::OffsetDateTime;
+use tracing::Instrument;
+
+use crate::error::ApiError;
+use crate::timefmt::rfc3339;
+
+pub const REFERENCE_HEADER: HeaderName = HeaderName::from_static("query-reference-id");
+
+/// Facts about the request the envelope reports.
+#[derive(Debug, Clone)]
+pub struct RequestMeta {
+    pub reference_id: String,
+    pub query_at: OffsetDateTime,
+    started: Instant,
+}
+
+impl RequestMeta {
+    fn new() -> Self {
+        Self {
+            reference_id: ulid::Ulid::new().to_string(),
+            query_at: OffsetDateTime::now_utc(),
+            started: Instant::now(),
+        }
+    }
+
+    fn of(req: &HttpRequest) -> Self {
+        req.extensions().get::<RequestMeta>().cloned().unwrap_or_else(Self::new)
+    }
+
+    /// The four envelope fields, then `body`'s fields in their order.
+    fn envelope(&self, status: StatusCode, time_as_text: bool, body: Map<String, Value>) -> Value {
+        let seconds = self.started.elapsed().as_secs_f64();
+        // Millisecond precision; a two-decimal string where the interface shows one.
+        let response_time = if time_as_text {
+            json!(format!("{seconds:.2}"))
+        } else {
+            json!((seconds * 1000.0).round() / 1000.0)
+        };
+        let mut out = Map::new();
+        out.insert("http_status_code".into(), json!(status.as_u16()));
+        out.insert("query_reference_id".into(), json!(self.reference_id));
+        out.insert("response_time".into(), response_time);
+        out.insert("query_at".into(), json!(rfc3339(self.query_at)));
+        out.extend(body);
+        Value::Object(out)
+    }
+}
+
+/// A successful answer: status 200 or 201 and the operation's fields.
+#[derive(Debug)]
+pub struct Reply {
+    status: StatusCode,
+    body: Map<String, Value>,
+    time_as_text: bool,
+}
+
+impl Reply {
+    pub fn ok(body: Map<String, Value>) -> Self {
+        Self { status: StatusCode::OK, body, time_as_text: false }
+    }
+
+    pub fn created(body: Map<String, Value>) -> Self {
+        Self { status: StatusCode::CREATED, body, time_as_text: false }
+    }
+
+    /// Profile create and update show `response_time` as a two-decimal string.
+    pub fn with_response_time_as_text(mut self) -> Self {
+        self.time_as_text = true;
+        self
+    }
+}
+
+impl Responder for Reply {
+    type Body = actix_web::body::BoxBody;
+
+    fn respond_to(self, req: &HttpRequest) -> HttpResponse {
+        let meta = RequestMeta::of(req);
+        HttpResponse::build(self.status).json(meta.envelope(self.status, self.time_as_text, self.body))
+    }
+}
+
+fn render_error(meta: &RequestMeta, error: &ApiError) -> HttpResponse {
+    if error.status.is_server_error() {
+        // Logged once, here, inside the request's span (which carries the reference id).
+        tracing::error!(
+            http.status = error.status.as_u16(),
+            error.cause = error.cause.as_deref().unwrap_or("-"),
+            "request failed"
+        );
+    }
+    let mut body = Map::new();
+    body.insert("errors".into(), json!(error.errors));
+    let mut response = HttpResponse::build(error.status);
+    if let Some(seconds) = error.retry_after {
+        response.insert_header((RETRY_AFTER, seconds.to_string()));
+    }
+    response.json(meta.envelope(error.status, false, body))
+}
+
+/// Gives each request its reference id and span, puts the id in a response header, and
+/// wraps every `ApiError`, wherever it was raised, in the envelope.
+pub async fn middleware(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let meta = RequestMeta::new();
+    req.extensions_mut().insert(meta.clone());
+    let span = tracing::info_span!(
+        "request",
+        query_reference_id = %meta.reference_id,
+        http.method = %req.method(),
+        http.path = %crate::redact::path(req.path()),
+        http.status = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    let result = next.call(req).instrument(span.clone()).await;
+    let _entered = span.enter();
+    let mut response = match result {
+        Ok(res) => {
+            let api_error = res.response().error().and_then(|e| e.as_error::<ApiError>()).cloned();
+            match api_error {
+                Some(error) => res.into_response(render_error(&meta, &error)),
+                None => res.map_into_boxed_body(),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    if let Ok(value) = HeaderValue::from_str(&meta.reference_id) {
+        response.headers_mut().insert(REFERENCE_HEADER, value);
+    }
+    span.record("http.status", response.status().as_u16());
+    span.record("duration_ms", meta.started.elapsed().as_millis() as u64);
+    tracing::info!("request served");
+    Ok(response)
+}

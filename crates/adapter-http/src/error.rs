@@ -1,0 +1,160 @@
+//! The error side of the envelope: `errors: [{code, description}]` with the HTTP status
+//! of contract §2. Causes of 5xx answers are logged, never sent.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use domain::DomainError;
+use domain::error::Resource;
+use domain::validation::{Problem, Violations};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ErrorItem {
+    pub code: String,
+    pub description: String,
+}
+
+/// An answer other than success. Rendered inside the envelope by the envelope middleware,
+/// which knows the request's reference id.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub errors: Vec<ErrorItem>,
+    /// What really went wrong, for the log only (5xx).
+    pub cause: Option<String>,
+    /// Seconds the caller should wait before retrying (429).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &str, description: impl Into<String>) -> Self {
+        Self {
+            status,
+            errors: vec![ErrorItem {
+                code: code.to_owned(),
+                description: description.into(),
+            }],
+            cause: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn bad_request(code: &str, description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, description)
+    }
+
+    pub fn unauthorized(code: &str, description: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, code, description)
+    }
+
+    pub fn internal(cause: impl Into<String>) -> Self {
+        let mut e = Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            "The request could not be completed. Quote the query_reference_id to support.",
+        );
+        e.cause = Some(cause.into());
+        e
+    }
+
+    pub fn unavailable(cause: impl Into<String>) -> Self {
+        let mut e = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "SERVICE_UNAVAILABLE",
+            "The service is temporarily unavailable. Retry shortly.",
+        );
+        e.cause = Some(cause.into());
+        e
+    }
+
+    pub fn not_found(resource: Resource) -> Self {
+        let (code, what) = match resource {
+            Resource::Profile => ("PROFILE_NOT_FOUND", "No profile matches this email_address and mobile_number."),
+            Resource::Merchant => ("MERCHANT_NOT_FOUND", "No such merchant."),
+            Resource::ApiKey => ("API_KEY_INVALID", "No such API key."),
+        };
+        Self::bad_request(code, what)
+    }
+
+    /// One `<FIELD>_REQUIRED` / `<FIELD>_INVALID` item per violation.
+    pub fn fields(violations: &Violations) -> Self {
+        let errors = violations
+            .iter()
+            .map(|v| {
+                let field = v.field.to_ascii_uppercase();
+                let (suffix, description) = match v.problem {
+                    Problem::Required => ("REQUIRED", format!("{} is required.", v.field)),
+                    Problem::Invalid => ("INVALID", format!("{} {}.", v.field, v.reason)),
+                };
+                ErrorItem {
+                    code: format!("{field}_{suffix}"),
+                    description,
+                }
+            })
+            .collect();
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            errors,
+            cause: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn codes(&self) -> Vec<&str> {
+        self.errors.iter().map(|e| e.code.as_str()).collect()
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.status.as_u16(), self.codes().join(","))
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    /// A bare rendering; the envelope middleware replaces it with the full envelope.
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status).json(serde_json::json!({ "errors": self.errors }))
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        match e {
+            DomainError::Invalid(v) => Self::fields(&v),
+            DomainError::NotFound(resource) => Self::not_found(resource),
+            DomainError::ProfileExists => Self::bad_request(
+                "PROFILE_EXIST",
+                "A profile with this email_address or mobile_number already exists.",
+            ),
+            DomainError::Unavailable(cause) => Self::unavailable(cause),
+            DomainError::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn violations_become_field_codes_in_order() {
+        let mut v = Violations::new();
+        v.push("email_address", Problem::Required, "");
+        v.push("mobile_number", Problem::Invalid, "must be 10 digits");
+        let e = ApiError::fields(&v);
+        assert_eq!(e.codes(), ["EMAIL_ADDRESS_REQUIRED", "MOBILE_NUMBER_INVALID"]);
+        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn internal_failures_hide_their_cause() {
+        let e = ApiError::internal("disk on fire at /var/lib/x");
+        assert!(!e.errors[0].description.contains("disk"));
+        assert_eq!(e.codes(), ["INTERNAL_ERROR"]);
+    }
+}

@@ -1,0 +1,199 @@
+//! Reads the fields of a JSON body through the domain's value objects, collecting every
+//! problem so one answer reports them all.
+
+use domain::profile::Patch;
+use domain::validation::{Invalid, Problem, Violations};
+use serde_json::{Map, Value};
+
+use crate::error::ApiError;
+
+/// What a body holds under one name, before parsing.
+enum Raw<'a> {
+    Absent,
+    /// `null` or an empty / blank string.
+    Empty,
+    Text(&'a str),
+    Number(&'a serde_json::Number),
+    Other,
+}
+
+#[derive(Debug)]
+pub struct Fields<'a> {
+    body: &'a Map<String, Value>,
+    violations: Violations,
+}
+
+impl<'a> Fields<'a> {
+    pub fn new(body: &'a Map<String, Value>) -> Self {
+        Self {
+            body,
+            violations: Violations::new(),
+        }
+    }
+
+    fn raw(&self, name: &str) -> Raw<'a> {
+        match self.body.get(name) {
+            None => Raw::Absent,
+            Some(Value::Null) => Raw::Empty,
+            Some(Value::String(s)) if s.trim().is_empty() => Raw::Empty,
+            Some(Value::String(s)) => Raw::Text(s),
+            Some(Value::Number(n)) => Raw::Number(n),
+            Some(_) => Raw::Other,
+        }
+    }
+
+    fn invalid(&mut self, name: &str, reason: impl Into<String>) {
+        self.violations.push(name, Problem::Invalid, reason);
+    }
+
+    fn required_missing(&mut self, name: &str) {
+        self.violations.push(name, Problem::Required, "is required");
+    }
+
+    fn parse_text<T>(&mut self, name: &str, text: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Option<T> {
+        match parse(text) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.invalid(name, e.0);
+                None
+            }
+        }
+    }
+
+    /// A string field that must be present and not empty.
+    pub fn required<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Option<T> {
+        match self.raw(name) {
+            Raw::Absent | Raw::Empty => {
+                self.required_missing(name);
+                None
+            }
+            Raw::Text(text) => self.parse_text(name, text, parse),
+            Raw::Number(_) | Raw::Other => {
+                self.invalid(name, "must be a string");
+                None
+            }
+        }
+    }
+
+    /// An optional string field: absent keeps, `null` or `""` clears, a value sets.
+    pub fn patch<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Patch<T> {
+        match self.raw(name) {
+            Raw::Absent => Patch::Keep,
+            Raw::Empty => Patch::Clear,
+            Raw::Text(text) => self.parse_text(name, text, parse).map_or(Patch::Keep, Patch::Set),
+            Raw::Number(_) | Raw::Other => {
+                self.invalid(name, "must be a string");
+                Patch::Keep
+            }
+        }
+    }
+
+    /// Like [`Fields::patch`], but a JSON number is also read, by its decimal text.
+    pub fn numeric_patch<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Patch<T> {
+        match self.raw(name) {
+            Raw::Number(n) => {
+                let text = n.to_string();
+                self.parse_text(name, &text, parse).map_or(Patch::Keep, Patch::Set)
+            }
+            _ => self.patch(name, parse),
+        }
+    }
+
+    /// A whole-number field; `None` when absent (a problem only if `required`).
+    pub fn integer(&mut self, name: &str, required: bool) -> Option<i64> {
+        match self.raw(name) {
+            Raw::Absent | Raw::Empty => {
+                if required {
+                    self.required_missing(name);
+                }
+                None
+            }
+            Raw::Number(n) => match n.as_i64() {
+                Some(value) => Some(value),
+                None => {
+                    self.invalid(name, "must be a whole number");
+                    None
+                }
+            },
+            Raw::Text(_) | Raw::Other => {
+                self.invalid(name, "must be a whole number");
+                None
+            }
+        }
+    }
+
+    /// Checks an already read value against a further rule.
+    pub fn check<T>(&mut self, name: &str, value: Option<T>, rule: impl Fn(T) -> Result<T, Invalid>) -> Option<T> {
+        match value.map(rule)? {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.invalid(name, e.0);
+                None
+            }
+        }
+    }
+
+    /// `Ok(value)` when every field read so far was fine, else all their errors.
+    pub fn finish<T>(self, value: impl FnOnce() -> Option<T>) -> Result<T, ApiError> {
+        if !self.violations.is_empty() {
+            return Err(ApiError::fields(&self.violations));
+        }
+        value().ok_or_else(|| ApiError::internal("a field was refused without a violation"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn body(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().expect("object")
+    }
+
+    fn text(s: &str) -> Result<String, Invalid> {
+        if s.len() > 3 { Err(Invalid::new("too long")) } else { Ok(s.to_owned()) }
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let b = body(json!({"b": "", "c": 5, "d": "long!"}));
+        let mut f = Fields::new(&b);
+        f.required("a", text);
+        f.required("b", text);
+        f.required("c", text);
+        f.required("d", text);
+        let err = f.finish(|| Some(())).expect_err("four problems");
+        assert_eq!(err.codes(), ["A_REQUIRED", "B_REQUIRED", "C_INVALID", "D_INVALID"]);
+    }
+
+    #[test]
+    fn patches_keep_clear_or_set() {
+        let b = body(json!({"n": null, "e": "", "s": "abc"}));
+        let mut f = Fields::new(&b);
+        assert_eq!(f.patch("absent", text), Patch::Keep);
+        assert_eq!(f.patch("n", text), Patch::Clear);
+        assert_eq!(f.patch("e", text), Patch::Clear);
+        assert_eq!(f.patch("s", text), Patch::Set("abc".to_owned()));
+        assert!(f.finish(|| Some(())).is_ok());
+    }
+
+    #[test]
+    fn integers_must_be_json_whole_numbers() {
+        let b = body(json!({"a": 3, "b": "3", "c": 2.5}));
+        let mut f = Fields::new(&b);
+        assert_eq!(f.integer("a", true), Some(3));
+        f.integer("b", true);
+        f.integer("c", true);
+        f.integer("d", false);
+        let err = f.finish(|| Some(())).expect_err("two problems");
+        assert_eq!(err.codes(), ["B_INVALID", "C_INVALID"]);
+    }
+
+    #[test]
+    fn numeric_patches_read_numbers_by_their_text() {
+        let b = body(json!({"amount": 12.5}));
+        let mut f = Fields::new(&b);
+        assert_eq!(f.numeric_patch("amount", |s| Ok::<_, Invalid>(s.to_owned())), Patch::Set("12.5".to_owned()));
+    }
+}

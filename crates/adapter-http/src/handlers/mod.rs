@@ -1,0 +1,15 @@
+//! One module per resource, one file per operation.
+
+pub mod event;
+pub mod fallback;
+pub mod health;
+pub mod merchant;
+pub mod profile;
+
+use actix_web::web;
+
+use crate::error::ApiError;
+use crate::state::ApiState;
+
+pub type State = web::Data<ApiState>;
+pub type Answer = Result<crate::envelope::Reply, ApiError>;

@@ -1,0 +1,34 @@
+//! The route table: every path the service answers, in one place.
+
+use actix_web::{Handler, FromRequest, Responder, web};
+
+use crate::handlers::{event, fallback, health, merchant, profile};
+
+/// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
+fn operation<F, Args>(cfg: &mut web::ServiceConfig, path: &str, handler: F)
+where
+    F: Handler<Args>,
+    Args: FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    cfg.service(
+        web::resource(format!("/api/v1/{path}"))
+            .route(web::post().to(handler))
+            .default_service(web::to(fallback::method_not_allowed)),
+    );
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/healthz", web::get().to(health::live))
+        .route("/readyz", web::get().to(health::ready));
+
+    operation(cfg, "profile/create", profile::create::handle);
+    operation(cfg, "profile/update", profile::update::handle);
+    operation(cfg, "profile/get", profile::get::handle);
+    operation(cfg, "profile/read", profile::read::handle);
+    operation(cfg, "profile/update-status", profile::update_status::handle);
+    operation(cfg, "profile/delete", profile::delete::handle);
+    operation(cfg, "event/read", event::read::handle);
+    operation(cfg, "merchant/settings/get", merchant::settings_get::handle);
+    operation(cfg, "merchant/settings/update", merchant::settings_update::handle);
+}

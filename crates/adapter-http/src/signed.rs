@@ -1,0 +1,127 @@
+//! The extractor behind every merchant endpoint: content type, size limit, API key and
+//! signature (checked on the raw bytes), then the JSON object.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+use domain::merchant::MerchantId;
+use futures_util::StreamExt;
+use serde_json::{Map, Value};
+
+use crate::auth;
+use crate::error::ApiError;
+use crate::state::ApiState;
+
+/// Largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// An authenticated merchant request and its JSON object body.
+#[derive(Debug)]
+pub struct Signed {
+    pub merchant: MerchantId,
+    pub body: Map<String, Value>,
+}
+
+impl FromRequest for Signed {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let payload = payload.take();
+        Box::pin(async move { extract(req, payload).await })
+    }
+}
+
+async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError> {
+    let state = req
+        .app_data::<web::Data<ApiState>>()
+        .ok_or_else(|| ApiError::internal("ApiState is not registered"))?;
+    check_content_type(&req)?;
+    let bytes = read_body(&req, payload).await?;
+
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let api_key = header("Api-Key")
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| ApiError::unauthorized("API_KEY_REQUIRED", "The Api-Key header is required."))?;
+    let key = state
+        .merchants
+        .find_key(api_key)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known."))?;
+    if !key.enabled {
+        return Err(ApiError::unauthorized("API_KEY_DISABLED", "This Api-Key has been disabled."));
+    }
+    auth::verify(&key, header("Signature"), req.path(), &bytes, state.clock.now())?;
+
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(body)) => Ok(Signed {
+            merchant: key.merchant_id,
+            body,
+        }),
+        Ok(_) => Err(body_invalid("The request body must be a JSON object.")),
+        Err(e) => Err(body_invalid(format!("The request body is not valid JSON: {e}."))),
+    }
+}
+
+fn body_invalid(description: impl Into<String>) -> ApiError {
+    ApiError::bad_request("REQUEST_BODY_INVALID", description)
+}
+
+/// An absent content type is read as JSON (the hosted product allowed it); any other
+/// than JSON is refused.
+fn check_content_type(req: &HttpRequest) -> Result<(), ApiError> {
+    let Some(value) = req.headers().get(CONTENT_TYPE) else {
+        return Ok(());
+    };
+    let essence = value
+        .to_str()
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json")) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "CONTENT_TYPE_INVALID",
+            "Send the body as application/json.",
+        ))
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        format!("The request body is larger than {} KiB.", MAX_BODY_BYTES / 1024),
+    )
+}
+
+/// Reads the body, refusing early on a declared or actual size over the limit.
+async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::BytesMut, ApiError> {
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Err(too_large());
+    }
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| body_invalid(format!("The request body could not be read: {e}.")))?;
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}

@@ -1,0 +1,26 @@
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use domain::ports::Clock;
+use domain::services::{MerchantService, ProfileService};
+
+/// Whether the service's dependencies answer; backs `GET /readyz`.
+#[async_trait]
+pub trait Readiness: Send + Sync {
+    async fn check(&self) -> Result<(), String>;
+}
+
+/// What the handlers share: the use cases and the clock signatures are checked against.
+#[derive(Clone)]
+pub struct ApiState {
+    pub profiles: ProfileService,
+    pub merchants: MerchantService,
+    pub clock: Arc<dyn Clock>,
+    pub readiness: Arc<dyn Readiness>,
+}
+
+impl std::fmt::Debug for ApiState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiState")
+    }
+}
