@@ -66,9 +66,11 @@ impl r2d2::ManageConnection for Manager {
             Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
             Backend::Sqlite(path) => {
                 let mut conn = SqliteConnection::establish(path)?;
+                // busy_timeout first: switching to WAL takes a lock that the pool's other
+                // new connections contend for.
                 conn.batch_execute(&format!(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                     PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
                 ))
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
                 Ok(AnyConnection::Sqlite(conn))

@@ -1,0 +1,116 @@
+//! The command line. Every option can also come from an `IDV_*` variable.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "idv", version, about = "Identity-verification service: signed JSON API for merchants, quiz links for their clients")]
+pub struct Cli {
+    #[command(flatten)]
+    pub log: LogArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply migrations, then serve the API until SIGTERM or SIGINT.
+    Serve(ServeArgs),
+    /// Apply pending database migrations and exit.
+    Migrate(StorageArgs),
+    /// Manage merchants and their API keys.
+    #[command(subcommand)]
+    Merchant(MerchantCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Log filter, in `tracing` directive syntax.
+    #[arg(long, env = "IDV_LOG", default_value = "info", global = true)]
+    pub log: String,
+    /// `text` for people, `json` for log collectors.
+    #[arg(long, env = "IDV_LOG_FORMAT", default_value = "text", global = true)]
+    pub log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Where the data lives.
+#[derive(Debug, Clone, Args)]
+pub struct StorageArgs {
+    /// Folder for the SQLite database, the master key file and uploaded files.
+    #[arg(long, env = "IDV_DATA_DIR", default_value = "./idv-data")]
+    pub data_dir: PathBuf,
+    /// `postgres://...` for PostgreSQL; default: an SQLite file in the data directory.
+    #[arg(long, env = "IDV_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// 64 hex characters; encrypts API secrets at rest. Default: a key file created in
+    /// the data directory. Every instance sharing a database needs the same key.
+    #[arg(long, env = "IDV_MASTER_KEY", hide_env_values = true)]
+    pub master_key: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    /// Address to listen on; port 0 picks a free port (printed at start).
+    #[arg(long, env = "IDV_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Address clients reach the service at, for quiz links. Default: http:// + bind.
+    #[arg(long, env = "IDV_PUBLIC_URL")]
+    pub public_url: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MerchantCommand {
+    /// Create a merchant with a first API key; prints the key and its secret once.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Print one JSON object: merchant_id, api_key, api_secret.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// List merchants.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Manage API keys.
+    #[command(subcommand)]
+    Key(KeyCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Add an API key to a merchant; prints the key and its secret once.
+    Create {
+        #[arg(long)]
+        merchant: String,
+        /// Also accept the replayable compatibility signature scheme for this key.
+        #[arg(long)]
+        compat_signature: bool,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Disable an API key: requests signed with it are refused from now on.
+    Disable {
+        #[arg(long)]
+        key: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}

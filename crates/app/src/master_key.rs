@@ -1,0 +1,74 @@
+//! The key that encrypts API secrets at rest.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use adapter_db::MASTER_KEY_LEN;
+use anyhow::{Context, bail};
+use ring::rand::{SecureRandom, SystemRandom};
+
+const KEY_FILE: &str = "master.key";
+
+/// From `configured` (64 hex characters) if given; else from the data directory's key
+/// file, created with mode 0600 on first use.
+pub fn load(configured: Option<&str>, data_dir: &Path) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
+    if let Some(hex) = configured {
+        return decode(hex.trim()).context("IDV_MASTER_KEY must be 64 hex characters");
+    }
+    let path = data_dir.join(KEY_FILE);
+    if path.exists() {
+        let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        return decode(text.trim()).with_context(|| format!("{} must hold 64 hex characters", path.display()));
+    }
+    let mut key = [0u8; MASTER_KEY_LEN];
+    SystemRandom::new()
+        .fill(&mut key)
+        .map_err(|_| anyhow::anyhow!("the system's random source failed"))?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    file.write_all(hex.as_bytes())?;
+    file.sync_all()?;
+    tracing::info!(path = %path.display(), "created a new master key; back it up with the database");
+    Ok(key)
+}
+
+fn decode(hex: &str) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
+    if hex.len() != MASTER_KEY_LEN * 2 || !hex.is_ascii() {
+        bail!("expected {} hex characters", MASTER_KEY_LEN * 2);
+    }
+    let mut key = [0u8; MASTER_KEY_LEN];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)?;
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_key_file_is_created_private_and_read_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let first = load(None, dir.path()).expect("created");
+        let mode = fs::metadata(dir.path().join(KEY_FILE)).expect("exists").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(load(None, dir.path()).expect("read"), first);
+    }
+
+    #[test]
+    fn a_configured_key_must_be_64_hex_characters() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(load(Some(&"ab".repeat(32)), dir.path()).expect("valid"), [0xab; 32]);
+        assert!(load(Some("abcd"), dir.path()).is_err());
+        assert!(load(Some(&"zz".repeat(32)), dir.path()).is_err());
+    }
+}

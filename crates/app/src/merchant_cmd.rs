@@ -1,0 +1,66 @@
+//! `idv merchant ...`: credentials are issued here, on the server's machine, never
+//! through the API.
+
+use domain::merchant::{ApiKey, MerchantId};
+use serde_json::json;
+
+use crate::cli::{KeyCommand, MerchantCommand};
+use crate::wiring;
+
+pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
+    match cmd {
+        MerchantCommand::Create { name, json, storage } => {
+            let services = wiring::services(&wiring::open_migrated(&storage)?);
+            let (merchant, key) = services.merchants.create(&name).await?;
+            print_key(&key, json, Some(&merchant.name));
+        }
+        MerchantCommand::List { json, storage } => {
+            let services = wiring::services(&wiring::open_migrated(&storage)?);
+            let merchants = services.merchants.list().await?;
+            if json {
+                let list: Vec<_> = merchants
+                    .iter()
+                    .map(|m| json!({"merchant_id": m.id.0, "name": m.name}))
+                    .collect();
+                println!("{}", serde_json::Value::Array(list));
+            } else {
+                for m in merchants {
+                    println!("{}  {}", m.id.0, m.name);
+                }
+            }
+        }
+        MerchantCommand::Key(KeyCommand::Create { merchant, compat_signature, json, storage }) => {
+            let services = wiring::services(&wiring::open_migrated(&storage)?);
+            let key = services
+                .merchants
+                .create_key(&MerchantId(merchant), compat_signature)
+                .await?;
+            print_key(&key, json, None);
+        }
+        MerchantCommand::Key(KeyCommand::Disable { key, storage }) => {
+            let services = wiring::services(&wiring::open_migrated(&storage)?);
+            services.merchants.set_key_enabled(&key, false).await?;
+            println!("disabled {key}");
+        }
+    }
+    Ok(())
+}
+
+fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
+    if json {
+        let out = json!({
+            "merchant_id": key.merchant_id.0,
+            "api_key": key.key,
+            "api_secret": key.secret,
+        });
+        println!("{out}");
+        return;
+    }
+    if let Some(name) = name {
+        println!("merchant:    {name}");
+    }
+    println!("merchant_id: {}", key.merchant_id.0);
+    println!("api_key:     {}", key.key);
+    println!("api_secret:  {}", key.secret);
+    println!("The secret is shown only now; store it safely.");
+}

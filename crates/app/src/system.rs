@@ -1,0 +1,93 @@
+//! The real clock and randomness behind the domain's ports.
+
+use std::sync::Mutex;
+
+use domain::OffsetDateTime;
+use domain::ports::{Clock, IdGenerator, SecretGenerator};
+use ring::rand::{SecureRandom, SystemRandom};
+
+#[derive(Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    /// Whole seconds: what the API shows and the database keeps, so an object reads
+    /// back exactly as it was answered.
+    fn now(&self) -> OffsetDateTime {
+        let now = OffsetDateTime::now_utc();
+        now.replace_nanosecond(0).unwrap_or(now)
+    }
+}
+
+/// ULIDs, strictly increasing within the process so that ordering by id follows the
+/// order of creation even within one millisecond.
+#[derive(Default)]
+pub struct UlidIds(Mutex<ulid::Generator>);
+
+impl std::fmt::Debug for UlidIds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UlidIds")
+    }
+}
+
+impl IdGenerator for UlidIds {
+    fn next_id(&self) -> String {
+        let mut generator = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        // Overflow needs 2^80 ids in one millisecond; fall back to a fresh ULID.
+        generator.generate().unwrap_or_else(|_| ulid::Ulid::new()).to_string()
+    }
+}
+
+#[derive(Debug)]
+pub struct RandomSecrets(SystemRandom);
+
+impl Default for RandomSecrets {
+    fn default() -> Self {
+        Self(SystemRandom::new())
+    }
+}
+
+const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+impl SecretGenerator for RandomSecrets {
+    fn base62(&self, len: usize) -> String {
+        let mut out = String::with_capacity(len);
+        let mut buffer = [0u8; 64];
+        while out.len() < len {
+            self.0.fill(&mut buffer).expect("the system's random source is available");
+            // Bytes from 248 up are dropped so that every character is equally likely.
+            for &byte in buffer.iter().filter(|&&b| b < 248) {
+                if out.len() == len {
+                    break;
+                }
+                out.push(BASE62[usize::from(byte % 62)] as char);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_base62_of_the_asked_length_and_differ() {
+        let secrets = RandomSecrets::default();
+        let a = secrets.base62(32);
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|b| b.is_ascii_alphanumeric()));
+        assert_ne!(a, secrets.base62(32));
+    }
+
+    #[test]
+    fn ids_increase() {
+        let ids = UlidIds::default();
+        let (a, b) = (ids.next_id(), ids.next_id());
+        assert!(b > a);
+    }
+
+    #[test]
+    fn the_clock_has_whole_seconds() {
+        assert_eq!(SystemClock.now().nanosecond(), 0);
+    }
+}

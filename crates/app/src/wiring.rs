@@ -1,0 +1,64 @@
+//! Builds the adapters and the use cases over them.
+
+use std::fs;
+use std::sync::Arc;
+
+use adapter_db::{Database, Vault};
+use anyhow::Context;
+use async_trait::async_trait;
+use domain::services::{MerchantService, ProfileService};
+
+use crate::cli::StorageArgs;
+use crate::master_key;
+use crate::system::{RandomSecrets, SystemClock, UlidIds};
+
+const SQLITE_FILE: &str = "idv.sqlite3";
+
+/// Opens (and for SQLite, creates) the configured database. Does not migrate.
+pub fn open_database(storage: &StorageArgs) -> anyhow::Result<Database> {
+    fs::create_dir_all(&storage.data_dir)
+        .with_context(|| format!("creating the data directory {}", storage.data_dir.display()))?;
+    let key = master_key::load(storage.master_key.as_deref(), &storage.data_dir)?;
+    let url = match &storage.database_url {
+        Some(url) => url.clone(),
+        None => storage.data_dir.join(SQLITE_FILE).display().to_string(),
+    };
+    Ok(Database::open(&url, Vault::new(&key))?)
+}
+
+/// Opens and migrates: what every command that uses the data needs first.
+pub fn open_migrated(storage: &StorageArgs) -> anyhow::Result<Database> {
+    let db = open_database(storage)?;
+    let applied = db.migrate()?;
+    if !applied.is_empty() {
+        tracing::info!(count = applied.len(), database = %db.describe(), "migrations applied");
+    }
+    Ok(db)
+}
+
+pub struct Services {
+    pub profiles: ProfileService,
+    pub merchants: MerchantService,
+    pub clock: Arc<SystemClock>,
+}
+
+pub fn services(db: &Database) -> Services {
+    let db = Arc::new(db.clone());
+    let clock = Arc::new(SystemClock);
+    let ids = Arc::new(UlidIds::default());
+    Services {
+        profiles: ProfileService::new(db.clone(), clock.clone(), ids.clone()),
+        merchants: MerchantService::new(db, clock.clone(), ids, Arc::new(RandomSecrets::default())),
+        clock,
+    }
+}
+
+/// `GET /readyz` asks the database.
+pub struct DatabaseReadiness(pub Database);
+
+#[async_trait]
+impl adapter_http::Readiness for DatabaseReadiness {
+    async fn check(&self) -> Result<(), String> {
+        self.0.ping().await.map_err(|e| e.to_string())
+    }
+}
