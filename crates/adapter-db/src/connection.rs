@@ -100,10 +100,22 @@ mod tests {
 
     #[test]
     fn the_url_scheme_picks_the_backend() {
-        assert!(matches!(Backend::from_url("postgres://u@h/db"), Backend::Postgres(_)));
-        assert!(matches!(Backend::from_url("postgresql://u@h/db"), Backend::Postgres(_)));
-        assert_eq!(Backend::from_url("sqlite:///tmp/x.db"), Backend::Sqlite("/tmp/x.db".into()));
-        assert_eq!(Backend::from_url("./idv.db"), Backend::Sqlite("./idv.db".into()));
+        assert!(matches!(
+            Backend::from_url("postgres://u@h/db"),
+            Backend::Postgres(_)
+        ));
+        assert!(matches!(
+            Backend::from_url("postgresql://u@h/db"),
+            Backend::Postgres(_)
+        ));
+        assert_eq!(
+            Backend::from_url("sqlite:///tmp/x.db"),
+            Backend::Sqlite("/tmp/x.db".into())
+        );
+        assert_eq!(
+            Backend::from_url("./idv.db"),
+            Backend::Sqlite("./idv.db".into())
+        );
     }
 
     #[test]

@@ -40,7 +40,9 @@ pub struct Database {
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Database").field("backend", &self.backend.describe()).finish()
+        f.debug_struct("Database")
+            .field("backend", &self.backend.describe())
+            .finish()
     }
 }
 
@@ -114,7 +116,9 @@ impl Database {
         let gate = self.write_gate.clone();
         self.blocking(move || {
             // A poisoned gate only means another writer panicked; SQLite rolled it back.
-            let _turn = gate.as_ref().map(|g| g.lock().unwrap_or_else(|p| p.into_inner()));
+            let _turn = gate
+                .as_ref()
+                .map(|g| g.lock().unwrap_or_else(|p| p.into_inner()));
             let mut pooled = checkout(&pool)?;
             let conn: &mut AnyConnection = &mut pooled;
             conn.transaction(work)

@@ -91,8 +91,12 @@ impl MerchantRepository for Database {
         let row = MerchantRow::from_domain(merchant);
         let key = ApiKeyRow::seal(first_key, &self.vault)?;
         self.write(move |conn| {
-            diesel::insert_into(merchants::table).values(&row).execute(conn)?;
-            diesel::insert_into(api_keys::table).values(&key).execute(conn)?;
+            diesel::insert_into(merchants::table)
+                .values(&row)
+                .execute(conn)?;
+            diesel::insert_into(api_keys::table)
+                .values(&key)
+                .execute(conn)?;
             Ok(())
         })
         .await
@@ -134,7 +138,9 @@ impl MerchantRepository for Database {
             if exists == 0 {
                 return Err(Failure::Store(StoreError::Missing));
             }
-            diesel::insert_into(api_keys::table).values(&row).execute(conn)?;
+            diesel::insert_into(api_keys::table)
+                .values(&row)
+                .execute(conn)?;
             Ok(())
         })
         .await

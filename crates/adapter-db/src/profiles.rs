@@ -105,11 +105,19 @@ impl ProfileRow {
 
     fn into_domain(self) -> StoreResult<Profile> {
         let attributes = Attributes {
-            merchant_reference: column("merchant_reference", self.merchant_reference, LongText::parse)?,
+            merchant_reference: column(
+                "merchant_reference",
+                self.merchant_reference,
+                LongText::parse,
+            )?,
             customer_id: column("customer_id", self.customer_id, LongText::parse)?,
             middle_name: column("middle_name", self.middle_name, ShortText::parse)?,
             date_of_birth: column("date_of_birth", self.date_of_birth, DateOfBirth::parse)?,
-            home_phone_number: column("home_phone_number", self.home_phone_number, PhoneNumber::parse)?,
+            home_phone_number: column(
+                "home_phone_number",
+                self.home_phone_number,
+                PhoneNumber::parse,
+            )?,
             ip_address: column("ip_address", self.ip_address, IpAddress::parse)?,
             address_line_1: column("address_line_1", self.address_line_1, LongText::parse)?,
             address_line_2: column("address_line_2", self.address_line_2, LongText::parse)?,
@@ -117,7 +125,11 @@ impl ProfileRow {
             state: column("state", self.state, State::parse)?,
             postal: column("postal", self.postal, Postal::parse)?,
             country: column("country", self.country, Country::parse)?,
-            driver_licence_id: column("driver_licence_id", self.driver_licence_id, LongText::parse)?,
+            driver_licence_id: column(
+                "driver_licence_id",
+                self.driver_licence_id,
+                LongText::parse,
+            )?,
             ssn: column("ssn", self.ssn, Ssn::parse)?,
             amount: self.amount_cents.map(Amount::from_cents),
         };
@@ -172,7 +184,10 @@ impl EventRow {
     fn into_domain(self) -> StoreResult<Event> {
         let activity = Activity::parse(&self.activity)
             .ok_or_else(|| corrupt("events.activity", &self.activity))?;
-        let status: ProfileStatus = self.status.parse().map_err(|e| corrupt("events.status", e))?;
+        let status: ProfileStatus = self
+            .status
+            .parse()
+            .map_err(|e| corrupt("events.status", e))?;
         Ok(Event {
             id: self.id,
             merchant_id: MerchantId(self.merchant_id),
@@ -188,7 +203,10 @@ impl EventRow {
 }
 
 /// Inserts the event that records a change, inside the change's transaction.
-pub(crate) fn record(conn: &mut crate::connection::AnyConnection, event: &Event) -> Result<(), Failure> {
+pub(crate) fn record(
+    conn: &mut crate::connection::AnyConnection,
+    event: &Event,
+) -> Result<(), Failure> {
     diesel::insert_into(events::table)
         .values(EventRow::from_domain(event))
         .execute(conn)?;
@@ -201,7 +219,9 @@ impl ProfileRepository for Database {
         let row = ProfileRow::from_domain(profile);
         let event = event.clone();
         self.write(move |conn| {
-            diesel::insert_into(profiles::table).values(&row).execute(conn)?;
+            diesel::insert_into(profiles::table)
+                .values(&row)
+                .execute(conn)?;
             record(conn, &event)
         })
         .await
@@ -220,7 +240,11 @@ impl ProfileRepository for Database {
             .execute(conn)?;
             if changed == 0 {
                 let exists: i64 = profiles::table.find(&row.id).count().get_result(conn)?;
-                let reason = if exists == 0 { StoreError::Missing } else { StoreError::Conflict };
+                let reason = if exists == 0 {
+                    StoreError::Missing
+                } else {
+                    StoreError::Conflict
+                };
                 return Err(Failure::Store(reason));
             }
             record(conn, &event)
@@ -229,7 +253,11 @@ impl ProfileRepository for Database {
     }
 
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
-        let (merchant, email, mobile) = (merchant.0.clone(), key.email.key(), key.mobile.as_str().to_owned());
+        let (merchant, email, mobile) = (
+            merchant.0.clone(),
+            key.email.key(),
+            key.mobile.as_str().to_owned(),
+        );
         let row = self
             .read(move |conn| {
                 Ok(profiles::table
@@ -260,7 +288,10 @@ impl ProfileRepository for Database {
             })
             .await?;
         Ok(Paged {
-            items: rows.into_iter().map(ProfileRow::into_domain).collect::<StoreResult<_>>()?,
+            items: rows
+                .into_iter()
+                .map(ProfileRow::into_domain)
+                .collect::<StoreResult<_>>()?,
             total_count: total,
             filtered: total,
         })
@@ -298,7 +329,10 @@ impl ProfileRepository for Database {
             })
             .await?;
         Ok(Paged {
-            items: rows.into_iter().map(EventRow::into_domain).collect::<StoreResult<_>>()?,
+            items: rows
+                .into_iter()
+                .map(EventRow::into_domain)
+                .collect::<StoreResult<_>>()?,
             total_count: total,
             filtered: total,
         })

@@ -23,7 +23,8 @@ pub struct Unsealable;
 
 impl Vault {
     pub fn new(master_key: &[u8; MASTER_KEY_LEN]) -> Self {
-        let unbound = UnboundKey::new(&AES_256_GCM, master_key).expect("a 32-byte key fits AES-256");
+        let unbound =
+            UnboundKey::new(&AES_256_GCM, master_key).expect("a 32-byte key fits AES-256");
         Self {
             key: LessSafeKey::new(unbound),
             rng: SystemRandom::new(),
@@ -74,7 +75,12 @@ mod tests {
         assert!(!sealed.windows(7).any(|w| w == b"sec-abc"), "not in clear");
         assert_eq!(vault.open(&sealed, "key-1").expect("opens"), b"sec-abc");
         assert!(vault.open(&sealed, "key-2").is_err(), "other context");
-        assert!(Vault::new(&[8; MASTER_KEY_LEN]).open(&sealed, "key-1").is_err(), "other key");
+        assert!(
+            Vault::new(&[8; MASTER_KEY_LEN])
+                .open(&sealed, "key-1")
+                .is_err(),
+            "other key"
+        );
         assert!(vault.open(&sealed[..5], "key-1").is_err(), "truncated");
     }
 

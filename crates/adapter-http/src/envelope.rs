@@ -36,7 +36,10 @@ impl RequestMeta {
     }
 
     fn of(req: &HttpRequest) -> Self {
-        req.extensions().get::<RequestMeta>().cloned().unwrap_or_else(Self::new)
+        req.extensions()
+            .get::<RequestMeta>()
+            .cloned()
+            .unwrap_or_else(Self::new)
     }
 
     /// The four envelope fields, then `body`'s fields in their order.
@@ -68,11 +71,19 @@ pub struct Reply {
 
 impl Reply {
     pub fn ok(body: Map<String, Value>) -> Self {
-        Self { status: StatusCode::OK, body, time_as_text: false }
+        Self {
+            status: StatusCode::OK,
+            body,
+            time_as_text: false,
+        }
     }
 
     pub fn created(body: Map<String, Value>) -> Self {
-        Self { status: StatusCode::CREATED, body, time_as_text: false }
+        Self {
+            status: StatusCode::CREATED,
+            body,
+            time_as_text: false,
+        }
     }
 
     /// Profile create and update show `response_time` as a two-decimal string.
@@ -87,7 +98,11 @@ impl Responder for Reply {
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
         let meta = RequestMeta::of(req);
-        HttpResponse::build(self.status).json(meta.envelope(self.status, self.time_as_text, self.body))
+        HttpResponse::build(self.status).json(meta.envelope(
+            self.status,
+            self.time_as_text,
+            self.body,
+        ))
     }
 }
 
@@ -129,7 +144,11 @@ pub async fn middleware(
     let _entered = span.enter();
     let mut response = match result {
         Ok(res) => {
-            let api_error = res.response().error().and_then(|e| e.as_error::<ApiError>()).cloned();
+            let api_error = res
+                .response()
+                .error()
+                .and_then(|e| e.as_error::<ApiError>())
+                .cloned();
             match api_error {
                 Some(error) => res.into_response(render_error(&meta, &error)),
                 None => res.map_into_boxed_body(),

@@ -69,7 +69,10 @@ impl ApiError {
 
     pub fn not_found(resource: Resource) -> Self {
         let (code, what) = match resource {
-            Resource::Profile => ("PROFILE_NOT_FOUND", "No profile matches this email_address and mobile_number."),
+            Resource::Profile => (
+                "PROFILE_NOT_FOUND",
+                "No profile matches this email_address and mobile_number.",
+            ),
             Resource::Merchant => ("MERCHANT_NOT_FOUND", "No such merchant."),
             Resource::ApiKey => ("API_KEY_INVALID", "No such API key."),
         };
@@ -147,7 +150,10 @@ mod tests {
         v.push("email_address", Problem::Required, "");
         v.push("mobile_number", Problem::Invalid, "must be 10 digits");
         let e = ApiError::fields(&v);
-        assert_eq!(e.codes(), ["EMAIL_ADDRESS_REQUIRED", "MOBILE_NUMBER_INVALID"]);
+        assert_eq!(
+            e.codes(),
+            ["EMAIL_ADDRESS_REQUIRED", "MOBILE_NUMBER_INVALID"]
+        );
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
     }
 

@@ -50,7 +50,12 @@ impl<'a> Fields<'a> {
         self.violations.push(name, Problem::Required, "is required");
     }
 
-    fn parse_text<T>(&mut self, name: &str, text: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Option<T> {
+    fn parse_text<T>(
+        &mut self,
+        name: &str,
+        text: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
         match parse(text) {
             Ok(value) => Some(value),
             Err(e) => {
@@ -61,7 +66,11 @@ impl<'a> Fields<'a> {
     }
 
     /// A string field that must be present and not empty.
-    pub fn required<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Option<T> {
+    pub fn required<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
         match self.raw(name) {
             Raw::Absent | Raw::Empty => {
                 self.required_missing(name);
@@ -80,7 +89,9 @@ impl<'a> Fields<'a> {
         match self.raw(name) {
             Raw::Absent => Patch::Keep,
             Raw::Empty => Patch::Clear,
-            Raw::Text(text) => self.parse_text(name, text, parse).map_or(Patch::Keep, Patch::Set),
+            Raw::Text(text) => self
+                .parse_text(name, text, parse)
+                .map_or(Patch::Keep, Patch::Set),
             Raw::Number(_) | Raw::Other => {
                 self.invalid(name, "must be a string");
                 Patch::Keep
@@ -89,11 +100,16 @@ impl<'a> Fields<'a> {
     }
 
     /// Like [`Fields::patch`], but a JSON number is also read, by its decimal text.
-    pub fn numeric_patch<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Patch<T> {
+    pub fn numeric_patch<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Patch<T> {
         match self.raw(name) {
             Raw::Number(n) => {
                 let text = n.to_string();
-                self.parse_text(name, &text, parse).map_or(Patch::Keep, Patch::Set)
+                self.parse_text(name, &text, parse)
+                    .map_or(Patch::Keep, Patch::Set)
             }
             _ => self.patch(name, parse),
         }
@@ -123,7 +139,12 @@ impl<'a> Fields<'a> {
     }
 
     /// Checks an already read value against a further rule.
-    pub fn check<T>(&mut self, name: &str, value: Option<T>, rule: impl Fn(T) -> Result<T, Invalid>) -> Option<T> {
+    pub fn check<T>(
+        &mut self,
+        name: &str,
+        value: Option<T>,
+        rule: impl Fn(T) -> Result<T, Invalid>,
+    ) -> Option<T> {
         match value.map(rule)? {
             Ok(v) => Some(v),
             Err(e) => {
@@ -152,7 +173,11 @@ mod tests {
     }
 
     fn text(s: &str) -> Result<String, Invalid> {
-        if s.len() > 3 { Err(Invalid::new("too long")) } else { Ok(s.to_owned()) }
+        if s.len() > 3 {
+            Err(Invalid::new("too long"))
+        } else {
+            Ok(s.to_owned())
+        }
     }
 
     #[test]
@@ -164,7 +189,10 @@ mod tests {
         f.required("c", text);
         f.required("d", text);
         let err = f.finish(|| Some(())).expect_err("four problems");
-        assert_eq!(err.codes(), ["A_REQUIRED", "B_REQUIRED", "C_INVALID", "D_INVALID"]);
+        assert_eq!(
+            err.codes(),
+            ["A_REQUIRED", "B_REQUIRED", "C_INVALID", "D_INVALID"]
+        );
     }
 
     #[test]
@@ -194,6 +222,9 @@ mod tests {
     fn numeric_patches_read_numbers_by_their_text() {
         let b = body(json!({"amount": 12.5}));
         let mut f = Fields::new(&b);
-        assert_eq!(f.numeric_patch("amount", |s| Ok::<_, Invalid>(s.to_owned())), Patch::Set("12.5".to_owned()));
+        assert_eq!(
+            f.numeric_patch("amount", |s| Ok::<_, Invalid>(s.to_owned())),
+            Patch::Set("12.5".to_owned())
+        );
     }
 }

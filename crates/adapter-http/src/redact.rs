@@ -17,7 +17,10 @@ pub fn path(path: &str) -> String {
 mod tests {
     #[test]
     fn tokens_are_cut_in_logged_paths() {
-        assert_eq!(super::path("/quiz/abcdefghijkl/fields"), "/quiz/abcd…/fields");
+        assert_eq!(
+            super::path("/quiz/abcdefghijkl/fields"),
+            "/quiz/abcd…/fields"
+        );
         assert_eq!(super::path("/q/0123456789"), "/q/0123…");
         assert_eq!(super::path("/api/v1/profile/get"), "/api/v1/profile/get");
     }

@@ -1,6 +1,6 @@
 //! The route table: every path the service answers, in one place.
 
-use actix_web::{Handler, FromRequest, Responder, web};
+use actix_web::{FromRequest, Handler, Responder, web};
 
 use crate::handlers::{event, fallback, health, merchant, profile};
 
@@ -30,5 +30,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     operation(cfg, "profile/delete", profile::delete::handle);
     operation(cfg, "event/read", event::read::handle);
     operation(cfg, "merchant/settings/get", merchant::settings_get::handle);
-    operation(cfg, "merchant/settings/update", merchant::settings_update::handle);
+    operation(
+        cfg,
+        "merchant/settings/update",
+        merchant::settings_update::handle,
+    );
 }

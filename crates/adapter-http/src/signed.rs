@@ -47,16 +47,26 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
     let api_key = header("Api-Key")
         .map(str::trim)
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| ApiError::unauthorized("API_KEY_REQUIRED", "The Api-Key header is required."))?;
-    let key = state
-        .merchants
-        .find_key(api_key)
-        .await?
-        .ok_or_else(|| ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known."))?;
+        .ok_or_else(|| {
+            ApiError::unauthorized("API_KEY_REQUIRED", "The Api-Key header is required.")
+        })?;
+    let key =
+        state.merchants.find_key(api_key).await?.ok_or_else(|| {
+            ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known.")
+        })?;
     if !key.enabled {
-        return Err(ApiError::unauthorized("API_KEY_DISABLED", "This Api-Key has been disabled."));
+        return Err(ApiError::unauthorized(
+            "API_KEY_DISABLED",
+            "This Api-Key has been disabled.",
+        ));
     }
-    auth::verify(&key, header("Signature"), req.path(), &bytes, state.clock.now())?;
+    auth::verify(
+        &key,
+        header("Signature"),
+        req.path(),
+        &bytes,
+        state.clock.now(),
+    )?;
 
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(body)) => Ok(Signed {
@@ -64,7 +74,9 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
             body,
         }),
         Ok(_) => Err(body_invalid("The request body must be a JSON object.")),
-        Err(e) => Err(body_invalid(format!("The request body is not valid JSON: {e}."))),
+        Err(e) => Err(body_invalid(format!(
+            "The request body is not valid JSON: {e}."
+        ))),
     }
 }
 
@@ -86,7 +98,9 @@ fn check_content_type(req: &HttpRequest) -> Result<(), ApiError> {
         .unwrap_or_default()
         .trim()
         .to_ascii_lowercase();
-    if essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json")) {
+    if essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    {
         Ok(())
     } else {
         Err(ApiError::new(
@@ -101,7 +115,10 @@ fn too_large() -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "REQUEST_TOO_LARGE",
-        format!("The request body is larger than {} KiB.", MAX_BODY_BYTES / 1024),
+        format!(
+            "The request body is larger than {} KiB.",
+            MAX_BODY_BYTES / 1024
+        ),
     )
 }
 
@@ -117,7 +134,8 @@ async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::Bytes
     }
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| body_invalid(format!("The request body could not be read: {e}.")))?;
+        let chunk =
+            chunk.map_err(|e| body_invalid(format!("The request body could not be read: {e}.")))?;
         if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(too_large());
         }

@@ -16,7 +16,13 @@ mod tests {
 
     #[test]
     fn timestamps_are_utc_with_whole_seconds() {
-        assert_eq!(rfc3339(datetime!(2026-11-21 09:30:00.987 UTC)), "2026-11-21T09:30:00Z");
-        assert_eq!(rfc3339(datetime!(2026-11-21 11:30:00 +2)), "2026-11-21T09:30:00Z");
+        assert_eq!(
+            rfc3339(datetime!(2026-11-21 09:30:00.987 UTC)),
+            "2026-11-21T09:30:00Z"
+        );
+        assert_eq!(
+            rfc3339(datetime!(2026-11-21 11:30:00 +2)),
+            "2026-11-21T09:30:00Z"
+        );
     }
 }

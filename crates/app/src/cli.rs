@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "idv", version, about = "Identity-verification service: signed JSON API for merchants, quiz links for their clients")]
+#[command(
+    name = "idv",
+    version,
+    about = "Identity-verification service: signed JSON API for merchants, quiz links for their clients"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub log: LogArgs,

@@ -22,7 +22,11 @@ async fn main() -> anyhow::Result<()> {
         Command::Migrate(storage) => {
             let db = wiring::open_database(&storage)?;
             let applied = db.migrate()?;
-            println!("{} migration(s) applied to {}", applied.len(), db.describe());
+            println!(
+                "{} migration(s) applied to {}",
+                applied.len(),
+                db.describe()
+            );
             Ok(())
         }
         Command::Merchant(cmd) => merchant_cmd::run(cmd).await,

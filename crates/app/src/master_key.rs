@@ -19,8 +19,10 @@ pub fn load(configured: Option<&str>, data_dir: &Path) -> anyhow::Result<[u8; MA
     }
     let path = data_dir.join(KEY_FILE);
     if path.exists() {
-        let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-        return decode(text.trim()).with_context(|| format!("{} must hold 64 hex characters", path.display()));
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        return decode(text.trim())
+            .with_context(|| format!("{} must hold 64 hex characters", path.display()));
     }
     let mut key = [0u8; MASTER_KEY_LEN];
     SystemRandom::new()
@@ -32,20 +34,16 @@ pub fn load(configured: Option<&str>, data_dir: &Path) -> anyhow::Result<[u8; MA
         .mode(0o600)
         .open(&path)
         .with_context(|| format!("creating {}", path.display()))?;
-    let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-    file.write_all(hex.as_bytes())?;
+    file.write_all(hex::encode(key).as_bytes())?;
     file.sync_all()?;
     tracing::info!(path = %path.display(), "created a new master key; back it up with the database");
     Ok(key)
 }
 
-fn decode(hex: &str) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
-    if hex.len() != MASTER_KEY_LEN * 2 || !hex.is_ascii() {
-        bail!("expected {} hex characters", MASTER_KEY_LEN * 2);
-    }
+fn decode(text: &str) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
     let mut key = [0u8; MASTER_KEY_LEN];
-    for (i, byte) in key.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)?;
+    if hex::decode_to_slice(text, &mut key).is_err() {
+        bail!("expected {} hex characters", MASTER_KEY_LEN * 2);
     }
     Ok(key)
 }
@@ -59,7 +57,10 @@ mod tests {
     fn a_key_file_is_created_private_and_read_back() {
         let dir = tempfile::tempdir().expect("tempdir");
         let first = load(None, dir.path()).expect("created");
-        let mode = fs::metadata(dir.path().join(KEY_FILE)).expect("exists").permissions().mode();
+        let mode = fs::metadata(dir.path().join(KEY_FILE))
+            .expect("exists")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
         assert_eq!(load(None, dir.path()).expect("read"), first);
     }
@@ -67,7 +68,10 @@ mod tests {
     #[test]
     fn a_configured_key_must_be_64_hex_characters() {
         let dir = tempfile::tempdir().expect("tempdir");
-        assert_eq!(load(Some(&"ab".repeat(32)), dir.path()).expect("valid"), [0xab; 32]);
+        assert_eq!(
+            load(Some(&"ab".repeat(32)), dir.path()).expect("valid"),
+            [0xab; 32]
+        );
         assert!(load(Some("abcd"), dir.path()).is_err());
         assert!(load(Some(&"zz".repeat(32)), dir.path()).is_err());
     }

@@ -9,7 +9,11 @@ use crate::wiring;
 
 pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
     match cmd {
-        MerchantCommand::Create { name, json, storage } => {
+        MerchantCommand::Create {
+            name,
+            json,
+            storage,
+        } => {
             let services = wiring::services(&wiring::open_migrated(&storage)?);
             let (merchant, key) = services.merchants.create(&name).await?;
             print_key(&key, json, Some(&merchant.name));
@@ -29,7 +33,12 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
                 }
             }
         }
-        MerchantCommand::Key(KeyCommand::Create { merchant, compat_signature, json, storage }) => {
+        MerchantCommand::Key(KeyCommand::Create {
+            merchant,
+            compat_signature,
+            json,
+            storage,
+        }) => {
             let services = wiring::services(&wiring::open_migrated(&storage)?);
             let key = services
                 .merchants

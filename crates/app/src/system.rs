@@ -33,7 +33,10 @@ impl IdGenerator for UlidIds {
     fn next_id(&self) -> String {
         let mut generator = self.0.lock().unwrap_or_else(|p| p.into_inner());
         // Overflow needs 2^80 ids in one millisecond; fall back to a fresh ULID.
-        generator.generate().unwrap_or_else(|_| ulid::Ulid::new()).to_string()
+        generator
+            .generate()
+            .unwrap_or_else(|_| ulid::Ulid::new())
+            .to_string()
     }
 }
 
@@ -53,7 +56,9 @@ impl SecretGenerator for RandomSecrets {
         let mut out = String::with_capacity(len);
         let mut buffer = [0u8; 64];
         while out.len() < len {
-            self.0.fill(&mut buffer).expect("the system's random source is available");
+            self.0
+                .fill(&mut buffer)
+                .expect("the system's random source is available");
             // Bytes from 248 up are dropped so that every character is equally likely.
             for &byte in buffer.iter().filter(|&&b| b < 248) {
                 if out.len() == len {

@@ -74,13 +74,20 @@ pub struct MemoryProfiles {
 impl MemoryProfiles {
     /// Simulates another writer: the next update finds the stored profile changed by
     /// `mutation` (and its revision bumped) and fails with `Conflict`.
-    pub fn fail_next_update_with_conflict_after(&self, mutation: impl FnOnce(&mut Profile) + Send + 'static) {
+    pub fn fail_next_update_with_conflict_after(
+        &self,
+        mutation: impl FnOnce(&mut Profile) + Send + 'static,
+    ) {
         *self.interfere.lock().expect("lock") = Some(Box::new(mutation));
     }
 
     pub fn orphan_events(&self) -> Vec<Event> {
         let events = self.events.lock().expect("lock");
-        events.iter().filter(|e| e.profile_id.is_none()).cloned().collect()
+        events
+            .iter()
+            .filter(|e| e.profile_id.is_none())
+            .cloned()
+            .collect()
     }
 }
 
@@ -90,7 +97,8 @@ impl ProfileRepository for MemoryProfiles {
         let mut profiles = self.profiles.lock().expect("lock");
         let taken = profiles.iter().any(|p| {
             p.merchant_id == profile.merchant_id
-                && (p.key.email.key() == profile.key.email.key() || p.key.mobile == profile.key.mobile)
+                && (p.key.email.key() == profile.key.email.key()
+                    || p.key.mobile == profile.key.mobile)
         });
         if taken {
             return Err(StoreError::Duplicate);
@@ -132,12 +140,19 @@ impl ProfileRepository for MemoryProfiles {
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
         let profiles = self.profiles.lock().expect("lock");
-        let mine = profiles.iter().filter(|p| &p.merchant_id == merchant).cloned().collect();
+        let mine = profiles
+            .iter()
+            .filter(|p| &p.merchant_id == merchant)
+            .cloned()
+            .collect();
         Ok(page_of(mine, page))
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()> {
-        self.profiles.lock().expect("lock").retain(|p| p.id != profile.id);
+        self.profiles
+            .lock()
+            .expect("lock")
+            .retain(|p| p.id != profile.id);
         let mut events = self.events.lock().expect("lock");
         events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
         events.push(tombstone.clone());
@@ -146,7 +161,11 @@ impl ProfileRepository for MemoryProfiles {
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
         let events = self.events.lock().expect("lock");
-        let mine = events.iter().filter(|e| e.profile_id.as_ref() == Some(profile)).cloned().collect();
+        let mine = events
+            .iter()
+            .filter(|e| e.profile_id.as_ref() == Some(profile))
+            .cloned()
+            .collect();
         Ok(page_of(mine, page))
     }
 }
@@ -184,18 +203,30 @@ impl MerchantRepository for MemoryMerchants {
 
     async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
         let mut keys = self.keys.lock().expect("lock");
-        let stored = keys.iter_mut().find(|k| k.key == key).ok_or(StoreError::Missing)?;
+        let stored = keys
+            .iter_mut()
+            .find(|k| k.key == key)
+            .ok_or(StoreError::Missing)?;
         stored.enabled = enabled;
         Ok(())
     }
 
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
-        Ok(self.keys.lock().expect("lock").iter().find(|k| k.key == key).cloned())
+        Ok(self
+            .keys
+            .lock()
+            .expect("lock")
+            .iter()
+            .find(|k| k.key == key)
+            .cloned())
     }
 
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
         let mut merchants = self.merchants.lock().expect("lock");
-        let stored = merchants.iter_mut().find(|m| &m.id == id).ok_or(StoreError::Missing)?;
+        let stored = merchants
+            .iter_mut()
+            .find(|m| &m.id == id)
+            .ok_or(StoreError::Missing)?;
         stored.settings = *settings;
         Ok(())
     }

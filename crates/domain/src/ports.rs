@@ -53,8 +53,7 @@ pub trait MerchantRepository: Send + Sync {
     /// `Missing` when no such key exists.
     async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
-    async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings)
-    -> StoreResult<()>;
+    async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()>;
 }
 
 /// Profiles and their activity log. Each write takes the event that records it and stores

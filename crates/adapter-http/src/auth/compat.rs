@@ -35,7 +35,13 @@ pub fn http_build_query(body: &Value) -> String {
 fn push_pairs(name: &str, value: &Value, pairs: &mut Vec<String>) {
     let scalar = match value {
         Value::Null => return,
-        Value::Bool(b) => if *b { "1".to_owned() } else { "0".to_owned() },
+        Value::Bool(b) => {
+            if *b {
+                "1".to_owned()
+            } else {
+                "0".to_owned()
+            }
+        }
         Value::Number(n) => php_number(n),
         Value::String(s) => s.clone(),
         Value::Array(items) => {
@@ -93,7 +99,8 @@ mod tests {
 
     #[test]
     fn nested_objects_and_arrays_use_encoded_brackets() {
-        let body = json!({"template": {"list": {"passport_upload": 1}}, "tags": ["x", "y"], "empty": []});
+        let body =
+            json!({"template": {"list": {"passport_upload": 1}}, "tags": ["x", "y"], "empty": []});
         assert_eq!(
             http_build_query(&body),
             "template%5Blist%5D%5Bpassport_upload%5D=1&tags%5B0%5D=x&tags%5B1%5D=y"
@@ -102,7 +109,10 @@ mod tests {
 
     #[test]
     fn floats_print_as_php_prints_them() {
-        assert_eq!(http_build_query(&json!({"a": 1.0, "b": 12.5})), "a=1&b=12.5");
+        assert_eq!(
+            http_build_query(&json!({"a": 1.0, "b": 12.5})),
+            "a=1&b=12.5"
+        );
     }
 
     #[test]

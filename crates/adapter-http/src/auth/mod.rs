@@ -21,9 +21,12 @@ pub fn verify(
     body: &[u8],
     now: OffsetDateTime,
 ) -> Result<(), ApiError> {
-    let header = header.map(str::trim).filter(|h| !h.is_empty()).ok_or_else(|| {
-        ApiError::unauthorized("SIGNATURE_REQUIRED", "The Signature header is required.")
-    })?;
+    let header = header
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| {
+            ApiError::unauthorized("SIGNATURE_REQUIRED", "The Signature header is required.")
+        })?;
     if signature::looks_like_v1(header) {
         return signature::verify_v1(key.secret.as_bytes(), header, path, body, now);
     }

@@ -28,18 +28,7 @@ fn message(timestamp: &str, path: &str, body: &[u8]) -> Vec<u8> {
 pub fn sign_v1(secret: &[u8], timestamp: i64, path: &str, body: &[u8]) -> String {
     let key = hmac::Key::new(hmac::HMAC_SHA256, secret);
     let tag = hmac::sign(&key, &message(&timestamp.to_string(), path, body));
-    let hex: String = tag.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-    format!("t={timestamp},v1={hex}")
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
+    format!("t={timestamp},v1={}", hex::encode(tag.as_ref()))
 }
 
 pub(super) fn verify_v1(
@@ -54,7 +43,7 @@ pub(super) fn verify_v1(
     for part in header.split(',') {
         match part.trim().split_once('=') {
             Some(("t", t)) => timestamp = Some(t),
-            Some(("v1", sig)) => candidates.extend(decode_hex(sig)),
+            Some(("v1", sig)) => candidates.extend(hex::decode(sig).ok()),
             _ => {}
         }
     }
@@ -63,7 +52,10 @@ pub(super) fn verify_v1(
     let key = hmac::Key::new(hmac::HMAC_SHA256, secret);
     let msg = message(timestamp, path, body);
     // Constant-time comparison, per candidate; any match passes (key rotation).
-    if !candidates.iter().any(|c| hmac::verify(&key, &msg, c).is_ok()) {
+    if !candidates
+        .iter()
+        .any(|c| hmac::verify(&key, &msg, c).is_ok())
+    {
         return Err(invalid_signature());
     }
     // Checked after the MAC so that the answer says nothing to a forger.
@@ -87,7 +79,9 @@ mod tests {
     }
 
     fn codes(r: Result<(), ApiError>) -> Vec<String> {
-        r.err().map(|e| e.errors.into_iter().map(|i| i.code).collect()).unwrap_or_default()
+        r.err()
+            .map(|e| e.errors.into_iter().map(|i| i.code).collect())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -99,21 +93,38 @@ mod tests {
     #[test]
     fn another_path_body_or_secret_fails() {
         let header = sign_v1(b"sec-x", NOW, "/api/v1/document/get", b"{}");
-        let check = |secret: &[u8], path, body: &[u8]| codes(verify_v1(secret, &header, path, body, at(NOW)));
-        assert_eq!(check(b"sec-x", "/api/v1/document/delete", b"{}"), ["SIGNATURE_INVALID"]);
-        assert_eq!(check(b"sec-x", "/api/v1/document/get", b"{ }"), ["SIGNATURE_INVALID"]);
-        assert_eq!(check(b"sec-y", "/api/v1/document/get", b"{}"), ["SIGNATURE_INVALID"]);
+        let check = |secret: &[u8], path, body: &[u8]| {
+            codes(verify_v1(secret, &header, path, body, at(NOW)))
+        };
+        assert_eq!(
+            check(b"sec-x", "/api/v1/document/delete", b"{}"),
+            ["SIGNATURE_INVALID"]
+        );
+        assert_eq!(
+            check(b"sec-x", "/api/v1/document/get", b"{ }"),
+            ["SIGNATURE_INVALID"]
+        );
+        assert_eq!(
+            check(b"sec-y", "/api/v1/document/get", b"{}"),
+            ["SIGNATURE_INVALID"]
+        );
     }
 
     #[test]
     fn an_old_or_future_timestamp_is_expired_past_300_seconds() {
         let path = "/api/v1/profile/get";
         let old = sign_v1(b"s", NOW - 301, path, b"");
-        assert_eq!(codes(verify_v1(b"s", &old, path, b"", at(NOW))), ["SIGNATURE_EXPIRED"]);
+        assert_eq!(
+            codes(verify_v1(b"s", &old, path, b"", at(NOW))),
+            ["SIGNATURE_EXPIRED"]
+        );
         let edge = sign_v1(b"s", NOW - 300, path, b"");
         assert!(verify_v1(b"s", &edge, path, b"", at(NOW)).is_ok());
         let future = sign_v1(b"s", NOW + 301, path, b"");
-        assert_eq!(codes(verify_v1(b"s", &future, path, b"", at(NOW))), ["SIGNATURE_EXPIRED"]);
+        assert_eq!(
+            codes(verify_v1(b"s", &future, path, b"", at(NOW))),
+            ["SIGNATURE_EXPIRED"]
+        );
     }
 
     #[test]
@@ -127,7 +138,11 @@ mod tests {
     #[test]
     fn malformed_headers_are_invalid() {
         for header in ["t=abc,v1=00", "t=1", "v1=00", "t=1,v1=zz"] {
-            assert_eq!(codes(verify_v1(b"s", header, "/p", b"", at(NOW))), ["SIGNATURE_INVALID"], "{header}");
+            assert_eq!(
+                codes(verify_v1(b"s", header, "/p", b"", at(NOW))),
+                ["SIGNATURE_INVALID"],
+                "{header}"
+            );
         }
     }
 }

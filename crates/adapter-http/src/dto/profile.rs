@@ -105,7 +105,8 @@ fn attribute_fields(p: &Profile) -> Map<String, Value> {
 
 /// Always an object, with `null` members before the client has submitted anything.
 fn submitted_json(s: Option<&SubmittedFormFields>) -> Value {
-    let field = |get: fn(&SubmittedFormFields) -> &Option<String>| opt(s.and_then(|s| get(s).clone()));
+    let field =
+        |get: fn(&SubmittedFormFields) -> &Option<String>| opt(s.and_then(|s| get(s).clone()));
     Value::Object(object! {
         "email_address": field(|s| &s.email_address),
         "mobile_number": field(|s| &s.mobile_number),

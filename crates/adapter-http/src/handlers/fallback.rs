@@ -5,7 +5,11 @@ use crate::error::ApiError;
 
 /// Any path no route serves.
 pub async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "No operation at this path."))
+    Err(ApiError::new(
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        "No operation at this path.",
+    ))
 }
 
 /// A known API path called with another method than POST.

@@ -10,6 +10,10 @@ pub async fn live() -> HttpResponse {
 
 /// `GET /readyz`: the database answers too; load balancers route on this.
 pub async fn ready(state: State) -> Result<HttpResponse, ApiError> {
-    state.readiness.check().await.map_err(ApiError::unavailable)?;
+    state
+        .readiness
+        .check()
+        .await
+        .map_err(ApiError::unavailable)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
 }

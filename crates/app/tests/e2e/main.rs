@@ -1,1 +1,54 @@
-fn main() {}
+//! End-to-end tests: the real `idv` binary over HTTP, on SQLite and on PostgreSQL.
+//!
+//! Every scenario runs once per backend (`sqlite::...`, `postgres::...`). When PostgreSQL
+//! cannot be reached its tests are reported as ignored, never as passed; with
+//! `IDV_TEST_REQUIRE_POSTGRES=1` (as in CI) they run and fail instead.
+
+mod auth;
+mod durability;
+mod events;
+mod profiles;
+mod settings;
+mod support;
+mod transport;
+
+use libtest_mimic::{Arguments, Trial};
+use support::Backend;
+
+/// A test written once, run on each backend.
+pub type Scenario = (&'static str, fn(Backend));
+
+fn main() {
+    let args = Arguments::from_args();
+    let scenarios: Vec<Scenario> = [
+        profiles::SCENARIOS,
+        events::SCENARIOS,
+        settings::SCENARIOS,
+        auth::SCENARIOS,
+        transport::SCENARIOS,
+        durability::SCENARIOS,
+    ]
+    .concat();
+
+    let require_postgres = std::env::var("IDV_TEST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let skip_postgres = match support::database::postgres_reachable() {
+        Ok(()) => false,
+        Err(e) if !require_postgres => {
+            eprintln!("PostgreSQL is not reachable ({e}); its tests are reported as ignored.");
+            true
+        }
+        Err(_) => false,
+    };
+
+    let mut trials = Vec::new();
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        for &(name, scenario) in &scenarios {
+            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
+                scenario(backend);
+                Ok(())
+            });
+            trials.push(trial.with_ignored_flag(backend == Backend::Postgres && skip_postgres));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

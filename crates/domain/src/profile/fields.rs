@@ -233,8 +233,7 @@ impl Amount {
 
     /// Parses the decimal text of a JSON number or string (`"125.5"`, `125.50`, `"7"`).
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let invalid =
-            || Invalid::new("must be a non-negative number with at most two decimals");
+        let invalid = || Invalid::new("must be a non-negative number with at most two decimals");
         let text = raw.trim();
         let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
         let digits_only = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
@@ -283,7 +282,10 @@ mod tests {
 
     #[test]
     fn bounded_text_is_trimmed_and_refuses_blank_or_control_characters() {
-        assert_eq!(ShortText::parse("  Ada ").map(|t| t.as_str().to_owned()), Ok("Ada".into()));
+        assert_eq!(
+            ShortText::parse("  Ada ").map(|t| t.as_str().to_owned()),
+            Ok("Ada".into())
+        );
         assert!(ShortText::parse("   ").is_err());
         assert!(ShortText::parse("A\u{0}da").is_err());
     }
@@ -309,8 +311,14 @@ mod tests {
     #[test]
     fn phone_numbers_follow_the_nanp_plan() {
         assert!(PhoneNumber::parse("4165550123").is_ok());
-        assert!(PhoneNumber::parse("1165550123").is_err(), "area code starts 0/1");
-        assert!(PhoneNumber::parse("4161550123").is_err(), "exchange starts 0/1");
+        assert!(
+            PhoneNumber::parse("1165550123").is_err(),
+            "area code starts 0/1"
+        );
+        assert!(
+            PhoneNumber::parse("4161550123").is_err(),
+            "exchange starts 0/1"
+        );
         assert!(PhoneNumber::parse("416555012").is_err(), "9 digits");
         assert!(PhoneNumber::parse("41655501234").is_err(), "11 digits");
         assert!(PhoneNumber::parse("416-555-01").is_err());
@@ -357,7 +365,10 @@ mod tests {
 
     #[test]
     fn postal_codes_and_ssn_have_their_shapes() {
-        assert_eq!(Postal::parse("m5v 2t6").map(|p| p.as_str().to_owned()), Ok("M5V 2T6".into()));
+        assert_eq!(
+            Postal::parse("m5v 2t6").map(|p| p.as_str().to_owned()),
+            Ok("M5V 2T6".into())
+        );
         assert!(Postal::parse("12345-6789").is_ok());
         assert!(Postal::parse("12345678901").is_err());
         assert!(Postal::parse("12<45").is_err());
@@ -368,15 +379,24 @@ mod tests {
 
     #[test]
     fn amounts_are_exact_with_two_decimals() {
-        assert_eq!(Amount::parse("125.5").map(|a| a.to_string()), Ok("125.50".into()));
+        assert_eq!(
+            Amount::parse("125.5").map(|a| a.to_string()),
+            Ok("125.50".into())
+        );
         assert_eq!(Amount::parse("0.07").map(|a| a.cents()), Ok(7));
-        assert_eq!(Amount::parse("42").map(|a| a.to_string()), Ok("42.00".into()));
+        assert_eq!(
+            Amount::parse("42").map(|a| a.to_string()),
+            Ok("42.00".into())
+        );
         assert!(Amount::parse("-1").is_err());
         assert!(Amount::parse("1.234").is_err());
         assert!(Amount::parse("1.").is_err());
         assert!(Amount::parse(".5").is_err());
         assert!(Amount::parse("1e3").is_err());
         assert!(Amount::parse("abc").is_err());
-        assert!(Amount::parse("99999999999999").is_err(), "14 integer digits");
+        assert!(
+            Amount::parse("99999999999999").is_err(),
+            "14 integer digits"
+        );
     }
 }

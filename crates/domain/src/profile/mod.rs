@@ -155,7 +155,11 @@ impl Profile {
 
     /// Applies the changes, then checks the rules that span fields or need the date.
     /// On error the profile is left as it was.
-    pub fn apply(&mut self, changes: ProfileChanges, now: OffsetDateTime) -> Result<(), Violations> {
+    pub fn apply(
+        &mut self,
+        changes: ProfileChanges,
+        now: OffsetDateTime,
+    ) -> Result<(), Violations> {
         let mut attributes = self.attributes.clone();
         changes.attributes.apply_to(&mut attributes);
         check_attributes(&attributes, now.date())?;
@@ -183,19 +187,19 @@ impl Profile {
 
 fn check_attributes(attributes: &Attributes, today: Date) -> Result<(), Violations> {
     let mut violations = Violations::new();
-    if let Some(dob) = &attributes.date_of_birth {
-        if !dob.is_before(today) {
-            violations.push("date_of_birth", Problem::Invalid, "must be in the past");
-        }
+    if let Some(dob) = &attributes.date_of_birth
+        && !dob.is_before(today)
+    {
+        violations.push("date_of_birth", Problem::Invalid, "must be in the past");
     }
-    if let (Some(state), Some(country)) = (&attributes.state, &attributes.country) {
-        if !state.belongs_to(country) {
-            violations.push(
-                "state",
-                Problem::Invalid,
-                format!("is not a subdivision of {}", country.as_str()),
-            );
-        }
+    if let (Some(state), Some(country)) = (&attributes.state, &attributes.country)
+        && !state.belongs_to(country)
+    {
+        violations.push(
+            "state",
+            Problem::Invalid,
+            format!("is not a subdivision of {}", country.as_str()),
+        );
     }
     violations.into_result(())
 }
@@ -220,8 +224,14 @@ mod tests {
             email: Email::parse("ada@example.com").expect("valid"),
             mobile: PhoneNumber::parse("4165550123").expect("valid"),
         };
-        Profile::create(ProfileId("p1".into()), MerchantId("m1".into()), key, changes(), NOW)
-            .expect("valid")
+        Profile::create(
+            ProfileId("p1".into()),
+            MerchantId("m1".into()),
+            key,
+            changes(),
+            NOW,
+        )
+        .expect("valid")
     }
 
     #[test]
@@ -244,7 +254,10 @@ mod tests {
         c.attributes.ssn = Patch::Clear;
         let later = datetime!(2026-11-22 11:00 UTC);
         p.apply(c, later).expect("valid");
-        assert_eq!(p.attributes.city.as_ref().map(|c| c.as_str()), Some("Toronto"));
+        assert_eq!(
+            p.attributes.city.as_ref().map(|c| c.as_str()),
+            Some("Toronto")
+        );
         assert_eq!(p.attributes.ssn, None);
         assert_eq!(p.updated_at, later);
         assert_eq!(p.created_at, NOW);
@@ -258,7 +271,10 @@ mod tests {
         c.attributes.state = Patch::Set(State::parse("ON").expect("valid"));
         c.attributes.city = Patch::Set(ShortText::parse("Toronto").expect("valid"));
         let err = p.apply(c, NOW).expect_err("ON is not a US state");
-        assert_eq!(err.iter().map(|v| v.field.as_str()).collect::<Vec<_>>(), ["state"]);
+        assert_eq!(
+            err.iter().map(|v| v.field.as_str()).collect::<Vec<_>>(),
+            ["state"]
+        );
         assert_eq!(p.attributes.city, None, "left as it was");
     }
 
@@ -279,7 +295,10 @@ mod tests {
         let mut c = changes();
         c.attributes.date_of_birth = Patch::Set(DateOfBirth::parse("2026-11-22").expect("date"));
         let err = p.apply(c, NOW).expect_err("today is not in the past");
-        assert_eq!(err.iter().next().map(|v| v.field.as_str()), Some("date_of_birth"));
+        assert_eq!(
+            err.iter().next().map(|v| v.field.as_str()),
+            Some("date_of_birth")
+        );
     }
 
     #[test]

@@ -49,7 +49,13 @@ mod tests {
     #[test]
     fn statuses_parse_in_any_case_and_print_canonically() {
         assert_eq!("approved".parse(), Ok(ProfileStatus::Approved));
-        assert_eq!(" DECLINED ".parse::<ProfileStatus>().map(|s| s.to_string()), Ok("Declined".into()));
-        assert!("Reviewed".parse::<ProfileStatus>().is_err(), "a document status only");
+        assert_eq!(
+            " DECLINED ".parse::<ProfileStatus>().map(|s| s.to_string()),
+            Ok("Declined".into())
+        );
+        assert!(
+            "Reviewed".parse::<ProfileStatus>().is_err(),
+            "a document status only"
+        );
     }
 }

@@ -105,9 +105,15 @@ impl MerchantService {
 
     fn new_key(&self, merchant: &MerchantId, compat_signature: bool) -> ApiKey {
         ApiKey {
-            key: format!("{API_KEY_PREFIX}{}", self.secrets.base62(CREDENTIAL_RANDOM_LEN)),
+            key: format!(
+                "{API_KEY_PREFIX}{}",
+                self.secrets.base62(CREDENTIAL_RANDOM_LEN)
+            ),
             merchant_id: merchant.clone(),
-            secret: format!("{API_SECRET_PREFIX}{}", self.secrets.base62(CREDENTIAL_RANDOM_LEN)),
+            secret: format!(
+                "{API_SECRET_PREFIX}{}",
+                self.secrets.base62(CREDENTIAL_RANDOM_LEN)
+            ),
             enabled: true,
             compat_signature,
             created_at: self.clock.now(),
@@ -138,14 +144,21 @@ mod tests {
         let (merchant, key) = block_on(svc.create("Acme")).expect("created");
         assert_eq!(key.merchant_id, merchant.id);
         assert!(key.enabled);
-        assert!(key.key.starts_with("key-") && key.key.len() == 36, "{}", key.key);
+        assert!(
+            key.key.starts_with("key-") && key.key.len() == 36,
+            "{}",
+            key.key
+        );
         assert!(key.secret.starts_with("sec-") && key.secret.len() == 36);
         assert_eq!(merchant.settings.quiz_expiry_days.days(), 5);
     }
 
     #[test]
     fn a_blank_merchant_name_is_refused() {
-        assert!(matches!(block_on(service().create("  ")), Err(DomainError::Invalid(_))));
+        assert!(matches!(
+            block_on(service().create("  ")),
+            Err(DomainError::Invalid(_))
+        ));
     }
 
     #[test]
@@ -155,7 +168,9 @@ mod tests {
         let second = block_on(svc.create_key(&merchant.id, true)).expect("added");
         assert!(second.compat_signature);
         block_on(svc.set_key_enabled(&second.key, false)).expect("disabled");
-        let found = block_on(svc.find_key(&second.key)).expect("found").expect("exists");
+        let found = block_on(svc.find_key(&second.key))
+            .expect("found")
+            .expect("exists");
         assert!(!found.enabled);
         let err = block_on(svc.create_key(&MerchantId("nobody".into()), false)).expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));

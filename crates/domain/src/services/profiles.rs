@@ -70,7 +70,10 @@ impl ProfileService {
     ) -> Result<Profile, DomainError> {
         self.modify(merchant, key, |profile, now| {
             profile.apply(changes.clone(), now)?;
-            Ok((Activity::ProfileUpdated, "Profile updated by the merchant".to_owned()))
+            Ok((
+                Activity::ProfileUpdated,
+                "Profile updated by the merchant".to_owned(),
+            ))
         })
         .await
     }
@@ -89,14 +92,22 @@ impl ProfileService {
         .await
     }
 
-    pub async fn get(&self, merchant: &MerchantId, key: &ProfileKey) -> Result<Profile, DomainError> {
+    pub async fn get(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+    ) -> Result<Profile, DomainError> {
         self.profiles
             .find(merchant, key)
             .await?
             .ok_or(DomainError::NotFound(Resource::Profile))
     }
 
-    pub async fn list(&self, merchant: &MerchantId, page: Page) -> Result<Paged<Profile>, DomainError> {
+    pub async fn list(
+        &self,
+        merchant: &MerchantId,
+        page: Page,
+    ) -> Result<Paged<Profile>, DomainError> {
         Ok(self.profiles.list(merchant, page).await?)
     }
 
@@ -162,7 +173,13 @@ impl ProfileService {
         ))
     }
 
-    fn event(&self, profile: &Profile, activity: Activity, details: String, now: OffsetDateTime) -> Event {
+    fn event(
+        &self,
+        profile: &Profile,
+        activity: Activity,
+        details: String,
+        now: OffsetDateTime,
+    ) -> Event {
         Event::about(self.ids.next_id(), profile, activity, details, now)
     }
 }
@@ -175,7 +192,11 @@ mod tests {
     use futures_executor::block_on;
 
     fn service(store: Arc<MemoryProfiles>) -> ProfileService {
-        ProfileService::new(store, Arc::new(FixedClock::default()), Arc::new(SequentialIds::default()))
+        ProfileService::new(
+            store,
+            Arc::new(FixedClock::default()),
+            Arc::new(SequentialIds::default()),
+        )
     }
 
     fn key(email: &str, mobile: &str) -> ProfileKey {
@@ -201,8 +222,12 @@ mod tests {
     fn creating_a_profile_logs_profile_created() {
         let store = Arc::new(MemoryProfiles::default());
         let svc = service(store.clone());
-        let p = block_on(svc.create(&m("m1"), key("ada@example.com", "4165550123"), changes("Ada")))
-            .expect("created");
+        let p = block_on(svc.create(
+            &m("m1"),
+            key("ada@example.com", "4165550123"),
+            changes("Ada"),
+        ))
+        .expect("created");
         let events = block_on(svc.events(&m("m1"), &p.key, Page::default())).expect("events");
         assert_eq!(events.items.len(), 1);
         assert_eq!(events.items[0].activity, Activity::ProfileCreated);
@@ -212,14 +237,25 @@ mod tests {
     #[test]
     fn a_taken_email_or_mobile_is_profile_exists() {
         let svc = service(Arc::new(MemoryProfiles::default()));
-        block_on(svc.create(&m("m1"), key("ada@example.com", "4165550123"), changes("Ada")))
-            .expect("created");
-        for k in [key("ADA@example.com", "4165550999"), key("bob@example.com", "4165550123")] {
+        block_on(svc.create(
+            &m("m1"),
+            key("ada@example.com", "4165550123"),
+            changes("Ada"),
+        ))
+        .expect("created");
+        for k in [
+            key("ADA@example.com", "4165550999"),
+            key("bob@example.com", "4165550123"),
+        ] {
             let err = block_on(svc.create(&m("m1"), k, changes("Bob"))).expect_err("taken");
             assert!(matches!(err, DomainError::ProfileExists), "{err:?}");
         }
-        block_on(svc.create(&m("m2"), key("ada@example.com", "4165550123"), changes("Ada")))
-            .expect("another merchant may hold the same pair");
+        block_on(svc.create(
+            &m("m2"),
+            key("ada@example.com", "4165550123"),
+            changes("Ada"),
+        ))
+        .expect("another merchant may hold the same pair");
     }
 
     #[test]
@@ -233,7 +269,10 @@ mod tests {
         let newest = &events.items[0];
         assert_eq!(newest.activity, Activity::ProfileStatusChanged);
         assert_eq!(newest.status, ProfileStatus::Approved);
-        assert_eq!(newest.details, "Profile status changed from Pending to Approved");
+        assert_eq!(
+            newest.details,
+            "Profile status changed from Pending to Approved"
+        );
     }
 
     #[test]
@@ -260,7 +299,10 @@ mod tests {
         let mut c = changes("Ada");
         c.attributes.ssn = Patch::Set(crate::profile::Ssn::parse("123456789").expect("valid"));
         let p = block_on(svc.update(&m("m1"), &k, c)).expect("updated on retry");
-        assert_eq!(p.attributes.city.as_ref().map(|c| c.as_str()), Some("Paris"));
+        assert_eq!(
+            p.attributes.city.as_ref().map(|c| c.as_str()),
+            Some("Paris")
+        );
         assert!(p.attributes.ssn.is_some());
     }
 
@@ -271,7 +313,10 @@ mod tests {
         let k = key("ada@example.com", "4165550123");
         block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
         block_on(svc.delete(&m("m1"), &k)).expect("deleted");
-        assert!(matches!(block_on(svc.get(&m("m1"), &k)), Err(DomainError::NotFound(_))));
+        assert!(matches!(
+            block_on(svc.get(&m("m1"), &k)),
+            Err(DomainError::NotFound(_))
+        ));
         let tombstones = store.orphan_events();
         assert_eq!(tombstones.len(), 1);
         assert_eq!(tombstones[0].activity, Activity::ProfileDeleted);

@@ -11,5 +11,7 @@ pub async fn handle(state: State, req: Signed) -> Answer {
     let key = read_key(&mut f);
     let key = f.finish(|| key)?;
     let profile = state.profiles.get(&req.merchant, &key).await?;
-    Ok(Reply::ok(object! { "profile": reviewed_profile_json(&profile) }))
+    Ok(Reply::ok(
+        object! { "profile": reviewed_profile_json(&profile) },
+    ))
 }

@@ -16,5 +16,8 @@ pub async fn handle(state: State, req: Signed) -> Answer {
     let page = f.finish(|| page)?;
     let paged = state.profiles.list(&req.merchant, page).await?;
     let profiles: Vec<Value> = paged.items.iter().map(reviewed_profile_json).collect();
-    Ok(Reply::ok(merged(paging_fields(page, &paged), object! { "profiles": profiles })))
+    Ok(Reply::ok(merged(
+        paging_fields(page, &paged),
+        object! { "profiles": profiles },
+    )))
 }

@@ -14,7 +14,10 @@ pub async fn handle(state: State, req: Signed) -> Answer {
     let key = read_key(&mut f);
     let status = f.required("status", str::parse::<ProfileStatus>);
     let (key, status) = f.finish(|| Some((key?, status?)))?;
-    let profile = state.profiles.set_status(&req.merchant, &key, status).await?;
+    let profile = state
+        .profiles
+        .set_status(&req.merchant, &key, status)
+        .await?;
     Ok(Reply::ok(object! {
         "email_address": profile.key.email.as_str(),
         "mobile_number": profile.key.mobile.as_str(),

@@ -1,0 +1,152 @@
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ring::hmac;
+use serde_json::Value;
+
+use super::server::Merchant;
+
+/// What came back: the status, the reference header and the JSON body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub reference_header: Option<String>,
+    pub content_type: String,
+    pub body: Value,
+}
+
+impl Reply {
+    /// The `code`s of an error answer, in order.
+    pub fn codes(&self) -> Vec<String> {
+        self.body["errors"]
+            .as_array()
+            .map(|errors| {
+                errors
+                    .iter()
+                    .filter_map(|e| e["code"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Asserts an error answer with exactly these codes.
+    #[track_caller]
+    pub fn assert_error(&self, status: u16, codes: &[&str]) {
+        assert_eq!(self.status, status, "status of {}", self.body);
+        assert_eq!(self.codes(), codes, "codes of {}", self.body);
+        assert_eq!(
+            self.body["http_status_code"], status,
+            "envelope of {}",
+            self.body
+        );
+    }
+
+    #[track_caller]
+    pub fn assert_status(&self, status: u16) -> &Value {
+        assert_eq!(self.status, status, "unexpected answer {}", self.body);
+        &self.body
+    }
+}
+
+pub fn unix_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs() as i64
+}
+
+/// The `Signature` header of scheme v1, computed independently of the server's code.
+pub fn sign_v1(secret: &str, t: i64, path: &str, body: &[u8]) -> String {
+    let key = hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes());
+    let mut msg = format!("{t}.{path}.").into_bytes();
+    msg.extend_from_slice(body);
+    let hex: String = hmac::sign(&key, &msg)
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("t={t},v1={hex}")
+}
+
+/// Calls the API as a merchant would.
+#[derive(Clone)]
+pub struct Client {
+    base_url: String,
+    pub merchant: Merchant,
+    agent: ureq::Agent,
+}
+
+impl Client {
+    pub fn new(base_url: &str, merchant: &Merchant) -> Self {
+        Self {
+            base_url: base_url.to_owned(),
+            merchant: merchant.clone(),
+            agent: ureq::AgentBuilder::new()
+                .timeout(Duration::from_secs(30))
+                .build(),
+        }
+    }
+
+    /// A correctly signed POST of `body` to `/api/v1/{operation}`.
+    pub fn call(&self, operation: &str, body: &Value) -> Reply {
+        self.try_call(operation, body)
+            .unwrap_or_else(|e| panic!("{operation}: {e}"))
+    }
+
+    /// Like [`Client::call`], but a failed connection is an `Err` instead of a panic.
+    pub fn try_call(&self, operation: &str, body: &Value) -> Result<Reply, String> {
+        let path = format!("/api/v1/{operation}");
+        let raw = serde_json::to_vec(body).expect("serialisable");
+        let signature = sign_v1(&self.merchant.api_secret, unix_now(), &path, &raw);
+        let headers = [
+            ("Api-Key", self.merchant.api_key.as_str()),
+            ("Signature", &signature),
+            ("Content-Type", "application/json"),
+        ];
+        self.try_send("POST", &path, &headers, &raw)
+    }
+
+    /// Any request, with exactly these headers.
+    pub fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+        self.try_send(method, path, headers, body)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    fn try_send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Reply, String> {
+        let mut request = self
+            .agent
+            .request(method, &format!("{}{path}", self.base_url));
+        for (name, value) in headers {
+            request = request.set(name, value);
+        }
+        let result = if method == "GET" {
+            request.call()
+        } else {
+            request.send_bytes(body)
+        };
+        let response = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => return Err(e.to_string()),
+        };
+        let status = response.status();
+        let reference_header = response.header("Query-Reference-Id").map(str::to_owned);
+        let content_type = response
+            .header("Content-Type")
+            .unwrap_or_default()
+            .to_owned();
+        let text = response.into_string().map_err(|e| e.to_string())?;
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Ok(Reply {
+            status,
+            reference_header,
+            content_type,
+            body,
+        })
+    }
+}

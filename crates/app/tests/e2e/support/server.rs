@@ -1,0 +1,146 @@
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use super::client::Client;
+use super::database::TestDatabase;
+
+/// The same master key for the CLI and the server of one test.
+const MASTER_KEY: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+#[derive(Debug, Clone)]
+pub struct Merchant {
+    pub id: String,
+    pub api_key: String,
+    pub api_secret: String,
+}
+
+/// The real `idv` binary serving on a free port; killed when dropped.
+pub struct Server {
+    pub base_url: String,
+    pub db: TestDatabase,
+    child: Child,
+}
+
+impl Server {
+    pub fn start(db: TestDatabase) -> Self {
+        let mut server = Self {
+            base_url: String::new(),
+            db,
+            child: dummy_child(),
+        };
+        server.restart();
+        server
+    }
+
+    /// A command of the binary with this test's storage settings.
+    pub fn idv(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_idv"));
+        cmd.env_clear()
+            .env("IDV_DATA_DIR", self.db.data_dir.path())
+            .env("IDV_MASTER_KEY", MASTER_KEY)
+            .env("IDV_LOG", "warn");
+        if let Some(url) = &self.db.url {
+            cmd.env("IDV_DATABASE_URL", url);
+        }
+        cmd
+    }
+
+    /// Starts the binary again on the same data (after `kill`), on a new port.
+    pub fn restart(&mut self) {
+        let log =
+            std::fs::File::create(self.db.data_dir.path().join("server.log")).expect("log file");
+        let mut child = self
+            .idv()
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .expect("idv starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("idv prints its address");
+        let address = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| {
+                let log = std::fs::read_to_string(self.db.data_dir.path().join("server.log"))
+                    .unwrap_or_default();
+                panic!("idv did not start: {line:?}\n{log}")
+            });
+        self.base_url = address.to_owned();
+        self.child = child;
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// `idv merchant create --json`.
+    pub fn create_merchant(&self, name: &str) -> Merchant {
+        let out = self.run(&["merchant", "create", "--name", name, "--json"]);
+        parse_credentials(&out)
+    }
+
+    /// `idv merchant key create --merchant ID --json [--compat-signature]`.
+    pub fn create_key(&self, merchant: &Merchant, compat: bool) -> Merchant {
+        let mut args = vec![
+            "merchant",
+            "key",
+            "create",
+            "--merchant",
+            &merchant.id,
+            "--json",
+        ];
+        if compat {
+            args.push("--compat-signature");
+        }
+        parse_credentials(&self.run(&args))
+    }
+
+    /// Runs a CLI command of the binary and returns its stdout; panics if it fails.
+    pub fn run(&self, args: &[&str]) -> String {
+        let out = self.idv().args(args).output().expect("idv runs");
+        assert!(
+            out.status.success(),
+            "idv {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 output")
+    }
+
+    pub fn client(&self, merchant: &Merchant) -> Client {
+        Client::new(&self.base_url, merchant)
+    }
+}
+
+fn parse_credentials(out: &str) -> Merchant {
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    let field = |k: &str| {
+        json[k]
+            .as_str()
+            .unwrap_or_else(|| panic!("{k} in {out}"))
+            .to_owned()
+    };
+    Merchant {
+        id: field("merchant_id"),
+        api_key: field("api_key"),
+        api_secret: field("api_secret"),
+    }
+}
+
+/// A finished process standing in until the real one is spawned.
+fn dummy_child() -> Child {
+    let mut child = Command::new("true").spawn().expect("true runs");
+    let _ = child.wait();
+    child
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
