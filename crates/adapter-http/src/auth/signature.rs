@@ -130,7 +130,12 @@ mod tests {
     #[test]
     fn the_worked_example_of_docs_api_md_holds() {
         let body = br#"{"email_address":"ada@example.com","mobile_number":"4165550123"}"#;
-        let header = sign_v1(b"sec-0123456789abcdefghijklmnopqrstuv", 1_795_000_000, "/api/v1/profile/get", body);
+        let header = sign_v1(
+            b"sec-0123456789abcdefghijklmnopqrstuv",
+            1_795_000_000,
+            "/api/v1/profile/get",
+            body,
+        );
         assert_eq!(
             header,
             "t=1795000000,v1=55567cd89d3c52918cea9241ffc923f37dd8baf8632d00d845badeb884bd0780"
