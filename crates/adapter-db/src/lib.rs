@@ -6,7 +6,9 @@ mod failure;
 mod merchants;
 mod migrations;
 mod profiles;
+mod quizzes;
 mod schema;
+mod templates;
 mod timestamps;
 mod vault;
 

@@ -13,13 +13,14 @@ use domain::profile::{
 use domain::validation::Invalid;
 
 use crate::Database;
+use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
-use crate::schema::{events, profiles};
+use crate::schema::{events, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = profiles, treat_none_as_null = true)]
-struct ProfileRow {
+pub(crate) struct ProfileRow {
     id: String,
     merchant_id: String,
     email_address: String,
@@ -69,7 +70,7 @@ fn column<T>(
 }
 
 impl ProfileRow {
-    fn from_domain(p: &Profile) -> Self {
+    pub(crate) fn from_domain(p: &Profile) -> Self {
         let a = &p.attributes;
         let as_text = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
         let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
@@ -103,7 +104,7 @@ impl ProfileRow {
         }
     }
 
-    fn into_domain(self) -> StoreResult<Profile> {
+    pub(crate) fn into_domain(self) -> StoreResult<Profile> {
         let attributes = Attributes {
             merchant_reference: column(
                 "merchant_reference",
@@ -213,15 +214,41 @@ pub(crate) fn record(
     Ok(())
 }
 
+pub(crate) fn insert_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Result<(), Failure> {
+    diesel::insert_into(profiles::table)
+        .values(row)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Writes the row if the stored revision is the one it was read at (`Conflict` if not).
+pub(crate) fn update_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Result<(), Failure> {
+    let changed = diesel::update(
+        profiles::table
+            .find(&row.id)
+            .filter(profiles::revision.eq(row.revision - 1)),
+    )
+    .set(row)
+    .execute(conn)?;
+    if changed == 0 {
+        let exists: i64 = profiles::table.find(&row.id).count().get_result(conn)?;
+        let reason = if exists == 0 {
+            StoreError::Missing
+        } else {
+            StoreError::Conflict
+        };
+        return Err(Failure::Store(reason));
+    }
+    Ok(())
+}
+
 #[async_trait]
 impl ProfileRepository for Database {
     async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
         let row = ProfileRow::from_domain(profile);
         let event = event.clone();
         self.write(move |conn| {
-            diesel::insert_into(profiles::table)
-                .values(&row)
-                .execute(conn)?;
+            insert_profile(conn, &row)?;
             record(conn, &event)
         })
         .await
@@ -231,22 +258,7 @@ impl ProfileRepository for Database {
         let row = ProfileRow::from_domain(profile);
         let event = event.clone();
         self.write(move |conn| {
-            let changed = diesel::update(
-                profiles::table
-                    .find(&row.id)
-                    .filter(profiles::revision.eq(row.revision - 1)),
-            )
-            .set(&row)
-            .execute(conn)?;
-            if changed == 0 {
-                let exists: i64 = profiles::table.find(&row.id).count().get_result(conn)?;
-                let reason = if exists == 0 {
-                    StoreError::Missing
-                } else {
-                    StoreError::Conflict
-                };
-                return Err(Failure::Store(reason));
-            }
+            update_profile(conn, &row)?;
             record(conn, &event)
         })
         .await
@@ -304,6 +316,7 @@ impl ProfileRepository for Database {
             // Foreign keys cascade too; deleting explicitly keeps the order obvious and
             // does not depend on SQLite's foreign_keys pragma.
             diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
+            diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
             let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
             if deleted == 0 {
                 return Err(Failure::Store(StoreError::Missing));

@@ -66,4 +66,39 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(merchants, api_keys, profiles, events);
+diesel::table! {
+    templates (id) {
+        id -> Text,
+        merchant_id -> Text,
+        name -> Text,
+        list -> Text,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    quizzes (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Text,
+        token -> Text,
+        code -> Text,
+        template_id -> Nullable<Text>,
+        template_name -> Text,
+        template_list -> Text,
+        template_created_at -> BigInt,
+        expiry_days -> Integer,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        expired_at -> Nullable<BigInt>,
+        submitted_at -> Nullable<BigInt>,
+        deleted_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::joinable!(quizzes -> profiles (profile_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    merchants, api_keys, profiles, events, templates, quizzes
+);

@@ -6,6 +6,8 @@ pub enum Resource {
     Profile,
     Merchant,
     ApiKey,
+    Template,
+    Quiz,
 }
 
 /// Why a use case refused or failed.
@@ -18,6 +20,15 @@ pub enum DomainError {
     /// A profile with this e-mail address or mobile number already exists.
     #[error("profile already exists")]
     ProfileExists,
+    /// A template list with no step required or optional.
+    #[error("the template asks for nothing")]
+    FeatureRequired,
+    /// A quiz needs a stored template or a list.
+    #[error("no template given")]
+    TemplateRequired,
+    /// quiz/expire on a quiz already expired.
+    #[error("quiz already expired")]
+    QuizExpired,
     /// Storage cannot be reached now; the same call may succeed later.
     #[error("storage unavailable: {0}")]
     Unavailable(String),

@@ -109,6 +109,25 @@ impl Event {
     }
 }
 
+impl Event {
+    /// An event about a quiz: names the template used and the quiz's short address.
+    pub fn about_quiz(
+        id: String,
+        profile: &Profile,
+        activity: Activity,
+        details: impl Into<String>,
+        template_used: &str,
+        tiny_url: &str,
+        now: OffsetDateTime,
+    ) -> Self {
+        Self {
+            template_used: template_used.to_owned(),
+            url: tiny_url.to_owned(),
+            ..Self::about(id, profile, activity, details, now)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,10 @@ use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
     StoreResult,
 };
+use crate::ports::{ProfileWrite, QuizRepository, TemplateRepository};
 use crate::profile::{Profile, ProfileId, ProfileKey};
+use crate::quiz::{Quiz, QuizLink, QuizWithClient};
+use crate::template::Template;
 
 #[derive(Debug)]
 pub struct FixedClock(pub OffsetDateTime);
@@ -44,6 +47,10 @@ impl IdGenerator for SequentialIds {
 impl SecretGenerator for SequentialIds {
     fn base62(&self, len: usize) -> String {
         format!("{:0len$}", self.0.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+
+    fn url_token(&self, bytes: usize) -> String {
+        format!("tok{:0bytes$}", self.0.fetch_add(1, Ordering::SeqCst) + 1)
     }
 }
 
@@ -176,6 +183,12 @@ pub struct MemoryMerchants {
     keys: Mutex<Vec<ApiKey>>,
 }
 
+impl MemoryMerchants {
+    pub fn insert(&self, merchant: Merchant) {
+        self.merchants.lock().expect("lock").push(merchant);
+    }
+}
+
 #[async_trait]
 impl MerchantRepository for MemoryMerchants {
     async fn create(&self, merchant: &Merchant, first_key: &ApiKey) -> StoreResult<()> {
@@ -228,6 +241,167 @@ impl MerchantRepository for MemoryMerchants {
             .find(|m| &m.id == id)
             .ok_or(StoreError::Missing)?;
         stored.settings = *settings;
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct MemoryTemplates(Mutex<Vec<Template>>);
+
+#[async_trait]
+impl TemplateRepository for MemoryTemplates {
+    async fn insert(&self, template: &Template) -> StoreResult<()> {
+        self.0.lock().expect("lock").push(template.clone());
+        Ok(())
+    }
+
+    async fn update(&self, template: &Template) -> StoreResult<()> {
+        let mut all = self.0.lock().expect("lock");
+        let stored = all
+            .iter_mut()
+            .find(|t| t.id == template.id)
+            .ok_or(StoreError::Missing)?;
+        *stored = template.clone();
+        Ok(())
+    }
+
+    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>> {
+        let all = self.0.lock().expect("lock");
+        Ok(all
+            .iter()
+            .find(|t| &t.merchant_id == merchant && t.id == id)
+            .cloned())
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>> {
+        let all = self.0.lock().expect("lock");
+        Ok(page_of(
+            all.iter()
+                .filter(|t| &t.merchant_id == merchant)
+                .cloned()
+                .collect(),
+            page,
+        ))
+    }
+}
+
+/// Quizzes over the profile fake, so that quiz creation writes profiles where the
+/// profile service reads them.
+pub struct MemoryQuizzes {
+    profiles: std::sync::Arc<MemoryProfiles>,
+    quizzes: Mutex<Vec<Quiz>>,
+}
+
+impl MemoryQuizzes {
+    pub fn new(profiles: std::sync::Arc<MemoryProfiles>) -> Self {
+        Self {
+            profiles,
+            quizzes: Mutex::default(),
+        }
+    }
+
+    fn with_client(&self, quiz: &Quiz) -> Option<QuizWithClient> {
+        let profiles = self.profiles.profiles.lock().expect("lock");
+        let client = profiles.iter().find(|p| p.id == quiz.profile_id)?.clone();
+        Some(QuizWithClient {
+            quiz: quiz.clone(),
+            client,
+        })
+    }
+}
+
+#[async_trait]
+impl QuizRepository for MemoryQuizzes {
+    async fn create(
+        &self,
+        profile: &ProfileWrite,
+        quiz: &Quiz,
+        events: &[Event],
+    ) -> StoreResult<()> {
+        let (first, rest) = events
+            .split_first()
+            .ok_or(StoreError::Internal("no event".into()))?;
+        match profile {
+            ProfileWrite::Insert(p) => self.profiles.insert(p, first).await?,
+            ProfileWrite::Update(p) => self.profiles.update(p, first).await?,
+        }
+        self.profiles
+            .events
+            .lock()
+            .expect("lock")
+            .extend(rest.iter().cloned());
+        self.quizzes.lock().expect("lock").push(quiz.clone());
+        Ok(())
+    }
+
+    async fn find(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+    ) -> StoreResult<Option<QuizWithClient>> {
+        let quiz = {
+            let quizzes = self.quizzes.lock().expect("lock");
+            quizzes
+                .iter()
+                .find(|q| {
+                    &q.merchant_id == merchant
+                        && q.deleted_at.is_none()
+                        && match link {
+                            QuizLink::Token(t) => &q.token == t,
+                            QuizLink::Code(c) => &q.code == c,
+                        }
+                })
+                .cloned()
+        };
+        Ok(quiz.and_then(|q| self.with_client(&q)))
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
+        let quizzes = self.quizzes.lock().expect("lock").clone();
+        let mine = quizzes
+            .iter()
+            .filter(|q| &q.merchant_id == merchant && q.deleted_at.is_none())
+            .filter_map(|q| self.with_client(q))
+            .collect();
+        Ok(page_of(mine, page))
+    }
+
+    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        self.replace(
+            quiz,
+            event,
+            |stored| stored.expired_at.is_none(),
+            StoreError::Conflict,
+        )
+    }
+
+    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        self.replace(quiz, event, |_| true, StoreError::Missing)
+    }
+}
+
+impl MemoryQuizzes {
+    fn replace(
+        &self,
+        quiz: &Quiz,
+        event: &Event,
+        allowed: impl Fn(&Quiz) -> bool,
+        refusal: StoreError,
+    ) -> StoreResult<()> {
+        let mut quizzes = self.quizzes.lock().expect("lock");
+        let stored = quizzes
+            .iter_mut()
+            .find(|q| q.id == quiz.id && q.deleted_at.is_none())
+            .ok_or(StoreError::Missing)?;
+        if !allowed(stored) {
+            return Err(refusal);
+        }
+        *stored = quiz.clone();
+        self.profiles
+            .events
+            .lock()
+            .expect("lock")
+            .push(event.clone());
         Ok(())
     }
 }

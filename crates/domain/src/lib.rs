@@ -10,7 +10,9 @@ pub mod merchant;
 pub mod paging;
 pub mod ports;
 pub mod profile;
+pub mod quiz;
 pub mod services;
+pub mod template;
 pub mod validation;
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ use crate::event::Event;
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::paging::{Page, Paged};
 use crate::profile::{Profile, ProfileId, ProfileKey};
+use crate::quiz::{Quiz, QuizLink, QuizWithClient};
+use crate::template::Template;
 
 /// Why storage refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +43,8 @@ pub trait IdGenerator: Send + Sync {
 pub trait SecretGenerator: Send + Sync {
     /// `len` random characters from `[0-9A-Za-z]`.
     fn base62(&self, len: usize) -> String;
+    /// `bytes` random bytes, base64url without padding.
+    fn url_token(&self, bytes: usize) -> String;
 }
 
 #[async_trait]
@@ -72,4 +76,47 @@ pub trait ProfileRepository: Send + Sync {
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()>;
     /// Newest first.
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
+}
+
+#[async_trait]
+pub trait TemplateRepository: Send + Sync {
+    async fn insert(&self, template: &Template) -> StoreResult<()>;
+    /// `Missing` when the template does not exist.
+    async fn update(&self, template: &Template) -> StoreResult<()>;
+    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>>;
+    /// Newest first.
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>>;
+}
+
+/// How a quiz's creation touches the client's profile.
+#[derive(Debug, Clone)]
+pub enum ProfileWrite {
+    /// A new client. `Duplicate` if the e-mail or mobile was taken meanwhile.
+    Insert(Profile),
+    /// A known client, updated with the request's attributes. `Conflict` if the stored
+    /// revision is no longer `revision - 1`.
+    Update(Profile),
+}
+
+#[async_trait]
+pub trait QuizRepository: Send + Sync {
+    /// Writes the profile, the quiz and their events in one transaction.
+    async fn create(
+        &self,
+        profile: &ProfileWrite,
+        quiz: &Quiz,
+        events: &[Event],
+    ) -> StoreResult<()>;
+    /// A quiz of the merchant that is not deleted, with its client.
+    async fn find(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+    ) -> StoreResult<Option<QuizWithClient>>;
+    /// The merchant's quizzes that are not deleted, newest first.
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>>;
+    /// Ends the quiz early, if it was neither ended nor deleted meanwhile (else `Conflict`).
+    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    /// Soft-deletes the quiz, if it was not deleted meanwhile (else `Missing`).
+    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
 }

@@ -2,9 +2,13 @@
 
 mod merchants;
 mod profiles;
+mod quizzes;
+mod templates;
 
 pub use merchants::MerchantService;
 pub use profiles::ProfileService;
+pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
+pub use templates::{ListChanges, TemplateService};
 
 use crate::DomainError;
 use crate::ports::StoreError;

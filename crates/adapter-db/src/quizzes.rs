@@ -1,0 +1,220 @@
+//! `QuizRepository`: quizzes, written with their client's profile and events.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::event::Event;
+use domain::merchant::{MerchantId, QuizExpiryDays};
+use domain::paging::{Page, Paged};
+use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
+use domain::profile::ProfileId;
+use domain::quiz::{Quiz, QuizLink, QuizWithClient, TemplateSnapshot};
+use domain::template::FeatureList;
+
+use crate::Database;
+use crate::failure::{Failure, corrupt};
+use crate::profiles::{ProfileRow, insert_profile, record, update_profile};
+use crate::schema::{profiles, quizzes};
+use crate::timestamps::{from_db, to_db};
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = quizzes)]
+struct QuizRow {
+    id: String,
+    merchant_id: String,
+    profile_id: String,
+    token: String,
+    code: String,
+    template_id: Option<String>,
+    template_name: String,
+    template_list: String,
+    template_created_at: i64,
+    expiry_days: i32,
+    created_at: i64,
+    expires_at: i64,
+    expired_at: Option<i64>,
+    submitted_at: Option<i64>,
+    deleted_at: Option<i64>,
+}
+
+fn optional_time(column: &str, value: Option<i64>) -> StoreResult<Option<time::OffsetDateTime>> {
+    value.map(|v| from_db(column, v)).transpose()
+}
+
+impl QuizRow {
+    fn from_domain(q: &Quiz) -> Self {
+        Self {
+            id: q.id.clone(),
+            merchant_id: q.merchant_id.0.clone(),
+            profile_id: q.profile_id.0.clone(),
+            token: q.token.clone(),
+            code: q.code.clone(),
+            template_id: q.template.template_id.clone(),
+            template_name: q.template.name.clone(),
+            template_list: q.template.list.to_digits(),
+            template_created_at: to_db(q.template.created_at),
+            expiry_days: i32::from(q.expiry_days.days()),
+            created_at: to_db(q.created_at),
+            expires_at: to_db(q.expires_at),
+            expired_at: q.expired_at.map(to_db),
+            submitted_at: q.submitted_at.map(to_db),
+            deleted_at: q.deleted_at.map(to_db),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Quiz> {
+        let list = FeatureList::from_digits(&self.template_list)
+            .map_err(|e| corrupt("quizzes.template_list", e))?;
+        let days = QuizExpiryDays::new(i64::from(self.expiry_days))
+            .map_err(|e| corrupt("quizzes.expiry_days", e))?;
+        Ok(Quiz {
+            id: self.id,
+            merchant_id: MerchantId(self.merchant_id),
+            profile_id: ProfileId(self.profile_id),
+            token: self.token,
+            code: self.code,
+            template: TemplateSnapshot {
+                template_id: self.template_id,
+                name: self.template_name,
+                list,
+                created_at: from_db("quizzes.template_created_at", self.template_created_at)?,
+            },
+            expiry_days: days,
+            created_at: from_db("quizzes.created_at", self.created_at)?,
+            expires_at: from_db("quizzes.expires_at", self.expires_at)?,
+            expired_at: optional_time("quizzes.expired_at", self.expired_at)?,
+            submitted_at: optional_time("quizzes.submitted_at", self.submitted_at)?,
+            deleted_at: optional_time("quizzes.deleted_at", self.deleted_at)?,
+        })
+    }
+}
+
+fn with_client((quiz, client): (QuizRow, ProfileRow)) -> StoreResult<QuizWithClient> {
+    Ok(QuizWithClient {
+        quiz: quiz.into_domain()?,
+        client: client.into_domain()?,
+    })
+}
+
+#[async_trait]
+impl QuizRepository for Database {
+    async fn create(
+        &self,
+        profile: &ProfileWrite,
+        quiz: &Quiz,
+        events: &[Event],
+    ) -> StoreResult<()> {
+        let (profile_row, is_new) = match profile {
+            ProfileWrite::Insert(p) => (ProfileRow::from_domain(p), true),
+            ProfileWrite::Update(p) => (ProfileRow::from_domain(p), false),
+        };
+        let quiz_row = QuizRow::from_domain(quiz);
+        let events = events.to_vec();
+        self.write(move |conn| {
+            if is_new {
+                insert_profile(conn, &profile_row)?;
+            } else {
+                update_profile(conn, &profile_row)?;
+            }
+            diesel::insert_into(quizzes::table)
+                .values(&quiz_row)
+                .execute(conn)?;
+            events.iter().try_for_each(|e| record(conn, e))
+        })
+        .await
+    }
+
+    async fn find(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+    ) -> StoreResult<Option<QuizWithClient>> {
+        let merchant = merchant.0.clone();
+        let link = link.clone();
+        let row = self
+            .read(move |conn| {
+                let mine = quizzes::table
+                    .inner_join(profiles::table)
+                    .filter(quizzes::merchant_id.eq(merchant))
+                    .filter(quizzes::deleted_at.is_null())
+                    .select((QuizRow::as_select(), ProfileRow::as_select()));
+                let found = match link {
+                    QuizLink::Token(token) => mine.filter(quizzes::token.eq(token)).first(conn),
+                    QuizLink::Code(code) => mine.filter(quizzes::code.eq(code)).first(conn),
+                };
+                Ok(found.optional()?)
+            })
+            .await?;
+        row.map(with_client).transpose()
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
+        let merchant = merchant.0.clone();
+        let (rows, total) = self
+            .read(move |conn| {
+                let mine = quizzes::table
+                    .filter(quizzes::merchant_id.eq(merchant))
+                    .filter(quizzes::deleted_at.is_null());
+                let total: i64 = mine.clone().count().get_result(conn)?;
+                let rows = mine
+                    .inner_join(profiles::table)
+                    .order(quizzes::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select((QuizRow::as_select(), ProfileRow::as_select()))
+                    .load(conn)?;
+                Ok((rows, total))
+            })
+            .await?;
+        Ok(Paged {
+            items: rows
+                .into_iter()
+                .map(with_client)
+                .collect::<StoreResult<_>>()?,
+            total_count: total,
+            filtered: total,
+        })
+    }
+
+    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        let (id, at) = (quiz.id.clone(), quiz.expired_at.map(to_db));
+        let event = event.clone();
+        self.write(move |conn| {
+            let live = quizzes::table
+                .find(&id)
+                .filter(quizzes::deleted_at.is_null());
+            let changed = diesel::update(live.filter(quizzes::expired_at.is_null()))
+                .set(quizzes::expired_at.eq(at))
+                .execute(conn)?;
+            if changed == 0 {
+                let exists: i64 = live.count().get_result(conn)?;
+                let reason = if exists == 0 {
+                    StoreError::Missing
+                } else {
+                    StoreError::Conflict
+                };
+                return Err(Failure::Store(reason));
+            }
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        let (id, at) = (quiz.id.clone(), quiz.deleted_at.map(to_db));
+        let event = event.clone();
+        self.write(move |conn| {
+            let changed = diesel::update(
+                quizzes::table
+                    .find(&id)
+                    .filter(quizzes::deleted_at.is_null()),
+            )
+            .set(quizzes::deleted_at.eq(at))
+            .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            record(conn, &event)
+        })
+        .await
+    }
+}

@@ -1,0 +1,116 @@
+//! `TemplateRepository`: a merchant's stored templates.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::merchant::MerchantId;
+use domain::paging::{Page, Paged};
+use domain::ports::{StoreError, StoreResult, TemplateRepository};
+use domain::template::{FeatureList, Template};
+
+use crate::Database;
+use crate::failure::{Failure, corrupt};
+use crate::schema::templates;
+use crate::timestamps::{from_db, to_db};
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = templates)]
+struct TemplateRow {
+    id: String,
+    merchant_id: String,
+    name: String,
+    list: String,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl TemplateRow {
+    fn from_domain(t: &Template) -> Self {
+        Self {
+            id: t.id.clone(),
+            merchant_id: t.merchant_id.0.clone(),
+            name: t.name.clone(),
+            list: t.list.to_digits(),
+            created_at: to_db(t.created_at),
+            updated_at: to_db(t.updated_at),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Template> {
+        Ok(Template {
+            list: FeatureList::from_digits(&self.list).map_err(|e| corrupt("templates.list", e))?,
+            id: self.id,
+            merchant_id: MerchantId(self.merchant_id),
+            name: self.name,
+            created_at: from_db("templates.created_at", self.created_at)?,
+            updated_at: from_db("templates.updated_at", self.updated_at)?,
+        })
+    }
+}
+
+#[async_trait]
+impl TemplateRepository for Database {
+    async fn insert(&self, template: &Template) -> StoreResult<()> {
+        let row = TemplateRow::from_domain(template);
+        self.write(move |conn| {
+            diesel::insert_into(templates::table)
+                .values(&row)
+                .execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn update(&self, template: &Template) -> StoreResult<()> {
+        let row = TemplateRow::from_domain(template);
+        self.write(move |conn| {
+            let changed = diesel::update(templates::table.find(&row.id))
+                .set(&row)
+                .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_owned());
+        let row = self
+            .read(move |conn| {
+                Ok(templates::table
+                    .find(id)
+                    .filter(templates::merchant_id.eq(merchant))
+                    .select(TemplateRow::as_select())
+                    .first(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(TemplateRow::into_domain).transpose()
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>> {
+        let merchant = merchant.0.clone();
+        let (rows, total) = self
+            .read(move |conn| {
+                let mine = templates::table.filter(templates::merchant_id.eq(merchant));
+                let total: i64 = mine.clone().count().get_result(conn)?;
+                let rows = mine
+                    .order(templates::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select(TemplateRow::as_select())
+                    .load(conn)?;
+                Ok((rows, total))
+            })
+            .await?;
+        Ok(Paged {
+            items: rows
+                .into_iter()
+                .map(TemplateRow::into_domain)
+                .collect::<StoreResult<_>>()?,
+            total_count: total,
+            filtered: total,
+        })
+    }
+}

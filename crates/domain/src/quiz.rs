@@ -1,0 +1,251 @@
+//! The quiz: the verification link a merchant sends a client.
+
+use time::{Duration, OffsetDateTime};
+
+use crate::merchant::{MerchantId, QuizExpiryDays};
+use crate::profile::{Profile, ProfileId};
+use crate::template::FeatureList;
+use crate::validation::Invalid;
+
+/// The template a quiz was built from, as it was then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateSnapshot {
+    /// `Some` when a stored template was used; `None` for a temporary one.
+    pub template_id: Option<String>,
+    pub name: String,
+    pub list: FeatureList,
+    pub created_at: OffsetDateTime,
+}
+
+impl TemplateSnapshot {
+    pub fn is_custom(&self) -> bool {
+        self.template_id.is_none()
+    }
+}
+
+/// Where a quiz stands at a given moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuizState {
+    Active,
+    /// By time (`expires_at` reached) or by the merchant (quiz/expire).
+    Expired,
+    /// The client completed it.
+    Submitted,
+    Deleted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quiz {
+    pub id: String,
+    pub merchant_id: MerchantId,
+    pub profile_id: ProfileId,
+    /// The secret of the long address; unguessable (32 random bytes).
+    pub token: String,
+    /// The secret of the short address (10 base62 characters).
+    pub code: String,
+    pub template: TemplateSnapshot,
+    pub expiry_days: QuizExpiryDays,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+    /// Set when the merchant ended the quiz early.
+    pub expired_at: Option<OffsetDateTime>,
+    pub submitted_at: Option<OffsetDateTime>,
+    pub deleted_at: Option<OffsetDateTime>,
+}
+
+impl Quiz {
+    /// Valid for exactly `days` × 24 hours from `now`.
+    pub fn expires_at(now: OffsetDateTime, days: QuizExpiryDays) -> OffsetDateTime {
+        now + Duration::days(i64::from(days.days()))
+    }
+
+    pub fn is_expired(&self, now: OffsetDateTime) -> bool {
+        self.expired_at.is_some() || now >= self.expires_at
+    }
+
+    pub fn state(&self, now: OffsetDateTime) -> QuizState {
+        if self.deleted_at.is_some() {
+            QuizState::Deleted
+        } else if self.submitted_at.is_some() {
+            QuizState::Submitted
+        } else if self.is_expired(now) {
+            QuizState::Expired
+        } else {
+            QuizState::Active
+        }
+    }
+}
+
+/// A quiz with the client it was sent to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuizWithClient {
+    pub quiz: Quiz,
+    pub client: Profile,
+}
+
+/// The days a new quiz stays valid: the requested number when it is a whole number from
+/// 1 to 30, otherwise (absent, null, 0, 31, not a number) the merchant's default.
+pub fn expiry_days(requested: Option<i64>, merchant_default: QuizExpiryDays) -> QuizExpiryDays {
+    requested
+        .and_then(|days| QuizExpiryDays::new(days).ok())
+        .unwrap_or(merchant_default)
+}
+
+/// How a merchant names a quiz: by its long or its short address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QuizLink {
+    Token(String),
+    Code(String),
+}
+
+impl QuizLink {
+    /// Reads `{public_url}/quiz/{token}` or `{public_url}/q/{code}`, with or without a
+    /// trailing slash, query or fragment. The host is not compared: the same quiz may be
+    /// reached through several names.
+    pub fn parse(url: &str) -> Result<Self, Invalid> {
+        let invalid = || Invalid::new("must be a quiz address: .../quiz/{token} or .../q/{code}");
+        let url = url.trim();
+        let url = url.split(['?', '#']).next().unwrap_or_default();
+        let mut segments = url.trim_end_matches('/').rsplit('/');
+        let (secret, kind) = (
+            segments.next().ok_or_else(invalid)?,
+            segments.next().ok_or_else(invalid)?,
+        );
+        let valid = !secret.is_empty()
+            && secret.len() <= 64
+            && secret
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        match kind {
+            "quiz" if valid => Ok(Self::Token(secret.to_owned())),
+            "q" if valid => Ok(Self::Code(secret.to_owned())),
+            _ => Err(invalid()),
+        }
+    }
+}
+
+/// The two addresses of a quiz under the service's public URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuizLinks {
+    pub long_url: String,
+    pub tiny_url: String,
+}
+
+impl QuizLinks {
+    pub fn of(public_url: &str, quiz: &Quiz) -> Self {
+        let base = public_url.trim_end_matches('/');
+        Self {
+            long_url: format!("{base}/quiz/{}", quiz.token),
+            tiny_url: format!("{base}/q/{}", quiz.code),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+    fn days(n: i64) -> QuizExpiryDays {
+        QuizExpiryDays::new(n).expect("valid")
+    }
+
+    fn quiz(days_valid: i64) -> Quiz {
+        let d = days(days_valid);
+        Quiz {
+            id: "q1".into(),
+            merchant_id: MerchantId("m1".into()),
+            profile_id: ProfileId("p1".into()),
+            token: "t".into(),
+            code: "c".into(),
+            template: TemplateSnapshot {
+                template_id: None,
+                name: "Custom".into(),
+                list: FeatureList::default(),
+                created_at: NOW,
+            },
+            expiry_days: d,
+            created_at: NOW,
+            expires_at: Quiz::expires_at(NOW, d),
+            expired_at: None,
+            submitted_at: None,
+            deleted_at: None,
+        }
+    }
+
+    #[test]
+    fn a_quiz_expires_at_the_end_of_its_last_day() {
+        for n in [1, 5, 30] {
+            let q = quiz(n);
+            let end = NOW + Duration::days(n);
+            assert!(
+                !q.is_expired(end - Duration::seconds(1)),
+                "{n} days: still valid"
+            );
+            assert!(q.is_expired(end), "{n} days: expired");
+            assert_eq!(q.state(end), QuizState::Expired);
+        }
+    }
+
+    #[test]
+    fn requested_days_from_1_to_30_win_otherwise_the_merchant_default() {
+        let default = days(5);
+        assert_eq!(expiry_days(Some(1), default), days(1));
+        assert_eq!(expiry_days(Some(30), default), days(30));
+        assert_eq!(expiry_days(Some(0), default), default);
+        assert_eq!(expiry_days(Some(31), default), default);
+        assert_eq!(expiry_days(Some(-2), default), default);
+        assert_eq!(
+            expiry_days(None, default),
+            default,
+            "absent, null or not a number"
+        );
+        assert_eq!(
+            expiry_days(None, days(12)),
+            days(12),
+            "the merchant's own default"
+        );
+        assert_eq!(expiry_days(Some(45), days(12)), days(12));
+    }
+
+    #[test]
+    fn states_follow_the_merchant_the_client_and_the_clock() {
+        let mut q = quiz(5);
+        assert_eq!(q.state(NOW), QuizState::Active);
+        q.expired_at = Some(NOW);
+        assert_eq!(q.state(NOW), QuizState::Expired);
+        q.submitted_at = Some(NOW);
+        assert_eq!(q.state(NOW), QuizState::Submitted);
+        q.deleted_at = Some(NOW);
+        assert_eq!(q.state(NOW), QuizState::Deleted);
+    }
+
+    #[test]
+    fn links_parse_from_either_address() {
+        assert_eq!(
+            QuizLink::parse("https://idv.example/quiz/AbC-_9"),
+            Ok(QuizLink::Token("AbC-_9".into()))
+        );
+        assert_eq!(
+            QuizLink::parse("http://h:8080/q/0123456789/"),
+            Ok(QuizLink::Code("0123456789".into()))
+        );
+        assert_eq!(
+            QuizLink::parse("/q/abc?x=1"),
+            Ok(QuizLink::Code("abc".into()))
+        );
+        assert!(QuizLink::parse("https://idv.example/other/abc").is_err());
+        assert!(QuizLink::parse("abc").is_err());
+        assert!(QuizLink::parse("https://idv.example/quiz/").is_err());
+        assert!(QuizLink::parse("https://idv.example/quiz/a%2Fb").is_err());
+    }
+
+    #[test]
+    fn links_are_built_under_the_public_url() {
+        let links = QuizLinks::of("https://idv.example/", &quiz(5));
+        assert_eq!(links.long_url, "https://idv.example/quiz/t");
+        assert_eq!(links.tiny_url, "https://idv.example/q/c");
+    }
+}

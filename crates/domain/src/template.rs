@@ -1,0 +1,250 @@
+//! Verification templates: which of the 22 steps a quiz asks for.
+
+use time::OffsetDateTime;
+
+use crate::merchant::MerchantId;
+use crate::validation::Invalid;
+
+/// One verification step a template can ask for, in the interface's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Feature {
+    DriverLicenceUpload,
+    PassportUpload,
+    OtherIdUpload,
+    SelfieUpload,
+    BankStatementUpload,
+    ReceiptUpload,
+    UtilityBillUpload,
+    VoidCheckUpload,
+    AddressSubmit,
+    MobilePhoneSubmit,
+    EmailAddressSubmit,
+    DateOfBirthSubmit,
+    SsnSubmit,
+    CanadianBankValidation,
+    UsaCanadianBankValidation,
+    AgreementSign,
+    GoogleLogin,
+    FacebookLogin,
+    DeviceFingerPrint,
+    CustomApplication,
+    CanadianBankStatement,
+    UtilityStatement,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 22] = [
+        Self::DriverLicenceUpload,
+        Self::PassportUpload,
+        Self::OtherIdUpload,
+        Self::SelfieUpload,
+        Self::BankStatementUpload,
+        Self::ReceiptUpload,
+        Self::UtilityBillUpload,
+        Self::VoidCheckUpload,
+        Self::AddressSubmit,
+        Self::MobilePhoneSubmit,
+        Self::EmailAddressSubmit,
+        Self::DateOfBirthSubmit,
+        Self::SsnSubmit,
+        Self::CanadianBankValidation,
+        Self::UsaCanadianBankValidation,
+        Self::AgreementSign,
+        Self::GoogleLogin,
+        Self::FacebookLogin,
+        Self::DeviceFingerPrint,
+        Self::CustomApplication,
+        Self::CanadianBankStatement,
+        Self::UtilityStatement,
+    ];
+
+    /// The member name in a template's `list`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::DriverLicenceUpload => "driver_licence_upload",
+            Self::PassportUpload => "passport_upload",
+            Self::OtherIdUpload => "other_id_upload",
+            Self::SelfieUpload => "selfie_upload",
+            Self::BankStatementUpload => "bank_statement_upload",
+            Self::ReceiptUpload => "receipt_upload",
+            Self::UtilityBillUpload => "utility_bill_upload",
+            Self::VoidCheckUpload => "void_check_upload",
+            Self::AddressSubmit => "address_submit",
+            Self::MobilePhoneSubmit => "mobile_phone_submit",
+            Self::EmailAddressSubmit => "email_address_submit",
+            Self::DateOfBirthSubmit => "date_of_birth_submit",
+            Self::SsnSubmit => "ssn_submit",
+            Self::CanadianBankValidation => "canadian_bank_validation",
+            Self::UsaCanadianBankValidation => "usa_canadian_bank_validation",
+            Self::AgreementSign => "agreement_sign",
+            Self::GoogleLogin => "google_login",
+            Self::FacebookLogin => "facebook_login",
+            Self::DeviceFingerPrint => "device_finger_print",
+            Self::CustomApplication => "custom_application",
+            Self::CanadianBankStatement => "canadian_bank_statement",
+            Self::UtilityStatement => "utility_statement",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    fn index(&self) -> usize {
+        Self::ALL.iter().position(|f| f == self).unwrap_or_default()
+    }
+}
+
+/// How a template asks for a step: the interface's 0, 1 and 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Requirement {
+    #[default]
+    NotRequired = 0,
+    Required = 1,
+    Optional = 2,
+}
+
+impl Requirement {
+    pub fn parse(value: i64) -> Result<Self, Invalid> {
+        match value {
+            0 => Ok(Self::NotRequired),
+            1 => Ok(Self::Required),
+            2 => Ok(Self::Optional),
+            _ => Err(Invalid::new(
+                "must be 0 (not required), 1 (required) or 2 (optional)",
+            )),
+        }
+    }
+
+    pub fn value(&self) -> u8 {
+        *self as u8
+    }
+}
+
+/// The requirement of every feature. Kept whole in a quiz as a snapshot, so a later
+/// template change never alters a link already sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FeatureList([Requirement; 22]);
+
+impl FeatureList {
+    pub fn get(&self, feature: Feature) -> Requirement {
+        self.0[feature.index()]
+    }
+
+    pub fn set(&mut self, feature: Feature, requirement: Requirement) {
+        self.0[feature.index()] = requirement;
+    }
+
+    /// Every feature with its requirement, in the interface's order.
+    pub fn iter(&self) -> impl Iterator<Item = (Feature, Requirement)> + '_ {
+        Feature::ALL.into_iter().map(|f| (f, self.get(f)))
+    }
+
+    /// A template must ask for something: at least one step required or optional.
+    pub fn asks_for_anything(&self) -> bool {
+        self.0.iter().any(|r| *r != Requirement::NotRequired)
+    }
+
+    /// Compact storage form: one digit per feature, in order (`"0120..."`).
+    pub fn to_digits(&self) -> String {
+        self.0
+            .iter()
+            .map(|r| char::from(b'0' + r.value()))
+            .collect()
+    }
+
+    pub fn from_digits(digits: &str) -> Result<Self, Invalid> {
+        if digits.len() != 22 {
+            return Err(Invalid::new("must hold 22 digits"));
+        }
+        let mut list = Self::default();
+        for (slot, digit) in list.0.iter_mut().zip(digits.bytes()) {
+            *slot = Requirement::parse(i64::from(digit) - i64::from(b'0'))?;
+        }
+        Ok(list)
+    }
+}
+
+/// A template's name: 1 to 100 characters.
+pub fn parse_template_name(raw: &str) -> Result<String, Invalid> {
+    let name = raw.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(Invalid::new("must be 1 to 100 characters"));
+    }
+    Ok(name.to_owned())
+}
+
+/// A template id as sent: a string of at most 32 characters (an integer is read as its
+/// decimal text, since the interface documents the id as `int` in one place).
+pub fn parse_template_id(raw: &str) -> Result<String, Invalid> {
+    let id = raw.trim();
+    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Invalid::new("must be 1 to 32 letters or digits"));
+    }
+    Ok(id.to_owned())
+}
+
+/// A merchant's stored template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    pub id: String,
+    pub merchant_id: MerchantId,
+    pub name: String,
+    pub list: FeatureList,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn there_are_22_features_with_unique_names() {
+        let mut names: Vec<_> = Feature::ALL.iter().map(Feature::name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 22);
+        assert_eq!(Feature::from_name("ssn_submit"), Some(Feature::SsnSubmit));
+        assert_eq!(Feature::from_name("ssn"), None);
+    }
+
+    #[test]
+    fn requirements_are_zero_one_or_two() {
+        assert_eq!(Requirement::parse(1), Ok(Requirement::Required));
+        assert_eq!(Requirement::parse(2).map(|r| r.value()), Ok(2));
+        assert!(Requirement::parse(3).is_err());
+        assert!(Requirement::parse(-1).is_err());
+    }
+
+    #[test]
+    fn a_list_of_zeros_asks_for_nothing() {
+        let mut list = FeatureList::default();
+        assert!(!list.asks_for_anything());
+        list.set(Feature::SelfieUpload, Requirement::Optional);
+        assert!(list.asks_for_anything());
+    }
+
+    #[test]
+    fn lists_round_trip_through_digits() {
+        let mut list = FeatureList::default();
+        list.set(Feature::DriverLicenceUpload, Requirement::Required);
+        list.set(Feature::UtilityStatement, Requirement::Optional);
+        let digits = list.to_digits();
+        assert_eq!(digits, "1000000000000000000002");
+        assert_eq!(FeatureList::from_digits(&digits), Ok(list));
+        assert!(FeatureList::from_digits("123").is_err());
+        assert!(FeatureList::from_digits("3000000000000000000000").is_err());
+    }
+
+    #[test]
+    fn template_names_and_ids_have_limits() {
+        assert!(parse_template_name(&"n".repeat(100)).is_ok());
+        assert!(parse_template_name(&"n".repeat(101)).is_err());
+        assert!(parse_template_name(" ").is_err());
+        assert!(parse_template_id("01M81CSACZ1SV4AETQSXKB28J1").is_ok());
+        assert!(parse_template_id("42").is_ok());
+        assert!(parse_template_id(&"a".repeat(33)).is_err());
+        assert!(parse_template_id("../x").is_err());
+    }
+}
