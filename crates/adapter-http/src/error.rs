@@ -75,6 +75,11 @@ impl ApiError {
             ),
             Resource::Merchant => ("MERCHANT_NOT_FOUND", "No such merchant."),
             Resource::ApiKey => ("API_KEY_INVALID", "No such API key."),
+            Resource::Template => (
+                "TEMPLATE_NOT_FOUND",
+                "No template of yours has this template_id.",
+            ),
+            Resource::Quiz => ("QUIZ_NOT_FOUND", "No quiz of yours has this address."),
         };
         Self::bad_request(code, what)
     }
@@ -134,6 +139,17 @@ impl From<DomainError> for ApiError {
                 "PROFILE_EXIST",
                 "A profile with this email_address or mobile_number already exists.",
             ),
+            DomainError::FeatureRequired => Self::bad_request(
+                "FEATURE_REQUIRED",
+                "The template list must set at least one member to 1 (required) or 2 (optional).",
+            ),
+            DomainError::TemplateRequired => Self::bad_request(
+                "TEMPLATE_REQUIRED",
+                "Give template.template_id of a stored template, or template.list.",
+            ),
+            DomainError::QuizExpired => {
+                Self::bad_request("QUIZ_EXPIRED", "This quiz has already expired.")
+            }
             DomainError::Unavailable(cause) => Self::unavailable(cause),
             DomainError::Internal(cause) => Self::internal(cause),
         }

@@ -42,6 +42,11 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Whether the body holds the field at all (even as `null`).
+    pub fn has(&self, name: &str) -> bool {
+        self.body.contains_key(name)
+    }
+
     fn invalid(&mut self, name: &str, reason: impl Into<String>) {
         self.violations.push(name, Problem::Invalid, reason);
     }
@@ -81,6 +86,78 @@ impl<'a> Fields<'a> {
                 self.invalid(name, "must be a string");
                 None
             }
+        }
+    }
+
+    /// Like [`Fields::required`], but a JSON integer is also read, by its decimal text
+    /// (ids the interface documents as `int` in places and as strings in others).
+    pub fn required_id<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
+        match self.raw(name) {
+            Raw::Number(n) if n.is_u64() => self.parse_text(name, &n.to_string(), parse),
+            _ => self.required(name, parse),
+        }
+    }
+
+    /// Like [`Fields::required_id`], for an optional field (absent, `null` or `""`: `None`).
+    pub fn optional_id<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
+        match self.raw(name) {
+            Raw::Absent | Raw::Empty => None,
+            _ => self.required_id(name, parse),
+        }
+    }
+
+    /// An optional string field: absent or empty is `None`.
+    pub fn optional<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Option<T> {
+        match self.patch(name, parse) {
+            Patch::Set(value) => Some(value),
+            Patch::Keep | Patch::Clear => None,
+        }
+    }
+
+    /// A whole number if the field holds one; anything else is `None` and no problem
+    /// (for fields whose bad values silently fall back to a default).
+    pub fn lenient_integer(&self, name: &str) -> Option<i64> {
+        self.body.get(name).and_then(Value::as_i64)
+    }
+
+    /// A JSON object field; `None` when absent or null (a problem only if `required`).
+    pub fn object(&mut self, name: &str, required: bool) -> Option<&'a Map<String, Value>> {
+        match self.body.get(name) {
+            Some(Value::Object(map)) => Some(map),
+            None | Some(Value::Null) => {
+                if required {
+                    self.required_missing(name);
+                }
+                None
+            }
+            Some(_) => {
+                self.invalid(name, "must be a JSON object");
+                None
+            }
+        }
+    }
+
+    /// Records a problem found by the caller's own reading of a field.
+    pub fn refuse(&mut self, name: &str, reason: impl Into<String>) {
+        self.invalid(name, reason);
+    }
+
+    /// Takes over the problems found by a reader of a nested object.
+    pub fn absorb(&mut self, nested: Fields<'_>) {
+        for v in nested.violations.iter() {
+            self.violations.push(&v.field, v.problem, v.reason.clone());
         }
     }
 

@@ -2,7 +2,7 @@
 
 use actix_web::{FromRequest, Handler, Responder, web};
 
-use crate::handlers::{event, fallback, health, merchant, profile};
+use crate::handlers::{event, fallback, health, merchant, profile, quiz, template};
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
 fn operation<F, Args>(cfg: &mut web::ServiceConfig, path: &str, handler: F)
@@ -28,6 +28,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     operation(cfg, "profile/read", profile::read::handle);
     operation(cfg, "profile/update-status", profile::update_status::handle);
     operation(cfg, "profile/delete", profile::delete::handle);
+    operation(cfg, "template/create", template::create::handle);
+    operation(cfg, "template/update", template::update::handle);
+    operation(cfg, "template/get", template::get::handle);
+    operation(cfg, "template/read", template::read::handle);
+    operation(cfg, "quiz/create", quiz::create::handle);
+    operation(cfg, "quiz/get", quiz::get::handle);
+    operation(cfg, "quiz/read", quiz::read::handle);
+    operation(cfg, "quiz/expire", quiz::expire::handle);
+    operation(cfg, "quiz/delete", quiz::delete::handle);
     operation(cfg, "event/read", event::read::handle);
     operation(cfg, "merchant/settings/get", merchant::settings_get::handle);
     operation(

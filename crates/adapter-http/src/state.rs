@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use domain::ports::Clock;
-use domain::services::{MerchantService, ProfileService};
+use domain::services::{MerchantService, ProfileService, QuizService, TemplateService};
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
 #[async_trait]
@@ -15,6 +15,8 @@ pub trait Readiness: Send + Sync {
 pub struct ApiState {
     pub profiles: ProfileService,
     pub merchants: MerchantService,
+    pub templates: TemplateService,
+    pub quizzes: QuizService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

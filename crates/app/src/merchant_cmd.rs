@@ -14,13 +14,13 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
             json,
             storage,
         } => {
-            let services = wiring::services(&wiring::open_migrated(&storage)?);
-            let (merchant, key) = services.merchants.create(&name).await?;
+            let merchants = wiring::merchant_service(&storage)?;
+            let (merchant, key) = merchants.create(&name).await?;
             print_key(&key, json, Some(&merchant.name));
         }
         MerchantCommand::List { json, storage } => {
-            let services = wiring::services(&wiring::open_migrated(&storage)?);
-            let merchants = services.merchants.list().await?;
+            let merchants = wiring::merchant_service(&storage)?;
+            let merchants = merchants.list().await?;
             if json {
                 let list: Vec<_> = merchants
                     .iter()
@@ -39,16 +39,15 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
             json,
             storage,
         }) => {
-            let services = wiring::services(&wiring::open_migrated(&storage)?);
-            let key = services
-                .merchants
+            let merchants = wiring::merchant_service(&storage)?;
+            let key = merchants
                 .create_key(&MerchantId(merchant), compat_signature)
                 .await?;
             print_key(&key, json, None);
         }
         MerchantCommand::Key(KeyCommand::Disable { key, storage }) => {
-            let services = wiring::services(&wiring::open_migrated(&storage)?);
-            services.merchants.set_key_enabled(&key, false).await?;
+            let merchants = wiring::merchant_service(&storage)?;
+            merchants.set_key_enabled(&key, false).await?;
             println!("disabled {key}");
         }
     }

@@ -1,3 +1,4 @@
+use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::HttpServer;
@@ -11,25 +12,28 @@ const SHUTDOWN_GRACE_SECONDS: u64 = 30;
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let db = wiring::open_migrated(&args.storage)?;
-    let services = wiring::services(&db);
+    // Bound before the services are built: with port 0 the public URL's default needs
+    // the port actually given.
+    let listener = TcpListener::bind(args.bind)?;
+    let bound = listener.local_addr()?;
+    let public_url = args
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{bound}"));
+    let services = wiring::services(&db, &public_url);
     let state = ApiState {
         profiles: services.profiles,
         merchants: services.merchants,
+        templates: services.templates,
+        quizzes: services.quizzes,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
     let server = HttpServer::new(move || adapter_http::app(state.clone()))
         .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
-        .bind(args.bind)?;
-    let bound = server.addrs();
-    let public_url = args
-        .public_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{}", bound.first().copied().unwrap_or(args.bind)));
-    for addr in &bound {
-        // On stdout, for scripts and tests that start the server on port 0.
-        println!("listening on http://{addr}");
-    }
+        .listen(listener)?;
+    // On stdout, for scripts and tests that start the server on port 0.
+    println!("listening on http://{bound}");
     tracing::info!(database = %db.describe(), %public_url, "serving");
     // actix-web stops gracefully on SIGTERM and SIGINT.
     server.run().await?;

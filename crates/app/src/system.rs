@@ -2,6 +2,8 @@
 
 use std::sync::Mutex;
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::OffsetDateTime;
 use domain::ports::{Clock, IdGenerator, SecretGenerator};
 use ring::rand::{SecureRandom, SystemRandom};
@@ -69,6 +71,14 @@ impl SecretGenerator for RandomSecrets {
         }
         out
     }
+
+    fn url_token(&self, bytes: usize) -> String {
+        let mut buffer = vec![0u8; bytes];
+        self.0
+            .fill(&mut buffer)
+            .expect("the system's random source is available");
+        URL_SAFE_NO_PAD.encode(buffer)
+    }
 }
 
 #[cfg(test)]
@@ -82,6 +92,17 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|b| b.is_ascii_alphanumeric()));
         assert_ne!(a, secrets.base62(32));
+    }
+
+    #[test]
+    fn url_tokens_carry_the_asked_randomness() {
+        let token = RandomSecrets::default().url_token(32);
+        assert_eq!(token.len(), 43, "32 bytes in unpadded base64url");
+        assert!(
+            token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        );
     }
 
     #[test]

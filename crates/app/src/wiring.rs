@@ -6,7 +6,7 @@ use std::sync::Arc;
 use adapter_db::{Database, Vault};
 use anyhow::Context;
 use async_trait::async_trait;
-use domain::services::{MerchantService, ProfileService};
+use domain::services::{MerchantService, ProfileService, QuizPorts, QuizService, TemplateService};
 
 use crate::cli::StorageArgs;
 use crate::master_key;
@@ -39,18 +39,45 @@ pub fn open_migrated(storage: &StorageArgs) -> anyhow::Result<Database> {
 pub struct Services {
     pub profiles: ProfileService,
     pub merchants: MerchantService,
+    pub templates: TemplateService,
+    pub quizzes: QuizService,
     pub clock: Arc<SystemClock>,
 }
 
-pub fn services(db: &Database) -> Services {
+/// The use cases over `db`; quiz addresses are made under `public_url`.
+pub fn services(db: &Database, public_url: &str) -> Services {
     let db = Arc::new(db.clone());
     let clock = Arc::new(SystemClock);
     let ids = Arc::new(UlidIds::default());
+    let secrets = Arc::new(RandomSecrets::default());
+    let quiz_ports = QuizPorts {
+        quizzes: db.clone(),
+        profiles: db.clone(),
+        templates: db.clone(),
+        merchants: db.clone(),
+        clock: clock.clone(),
+        ids: ids.clone(),
+        secrets: secrets.clone(),
+    };
     Services {
         profiles: ProfileService::new(db.clone(), clock.clone(), ids.clone()),
-        merchants: MerchantService::new(db, clock.clone(), ids, Arc::new(RandomSecrets::default())),
+        merchants: MerchantService::new(db.clone(), clock.clone(), ids.clone(), secrets),
+        templates: TemplateService::new(db, clock.clone(), ids),
+        quizzes: QuizService::new(quiz_ports, public_url),
         clock,
     }
+}
+
+/// The merchant use cases alone, for the CLI.
+pub fn merchant_service(storage: &StorageArgs) -> anyhow::Result<MerchantService> {
+    let db = open_migrated(storage)?;
+    let ids = Arc::new(UlidIds::default());
+    Ok(MerchantService::new(
+        Arc::new(db),
+        Arc::new(SystemClock),
+        ids,
+        Arc::new(RandomSecrets::default()),
+    ))
 }
 
 /// `GET /readyz` asks the database.

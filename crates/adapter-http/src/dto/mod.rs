@@ -4,6 +4,8 @@
 pub mod event;
 pub mod paging;
 pub mod profile;
+pub mod quiz;
+pub mod template;
 
 use serde_json::{Map, Value};
 

@@ -5,6 +5,8 @@ pub mod fallback;
 pub mod health;
 pub mod merchant;
 pub mod profile;
+pub mod quiz;
+pub mod template;
 
 use actix_web::web;
 

@@ -1,0 +1,5 @@
+pub mod create;
+pub mod delete;
+pub mod expire;
+pub mod get;
+pub mod read;

@@ -1,0 +1,4 @@
+pub mod create;
+pub mod get;
+pub mod read;
+pub mod update;
