@@ -8,8 +8,10 @@ mod auth;
 mod durability;
 mod events;
 mod profiles;
+mod quizzes;
 mod settings;
 mod support;
+mod templates;
 mod transport;
 
 use libtest_mimic::{Arguments, Trial};
@@ -23,6 +25,8 @@ fn main() {
     let scenarios: Vec<Scenario> = [
         profiles::SCENARIOS,
         events::SCENARIOS,
+        templates::SCENARIOS,
+        quizzes::SCENARIOS,
         settings::SCENARIOS,
         auth::SCENARIOS,
         transport::SCENARIOS,

@@ -12,9 +12,7 @@ use crate::timefmt::rfc3339;
 
 /// `template`: `template_id` and/or `list` (and a name for a temporary template).
 fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
-    let Some(map) = f.object("template", true) else {
-        return None;
-    };
+    let map = f.object("template", true)?;
     let mut inner = Fields::new(map);
     let choice = TemplateChoice {
         template_id: inner.optional_id("template_id", parse_template_id),
