@@ -2,9 +2,12 @@
 //! PostgreSQL, chosen by the database URL, with one code path for both.
 
 mod connection;
+mod documents;
 mod failure;
+mod files;
 mod merchants;
 mod migrations;
+mod notes;
 mod profiles;
 mod quizzes;
 mod schema;
@@ -22,6 +25,7 @@ use tracing::Span;
 pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
 use failure::Failure;
+pub use files::FileStore;
 pub use vault::{MASTER_KEY_LEN, Vault};
 
 /// Connections to size the pool with: the server's handlers run blocking queries on

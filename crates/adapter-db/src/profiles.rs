@@ -8,14 +8,15 @@ use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
 use domain::profile::{
     Amount, Attributes, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    Profile, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State,
+    Profile, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State, SubmittedFormFields,
 };
 use domain::validation::Invalid;
 
 use crate::Database;
 use crate::connection::AnyConnection;
+use crate::documents::file_ids_of_profile;
 use crate::failure::{Failure, corrupt};
-use crate::schema::{events, profiles, quizzes};
+use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
@@ -47,10 +48,47 @@ pub(crate) struct ProfileRow {
     created_at: i64,
     updated_at: i64,
     revision: i64,
+    // What the client typed: written only by the quiz flow (`write_submitted`), never by
+    // the merchant's updates, so neither side overwrites the other.
+    #[diesel(skip_update)]
+    submitted_email_address: Option<String>,
+    #[diesel(skip_update)]
+    submitted_mobile_number: Option<String>,
+    #[diesel(skip_update)]
+    submitted_address: Option<String>,
+    #[diesel(skip_update)]
+    submitted_date_of_birth: Option<String>,
+    #[diesel(skip_update)]
+    submitted_ssn: Option<String>,
+    #[diesel(skip_update)]
+    submitted_created_at: Option<i64>,
+    #[diesel(skip_update)]
+    submitted_updated_at: Option<i64>,
 }
 
 fn text<T: ToString>(value: &Option<T>) -> Option<String> {
     value.as_ref().map(ToString::to_string)
+}
+
+fn submitted(p: &Profile, field: fn(&SubmittedFormFields) -> &Option<String>) -> Option<String> {
+    p.submitted.as_ref().and_then(|s| field(s).clone())
+}
+
+/// Stores the client's submitted fields of `profile`, and nothing else of it.
+pub(crate) fn write_submitted(conn: &mut AnyConnection, profile: &Profile) -> Result<(), Failure> {
+    let row = ProfileRow::from_domain(profile);
+    diesel::update(profiles::table.find(&row.id))
+        .set((
+            profiles::submitted_email_address.eq(row.submitted_email_address),
+            profiles::submitted_mobile_number.eq(row.submitted_mobile_number),
+            profiles::submitted_address.eq(row.submitted_address),
+            profiles::submitted_date_of_birth.eq(row.submitted_date_of_birth),
+            profiles::submitted_ssn.eq(row.submitted_ssn),
+            profiles::submitted_created_at.eq(row.submitted_created_at),
+            profiles::submitted_updated_at.eq(row.submitted_updated_at),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Parses a stored required column back into its value object.
@@ -101,6 +139,13 @@ impl ProfileRow {
             created_at: to_db(p.created_at),
             updated_at: to_db(p.updated_at),
             revision: p.revision,
+            submitted_email_address: submitted(p, |s| &s.email_address),
+            submitted_mobile_number: submitted(p, |s| &s.mobile_number),
+            submitted_address: submitted(p, |s| &s.address),
+            submitted_date_of_birth: submitted(p, |s| &s.date_of_birth),
+            submitted_ssn: submitted(p, |s| &s.ssn),
+            submitted_created_at: p.submitted.as_ref().map(|s| to_db(s.created_at)),
+            submitted_updated_at: p.submitted.as_ref().map(|s| to_db(s.updated_at)),
         }
     }
 
@@ -145,7 +190,18 @@ impl ProfileRow {
             last_name: required("last_name", ShortText::parse(&self.last_name))?,
             attributes,
             status: required("status", self.status.parse())?,
-            submitted: None,
+            submitted: match (self.submitted_created_at, self.submitted_updated_at) {
+                (Some(created), Some(updated)) => Some(SubmittedFormFields {
+                    email_address: self.submitted_email_address,
+                    mobile_number: self.submitted_mobile_number,
+                    address: self.submitted_address,
+                    date_of_birth: self.submitted_date_of_birth,
+                    ssn: self.submitted_ssn,
+                    created_at: from_db("profiles.submitted_created_at", created)?,
+                    updated_at: from_db("profiles.submitted_updated_at", updated)?,
+                }),
+                _ => None,
+            },
             created_at: from_db("profiles.created_at", self.created_at)?,
             updated_at: from_db("profiles.updated_at", self.updated_at)?,
             revision: self.revision,
@@ -309,19 +365,23 @@ impl ProfileRepository for Database {
         })
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()> {
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
         let id = profile.id.0.clone();
         let tombstone = tombstone.clone();
         self.write(move |conn| {
+            let file_ids = file_ids_of_profile(conn, &id)?;
             // Foreign keys cascade too; deleting explicitly keeps the order obvious and
             // does not depend on SQLite's foreign_keys pragma.
             diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
+            diesel::delete(notes::table.filter(notes::profile_id.eq(&id))).execute(conn)?;
+            diesel::delete(documents::table.filter(documents::profile_id.eq(&id))).execute(conn)?;
             diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
             let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
             if deleted == 0 {
                 return Err(Failure::Store(StoreError::Missing));
             }
-            record(conn, &tombstone)
+            record(conn, &tombstone)?;
+            Ok(file_ids)
         })
         .await
     }

@@ -2,17 +2,21 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
+use domain::document::Document;
 use domain::event::Event;
 use domain::merchant::{MerchantId, QuizExpiryDays};
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
+use domain::profile::Profile;
 use domain::profile::ProfileId;
 use domain::quiz::{Quiz, QuizLink, QuizWithClient, TemplateSnapshot};
-use domain::template::FeatureList;
+use domain::template::{Feature, FeatureList, FeatureSet};
 
 use crate::Database;
+use crate::connection::AnyConnection;
+use crate::documents::insert_document;
 use crate::failure::{Failure, corrupt};
-use crate::profiles::{ProfileRow, insert_profile, record, update_profile};
+use crate::profiles::{ProfileRow, insert_profile, record, update_profile, write_submitted};
 use crate::schema::{profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 
@@ -34,6 +38,8 @@ struct QuizRow {
     expired_at: Option<i64>,
     submitted_at: Option<i64>,
     deleted_at: Option<i64>,
+    opened_at: Option<i64>,
+    completed_steps: String,
 }
 
 fn optional_time(column: &str, value: Option<i64>) -> StoreResult<Option<time::OffsetDateTime>> {
@@ -58,6 +64,8 @@ impl QuizRow {
             expired_at: q.expired_at.map(to_db),
             submitted_at: q.submitted_at.map(to_db),
             deleted_at: q.deleted_at.map(to_db),
+            opened_at: q.opened_at.map(to_db),
+            completed_steps: q.completed.to_digits(),
         }
     }
 
@@ -84,6 +92,9 @@ impl QuizRow {
             expired_at: optional_time("quizzes.expired_at", self.expired_at)?,
             submitted_at: optional_time("quizzes.submitted_at", self.submitted_at)?,
             deleted_at: optional_time("quizzes.deleted_at", self.deleted_at)?,
+            opened_at: optional_time("quizzes.opened_at", self.opened_at)?,
+            completed: FeatureSet::from_digits(&self.completed_steps)
+                .map_err(|e| corrupt("quizzes.completed_steps", e))?,
         })
     }
 }
@@ -199,6 +210,89 @@ impl QuizRepository for Database {
         .await
     }
 
+    async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>> {
+        let link = link.clone();
+        let row = self
+            .read(move |conn| {
+                let live = quizzes::table
+                    .inner_join(profiles::table)
+                    .filter(quizzes::deleted_at.is_null())
+                    .select((QuizRow::as_select(), ProfileRow::as_select()));
+                let found = match link {
+                    QuizLink::Token(token) => live.filter(quizzes::token.eq(token)).first(conn),
+                    QuizLink::Code(code) => live.filter(quizzes::code.eq(code)).first(conn),
+                };
+                Ok(found.optional()?)
+            })
+            .await?;
+        row.map(with_client).transpose()
+    }
+
+    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        let (id, at) = (quiz.id.clone(), quiz.opened_at.map(to_db));
+        let event = event.clone();
+        self.write(move |conn| {
+            let changed = diesel::update(
+                quizzes::table
+                    .find(&id)
+                    .filter(quizzes::opened_at.is_null()),
+            )
+            .set(quizzes::opened_at.eq(at))
+            .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Conflict));
+            }
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn save_fields(&self, quiz: &Quiz, profile: &Profile, event: &Event) -> StoreResult<()> {
+        let (id, done) = (quiz.id.clone(), quiz.completed);
+        let (profile, event) = (profile.clone(), event.clone());
+        self.write(move |conn| {
+            write_submitted(conn, &profile)?;
+            add_completed(conn, &id, done)?;
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn add_document(
+        &self,
+        quiz: &Quiz,
+        document: &Document,
+        event: &Event,
+    ) -> StoreResult<()> {
+        let (id, done) = (quiz.id.clone(), quiz.completed);
+        let (document, event) = (document.clone(), event.clone());
+        self.write(move |conn| {
+            insert_document(conn, &document)?;
+            add_completed(conn, &id, done)?;
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        let (id, at) = (quiz.id.clone(), quiz.submitted_at.map(to_db));
+        let event = event.clone();
+        self.write(move |conn| {
+            let changed = diesel::update(
+                quizzes::table
+                    .find(&id)
+                    .filter(quizzes::submitted_at.is_null()),
+            )
+            .set(quizzes::submitted_at.eq(at))
+            .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Conflict));
+            }
+            record(conn, &event)
+        })
+        .await
+    }
+
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.clone(), quiz.deleted_at.map(to_db));
         let event = event.clone();
@@ -216,5 +310,31 @@ impl QuizRepository for Database {
             record(conn, &event)
         })
         .await
+    }
+}
+
+/// Adds `done` to the quiz's stored completed steps. Compare-and-set in a loop: two steps
+/// handed in at the same moment both end up recorded, on either backend.
+fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> Result<(), Failure> {
+    loop {
+        let stored: String = quizzes::table
+            .find(quiz_id)
+            .select(quizzes::completed_steps)
+            .first(conn)?;
+        let mut merged =
+            FeatureSet::from_digits(&stored).map_err(|e| corrupt("quizzes.completed_steps", e))?;
+        for feature in Feature::ALL.into_iter().filter(|f| done.contains(*f)) {
+            merged.insert(feature);
+        }
+        let changed = diesel::update(
+            quizzes::table
+                .find(quiz_id)
+                .filter(quizzes::completed_steps.eq(&stored)),
+        )
+        .set(quizzes::completed_steps.eq(merged.to_digits()))
+        .execute(conn)?;
+        if changed == 1 {
+            return Ok(());
+        }
     }
 }

@@ -49,6 +49,13 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         revision -> BigInt,
+        submitted_email_address -> Nullable<Text>,
+        submitted_mobile_number -> Nullable<Text>,
+        submitted_address -> Nullable<Text>,
+        submitted_date_of_birth -> Nullable<Text>,
+        submitted_ssn -> Nullable<Text>,
+        submitted_created_at -> Nullable<BigInt>,
+        submitted_updated_at -> Nullable<BigInt>,
     }
 }
 
@@ -94,11 +101,37 @@ diesel::table! {
         expired_at -> Nullable<BigInt>,
         submitted_at -> Nullable<BigInt>,
         deleted_at -> Nullable<BigInt>,
+        opened_at -> Nullable<BigInt>,
+        completed_steps -> Text,
+    }
+}
+
+diesel::table! {
+    documents (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Text,
+        quiz_id -> Text,
+        name -> Text,
+        status -> Text,
+        data -> Text,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    notes (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Text,
+        note -> Text,
+        created_at -> BigInt,
     }
 }
 
 diesel::joinable!(quizzes -> profiles (profile_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
-    merchants, api_keys, profiles, events, templates, quizzes
+    merchants, api_keys, profiles, events, templates, quizzes, documents, notes
 );

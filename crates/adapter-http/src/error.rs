@@ -80,6 +80,14 @@ impl ApiError {
                 "No template of yours has this template_id.",
             ),
             Resource::Quiz => ("QUIZ_NOT_FOUND", "No quiz of yours has this address."),
+            Resource::Document => (
+                "DOCUMENT_NOT_FOUND",
+                "No document of this profile has this document_id.",
+            ),
+            Resource::File => (
+                "FILE_NOT_FOUND",
+                "No file of this document has this file_id.",
+            ),
         };
         Self::bad_request(code, what)
     }
@@ -150,6 +158,11 @@ impl From<DomainError> for ApiError {
             DomainError::QuizExpired => {
                 Self::bad_request("QUIZ_EXPIRED", "This quiz has already expired.")
             }
+            DomainError::QuizSubmitted => Self::new(
+                StatusCode::CONFLICT,
+                "QUIZ_SUBMITTED",
+                "This quiz was already completed; it takes no more submissions.",
+            ),
             DomainError::Unavailable(cause) => Self::unavailable(cause),
             DomainError::Internal(cause) => Self::internal(cause),
         }

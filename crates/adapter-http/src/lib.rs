@@ -8,6 +8,8 @@ mod envelope;
 mod error;
 mod fields;
 mod handlers;
+mod pages;
+mod ratelimit;
 mod redact;
 mod routes;
 mod signed;
@@ -19,12 +21,14 @@ use actix_web::{App, web};
 
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
+pub use ratelimit::RateLimiter;
 pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
 
 /// Builds the application: routes, envelope middleware, shared state.
 pub fn app(
     state: ApiState,
+    limiter: web::Data<RateLimiter>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -36,7 +40,9 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
+        .app_data(limiter)
         .configure(routes::configure)
+        .configure(pages::configure)
         .default_service(web::to(handlers::fallback::not_found))
         .wrap(from_fn(envelope::middleware))
 }

@@ -2,7 +2,7 @@
 
 use actix_web::{FromRequest, Handler, Responder, web};
 
-use crate::handlers::{event, fallback, health, merchant, profile, quiz, template};
+use crate::handlers::{document, event, fallback, health, merchant, note, profile, quiz, template};
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
 fn operation<F, Args>(cfg: &mut web::ServiceConfig, path: &str, handler: F)
@@ -37,6 +37,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     operation(cfg, "quiz/read", quiz::read::handle);
     operation(cfg, "quiz/expire", quiz::expire::handle);
     operation(cfg, "quiz/delete", quiz::delete::handle);
+    operation(cfg, "document/get", document::get::handle);
+    operation(cfg, "document/read", document::read::handle);
+    operation(
+        cfg,
+        "document/update-status",
+        document::update_status::handle,
+    );
+    operation(cfg, "document/delete", document::delete::handle);
+    operation(cfg, "document/download", document::download::handle);
+    operation(cfg, "note/create", note::create::handle);
+    operation(cfg, "note/read", note::read::handle);
     operation(cfg, "event/read", event::read::handle);
     operation(cfg, "merchant/settings/get", merchant::settings_get::handle);
     operation(

@@ -2,7 +2,10 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use domain::ports::Clock;
-use domain::services::{MerchantService, ProfileService, QuizService, TemplateService};
+use domain::services::{
+    ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizService,
+    TemplateService,
+};
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
 #[async_trait]
@@ -17,6 +20,9 @@ pub struct ApiState {
     pub merchants: MerchantService,
     pub templates: TemplateService,
     pub quizzes: QuizService,
+    pub client: ClientService,
+    pub documents: DocumentService,
+    pub notes: NoteService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

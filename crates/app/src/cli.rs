@@ -70,6 +70,9 @@ pub struct ServeArgs {
     /// Address clients reach the service at, for quiz links. Default: http:// + bind.
     #[arg(long, env = "IDV_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Requests per minute one client address may make to the quiz pages.
+    #[arg(long, env = "IDV_CLIENT_RATE_LIMIT", default_value_t = 120)]
+    pub client_rate_limit: u32,
 }
 
 #[derive(Debug, Subcommand)]

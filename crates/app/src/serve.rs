@@ -1,8 +1,8 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::HttpServer;
-use adapter_http::ApiState;
+use actix_web::{HttpServer, web};
+use adapter_http::{ApiState, RateLimiter};
 
 use crate::cli::ServeArgs;
 use crate::wiring::{self, DatabaseReadiness};
@@ -20,16 +20,21 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{bound}"));
-    let services = wiring::services(&db, &public_url);
+    let services = wiring::services(&db, wiring::file_store(&args.storage), &public_url);
     let state = ApiState {
         profiles: services.profiles,
         merchants: services.merchants,
         templates: services.templates,
         quizzes: services.quizzes,
+        client: services.client,
+        documents: services.documents,
+        notes: services.notes,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
-    let server = HttpServer::new(move || adapter_http::app(state.clone()))
+    // One limiter for all workers, so the limit is per instance, not per worker.
+    let limiter = web::Data::new(RateLimiter::new(args.client_rate_limit));
+    let server = HttpServer::new(move || adapter_http::app(state.clone(), limiter.clone()))
         .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
         .listen(listener)?;
     // On stdout, for scripts and tests that start the server on port 0.

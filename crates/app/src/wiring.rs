@@ -3,10 +3,13 @@
 use std::fs;
 use std::sync::Arc;
 
-use adapter_db::{Database, Vault};
+use adapter_db::{Database, FileStore, Vault};
 use anyhow::Context;
 use async_trait::async_trait;
-use domain::services::{MerchantService, ProfileService, QuizPorts, QuizService, TemplateService};
+use domain::services::{
+    ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
+    QuizService, TemplateService,
+};
 
 use crate::cli::StorageArgs;
 use crate::master_key;
@@ -41,12 +44,21 @@ pub struct Services {
     pub merchants: MerchantService,
     pub templates: TemplateService,
     pub quizzes: QuizService,
+    pub client: ClientService,
+    pub documents: DocumentService,
+    pub notes: NoteService,
     pub clock: Arc<SystemClock>,
 }
 
-/// The use cases over `db`; quiz addresses are made under `public_url`.
-pub fn services(db: &Database, public_url: &str) -> Services {
+/// Where uploaded files live: `files/` in the data directory.
+pub fn file_store(storage: &StorageArgs) -> FileStore {
+    FileStore::new(storage.data_dir.join("files"))
+}
+
+/// The use cases over `db` and `files`; quiz addresses are made under `public_url`.
+pub fn services(db: &Database, files: FileStore, public_url: &str) -> Services {
     let db = Arc::new(db.clone());
+    let files = Arc::new(files);
     let clock = Arc::new(SystemClock);
     let ids = Arc::new(UlidIds::default());
     let secrets = Arc::new(RandomSecrets::default());
@@ -60,10 +72,20 @@ pub fn services(db: &Database, public_url: &str) -> Services {
         secrets: secrets.clone(),
     };
     Services {
-        profiles: ProfileService::new(db.clone(), clock.clone(), ids.clone()),
+        profiles: ProfileService::new(db.clone(), files.clone(), clock.clone(), ids.clone()),
         merchants: MerchantService::new(db.clone(), clock.clone(), ids.clone(), secrets),
-        templates: TemplateService::new(db, clock.clone(), ids),
+        templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),
+        client: ClientService::new(
+            db.clone(),
+            db.clone(),
+            files.clone(),
+            clock.clone(),
+            ids.clone(),
+            public_url,
+        ),
+        documents: DocumentService::new(db.clone(), db.clone(), files, clock.clone(), ids.clone()),
+        notes: NoteService::new(db.clone(), db, clock.clone(), ids),
         clock,
     }
 }

@@ -8,6 +8,8 @@ pub enum Resource {
     ApiKey,
     Template,
     Quiz,
+    Document,
+    File,
 }
 
 /// Why a use case refused or failed.
@@ -26,6 +28,9 @@ pub enum DomainError {
     /// A quiz needs a stored template or a list.
     #[error("no template given")]
     TemplateRequired,
+    /// The client already completed this quiz; it takes no more submissions.
+    #[error("quiz already submitted")]
+    QuizSubmitted,
     /// quiz/expire on a quiz already expired.
     #[error("quiz already expired")]
     QuizExpired,

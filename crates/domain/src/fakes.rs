@@ -155,7 +155,7 @@ impl ProfileRepository for MemoryProfiles {
         Ok(page_of(mine, page))
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()> {
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
         self.profiles
             .lock()
             .expect("lock")
@@ -163,7 +163,7 @@ impl ProfileRepository for MemoryProfiles {
         let mut events = self.events.lock().expect("lock");
         events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
         events.push(tombstone.clone());
-        Ok(())
+        Ok(Vec::new())
     }
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
@@ -378,6 +378,54 @@ impl QuizRepository for MemoryQuizzes {
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         self.replace(quiz, event, |_| true, StoreError::Missing)
     }
+
+    async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>> {
+        let merchant = {
+            let quizzes = self.quizzes.lock().expect("lock");
+            quizzes
+                .iter()
+                .find(|q| match link {
+                    QuizLink::Token(t) => &q.token == t,
+                    QuizLink::Code(c) => &q.code == c,
+                })
+                .map(|q| q.merchant_id.clone())
+        };
+        match merchant {
+            Some(m) => self.find(&m, link).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        self.replace(
+            quiz,
+            event,
+            |stored| stored.opened_at.is_none(),
+            StoreError::Conflict,
+        )
+    }
+
+    async fn save_fields(&self, quiz: &Quiz, _profile: &Profile, event: &Event) -> StoreResult<()> {
+        self.replace(quiz, event, |_| true, StoreError::Missing)
+    }
+
+    async fn add_document(
+        &self,
+        quiz: &Quiz,
+        _document: &crate::document::Document,
+        event: &Event,
+    ) -> StoreResult<()> {
+        self.replace(quiz, event, |_| true, StoreError::Missing)
+    }
+
+    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+        self.replace(
+            quiz,
+            event,
+            |stored| stored.submitted_at.is_none(),
+            StoreError::Conflict,
+        )
+    }
 }
 
 impl MemoryQuizzes {
@@ -402,6 +450,29 @@ impl MemoryQuizzes {
             .lock()
             .expect("lock")
             .push(event.clone());
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct MemoryFiles(Mutex<std::collections::HashMap<String, Vec<u8>>>);
+
+#[async_trait]
+impl crate::ports::DocumentStore for MemoryFiles {
+    async fn put(&self, file_id: &str, bytes: &[u8]) -> StoreResult<()> {
+        self.0
+            .lock()
+            .expect("lock")
+            .insert(file_id.to_owned(), bytes.to_vec());
+        Ok(())
+    }
+
+    async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        Ok(self.0.lock().expect("lock").get(file_id).cloned())
+    }
+
+    async fn delete(&self, file_id: &str) -> StoreResult<()> {
+        self.0.lock().expect("lock").remove(file_id);
         Ok(())
     }
 }

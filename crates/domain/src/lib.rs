@@ -4,9 +4,11 @@
 //! it is a valid e-mail. Use cases live in [`services`] and reach storage, the clock and
 //! randomness only through the traits in [`ports`], so every rule is testable in memory.
 
+pub mod document;
 pub mod error;
 pub mod event;
 pub mod merchant;
+pub mod note;
 pub mod paging;
 pub mod ports;
 pub mod profile;

@@ -3,8 +3,10 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
+use crate::document::Document;
 use crate::event::Event;
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::note::Note;
 use crate::paging::{Page, Paged};
 use crate::profile::{Profile, ProfileId, ProfileKey};
 use crate::quiz::{Quiz, QuizLink, QuizWithClient};
@@ -73,7 +75,8 @@ pub trait ProfileRepository: Send + Sync {
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
     /// Erases the profile and everything under it, then stores the tombstone event.
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<()>;
+    /// Returns the ids of the files its documents held, for the caller to remove.
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>>;
     /// Newest first.
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
 }
@@ -119,4 +122,49 @@ pub trait QuizRepository: Send + Sync {
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
     /// Soft-deletes the quiz, if it was not deleted meanwhile (else `Missing`).
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+
+    /// A quiz that is not deleted, of any merchant: the client's link is its only key.
+    async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>>;
+    /// Records the first opening (`Conflict` when it was already recorded).
+    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    /// Stores what the client typed (the profile's submitted fields only) and adds the
+    /// quiz's newly completed steps to those already stored.
+    async fn save_fields(&self, quiz: &Quiz, profile: &Profile, event: &Event) -> StoreResult<()>;
+    /// Stores a document and adds the quiz's newly completed steps.
+    async fn add_document(
+        &self,
+        quiz: &Quiz,
+        document: &Document,
+        event: &Event,
+    ) -> StoreResult<()>;
+    /// Completes the quiz (`Conflict` when it was already completed).
+    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+}
+
+#[async_trait]
+pub trait DocumentRepository: Send + Sync {
+    /// The document if it belongs to `profile`.
+    async fn find(&self, profile: &ProfileId, id: &str) -> StoreResult<Option<Document>>;
+    /// Newest first.
+    async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>>;
+    /// `Missing` if the document is gone.
+    async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()>;
+    /// `Missing` if the document is gone.
+    async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()>;
+}
+
+#[async_trait]
+pub trait NoteRepository: Send + Sync {
+    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()>;
+    /// Newest first.
+    async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>>;
+}
+
+/// Where uploaded file bytes live. Writes are durable when `put` returns.
+#[async_trait]
+pub trait DocumentStore: Send + Sync {
+    async fn put(&self, file_id: &str, bytes: &[u8]) -> StoreResult<()>;
+    async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>>;
+    /// Removing a file that is not there is not an error.
+    async fn delete(&self, file_id: &str) -> StoreResult<()>;
 }

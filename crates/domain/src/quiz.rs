@@ -4,7 +4,7 @@ use time::{Duration, OffsetDateTime};
 
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::profile::{Profile, ProfileId};
-use crate::template::FeatureList;
+use crate::template::{Feature, FeatureList, FeatureSet, Requirement, StepKind};
 use crate::validation::Invalid;
 
 /// The template a quiz was built from, as it was then.
@@ -51,9 +51,42 @@ pub struct Quiz {
     pub expired_at: Option<OffsetDateTime>,
     pub submitted_at: Option<OffsetDateTime>,
     pub deleted_at: Option<OffsetDateTime>,
+    /// When the client first opened the link.
+    pub opened_at: Option<OffsetDateTime>,
+    /// The steps the client has done.
+    pub completed: FeatureSet,
 }
 
 impl Quiz {
+    /// The steps the template asks for (required or optional), in order.
+    pub fn steps(&self) -> impl Iterator<Item = (Feature, Requirement)> + '_ {
+        self.template
+            .list
+            .iter()
+            .filter(|(_, r)| *r != Requirement::NotRequired)
+    }
+
+    pub fn asks_for(&self, feature: Feature) -> bool {
+        self.template.list.get(feature) != Requirement::NotRequired
+    }
+
+    /// Required steps not done yet. Provider steps count: without a provider they cannot
+    /// be done, and the quiz says so rather than pretending.
+    pub fn missing_steps(&self) -> Vec<Feature> {
+        self.steps()
+            .filter(|(f, r)| *r == Requirement::Required && !self.completed.contains(*f))
+            .map(|(f, _)| f)
+            .collect()
+    }
+
+    /// Whether any required step needs a provider this service does not have.
+    pub fn needs_provider(&self) -> Vec<Feature> {
+        self.steps()
+            .filter(|(f, r)| *r == Requirement::Required && f.kind() == StepKind::Provider)
+            .map(|(f, _)| f)
+            .collect()
+    }
+
     /// Valid for exactly `days` × 24 hours from `now`.
     pub fn expires_at(now: OffsetDateTime, days: QuizExpiryDays) -> OffsetDateTime {
         now + Duration::days(i64::from(days.days()))
@@ -172,7 +205,32 @@ mod tests {
             expired_at: None,
             submitted_at: None,
             deleted_at: None,
+            opened_at: None,
+            completed: FeatureSet::default(),
         }
+    }
+
+    #[test]
+    fn missing_steps_are_the_required_ones_not_done() {
+        let mut q = quiz(5);
+        q.template
+            .list
+            .set(Feature::SelfieUpload, Requirement::Required);
+        q.template
+            .list
+            .set(Feature::SsnSubmit, Requirement::Optional);
+        q.template
+            .list
+            .set(Feature::GoogleLogin, Requirement::Required);
+        assert_eq!(
+            q.missing_steps(),
+            [Feature::SelfieUpload, Feature::GoogleLogin]
+        );
+        assert_eq!(q.needs_provider(), [Feature::GoogleLogin]);
+        q.completed.insert(Feature::SelfieUpload);
+        assert_eq!(q.missing_steps(), [Feature::GoogleLogin]);
+        assert!(q.asks_for(Feature::SsnSubmit));
+        assert!(!q.asks_for(Feature::PassportUpload));
     }
 
     #[test]

@@ -95,6 +95,111 @@ impl Feature {
     }
 }
 
+/// How the client completes a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// One to four files (JPEG, PNG or PDF).
+    Upload,
+    /// Form fields, kept as the profile's `customer_submitted_form_fields`.
+    Submit,
+    /// A typed full name and consent.
+    Agreement,
+    /// A hash of browser attributes, computed by the page.
+    Fingerprint,
+    /// Needs an outside provider (bank, Google, Facebook...).
+    Provider,
+}
+
+impl Feature {
+    pub fn kind(&self) -> StepKind {
+        match self {
+            Self::DriverLicenceUpload
+            | Self::PassportUpload
+            | Self::OtherIdUpload
+            | Self::SelfieUpload
+            | Self::BankStatementUpload
+            | Self::ReceiptUpload
+            | Self::UtilityBillUpload
+            | Self::VoidCheckUpload
+            | Self::CanadianBankStatement
+            | Self::UtilityStatement => StepKind::Upload,
+            Self::AddressSubmit
+            | Self::MobilePhoneSubmit
+            | Self::EmailAddressSubmit
+            | Self::DateOfBirthSubmit
+            | Self::SsnSubmit => StepKind::Submit,
+            Self::AgreementSign => StepKind::Agreement,
+            Self::DeviceFingerPrint => StepKind::Fingerprint,
+            Self::GoogleLogin
+            | Self::FacebookLogin
+            | Self::CanadianBankValidation
+            | Self::UsaCanadianBankValidation
+            | Self::CustomApplication => StepKind::Provider,
+        }
+    }
+
+    /// A short label for people.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::DriverLicenceUpload => "Driver's licence",
+            Self::PassportUpload => "Passport",
+            Self::OtherIdUpload => "Other ID document",
+            Self::SelfieUpload => "Selfie",
+            Self::BankStatementUpload => "Bank statement",
+            Self::ReceiptUpload => "Receipt",
+            Self::UtilityBillUpload => "Utility bill",
+            Self::VoidCheckUpload => "Void cheque",
+            Self::AddressSubmit => "Address",
+            Self::MobilePhoneSubmit => "Mobile phone",
+            Self::EmailAddressSubmit => "E-mail address",
+            Self::DateOfBirthSubmit => "Date of birth",
+            Self::SsnSubmit => "Social security / insurance number",
+            Self::CanadianBankValidation => "Canadian bank account check",
+            Self::UsaCanadianBankValidation => "US/Canadian bank account check",
+            Self::AgreementSign => "Agreement",
+            Self::GoogleLogin => "Sign in with Google",
+            Self::FacebookLogin => "Sign in with Facebook",
+            Self::DeviceFingerPrint => "Device check",
+            Self::CustomApplication => "Application form",
+            Self::CanadianBankStatement => "Canadian bank statement",
+            Self::UtilityStatement => "Utility statement",
+        }
+    }
+}
+
+/// A set of features, e.g. the steps a client has completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FeatureSet([bool; 22]);
+
+impl FeatureSet {
+    pub fn contains(&self, feature: Feature) -> bool {
+        self.0[feature.index()]
+    }
+
+    pub fn insert(&mut self, feature: Feature) {
+        self.0[feature.index()] = true;
+    }
+
+    /// Storage form: 22 characters `0`/`1` in feature order.
+    pub fn to_digits(&self) -> String {
+        self.0
+            .iter()
+            .map(|&done| if done { '1' } else { '0' })
+            .collect()
+    }
+
+    pub fn from_digits(digits: &str) -> Result<Self, Invalid> {
+        if digits.len() != 22 || !digits.bytes().all(|b| b == b'0' || b == b'1') {
+            return Err(Invalid::new("must hold 22 digits 0 or 1"));
+        }
+        let mut set = Self::default();
+        for (slot, digit) in set.0.iter_mut().zip(digits.bytes()) {
+            *slot = digit == b'1';
+        }
+        Ok(set)
+    }
+}
+
 /// How a template asks for a step: the interface's 0, 1 and 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Requirement {
@@ -207,6 +312,33 @@ mod tests {
         assert_eq!(names.len(), 22);
         assert_eq!(Feature::from_name("ssn_submit"), Some(Feature::SsnSubmit));
         assert_eq!(Feature::from_name("ssn"), None);
+    }
+
+    #[test]
+    fn every_feature_has_a_kind_and_uploads_are_the_documented_ones() {
+        let uploads: Vec<_> = Feature::ALL
+            .iter()
+            .filter(|f| f.kind() == StepKind::Upload)
+            .map(Feature::name)
+            .collect();
+        assert_eq!(uploads.len(), 10);
+        assert!(
+            uploads
+                .iter()
+                .all(|n| n.ends_with("_upload") || n.ends_with("_statement"))
+        );
+        assert_eq!(Feature::GoogleLogin.kind(), StepKind::Provider);
+        assert_eq!(Feature::SsnSubmit.kind(), StepKind::Submit);
+    }
+
+    #[test]
+    fn feature_sets_round_trip_through_digits() {
+        let mut set = FeatureSet::default();
+        set.insert(Feature::SelfieUpload);
+        assert!(set.contains(Feature::SelfieUpload));
+        assert!(!set.contains(Feature::PassportUpload));
+        assert_eq!(FeatureSet::from_digits(&set.to_digits()), Ok(set));
+        assert!(FeatureSet::from_digits("2").is_err());
     }
 
     #[test]

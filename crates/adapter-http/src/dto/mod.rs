@@ -1,6 +1,7 @@
 //! The interface's JSON, both ways: request bodies into domain inputs, domain objects
 //! into the exact layouts of interface §2 and §4.
 
+pub mod document;
 pub mod event;
 pub mod paging;
 pub mod profile;

@@ -1,9 +1,11 @@
 //! One module per resource, one file per operation.
 
+pub mod document;
 pub mod event;
 pub mod fallback;
 pub mod health;
 pub mod merchant;
+pub mod note;
 pub mod profile;
 pub mod quiz;
 pub mod template;

@@ -110,6 +110,20 @@ pub struct SubmittedFormFields {
     pub updated_at: OffsetDateTime,
 }
 
+impl Default for SubmittedFormFields {
+    fn default() -> Self {
+        Self {
+            email_address: None,
+            mobile_number: None,
+            address: None,
+            date_of_birth: None,
+            ssn: None,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            updated_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
     pub id: ProfileId,

@@ -1,11 +1,17 @@
 //! Use cases: plain structs over the ports, one per area of the interface.
 
+mod client;
+mod documents;
 mod merchants;
+mod notes;
 mod profiles;
 mod quizzes;
 mod templates;
 
+pub use client::{AddressInput, ClientService, FieldsInput, IncomingFile, QuizSession};
+pub use documents::DocumentService;
 pub use merchants::MerchantService;
+pub use notes::NoteService;
 pub use profiles::ProfileService;
 pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use templates::{ListChanges, TemplateService};

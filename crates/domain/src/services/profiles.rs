@@ -6,7 +6,7 @@ use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
-use crate::ports::{Clock, IdGenerator, ProfileRepository, StoreError};
+use crate::ports::{Clock, DocumentStore, IdGenerator, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey, ProfileStatus};
 
 /// How often a read-modify-write is retried when another writer got there first.
@@ -16,6 +16,7 @@ const MAX_ATTEMPTS: usize = 5;
 #[derive(Clone)]
 pub struct ProfileService {
     profiles: Arc<dyn ProfileRepository>,
+    store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
 }
@@ -29,11 +30,13 @@ impl std::fmt::Debug for ProfileService {
 impl ProfileService {
     pub fn new(
         profiles: Arc<dyn ProfileRepository>,
+        store: Arc<dyn DocumentStore>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
     ) -> Self {
         Self {
             profiles,
+            store,
             clock,
             ids,
         }
@@ -128,7 +131,13 @@ impl ProfileService {
         );
         tombstone.profile_id = None;
         match self.profiles.delete(&profile, &tombstone).await {
-            Ok(()) => Ok(now),
+            Ok(file_ids) => {
+                // The records are gone; their files follow at once.
+                for file_id in file_ids {
+                    self.store.delete(&file_id).await?;
+                }
+                Ok(now)
+            }
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
             Err(e) => Err(e.into()),
         }
@@ -187,13 +196,14 @@ impl ProfileService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fakes::{FixedClock, MemoryProfiles, SequentialIds};
+    use crate::fakes::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
     use crate::profile::{AttributesPatch, Email, Patch, PhoneNumber, ShortText};
     use futures_executor::block_on;
 
     fn service(store: Arc<MemoryProfiles>) -> ProfileService {
         ProfileService::new(
             store,
+            Arc::new(MemoryFiles::default()),
             Arc::new(FixedClock::default()),
             Arc::new(SequentialIds::default()),
         )

@@ -11,7 +11,7 @@ use crate::ports::{
 use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey};
 use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizWithClient, TemplateSnapshot, expiry_days};
 use crate::services::templates::{ListChanges, apply_list};
-use crate::template::FeatureList;
+use crate::template::{FeatureList, FeatureSet};
 
 /// Random bytes in a quiz's long address, and characters in its short code.
 const TOKEN_BYTES: usize = 32;
@@ -158,6 +158,8 @@ impl QuizService {
                 expired_at: None,
                 submitted_at: None,
                 deleted_at: None,
+                opened_at: None,
+                completed: FeatureSet::default(),
             };
             let details = format!("Quiz sent, valid for {} days", days.days());
             let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);

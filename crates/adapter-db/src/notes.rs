@@ -1,0 +1,84 @@
+//! `NoteRepository`: the merchant's notes on a profile.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::event::Event;
+use domain::merchant::MerchantId;
+use domain::note::{Note, NoteText};
+use domain::paging::{Page, Paged};
+use domain::ports::{NoteRepository, StoreResult};
+use domain::profile::ProfileId;
+
+use crate::Database;
+use crate::failure::corrupt;
+use crate::profiles::record;
+use crate::schema::notes;
+use crate::timestamps::{from_db, to_db};
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = notes)]
+struct NoteRow {
+    id: String,
+    merchant_id: String,
+    profile_id: String,
+    note: String,
+    created_at: i64,
+}
+
+impl NoteRow {
+    fn into_domain(self) -> StoreResult<Note> {
+        Ok(Note {
+            text: NoteText::parse(&self.note).map_err(|e| corrupt("notes.note", e))?,
+            id: self.id,
+            merchant_id: MerchantId(self.merchant_id),
+            profile_id: ProfileId(self.profile_id),
+            created_at: from_db("notes.created_at", self.created_at)?,
+        })
+    }
+}
+
+#[async_trait]
+impl NoteRepository for Database {
+    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
+        let row = NoteRow {
+            id: note.id.clone(),
+            merchant_id: note.merchant_id.0.clone(),
+            profile_id: note.profile_id.0.clone(),
+            note: note.text.as_str().to_owned(),
+            created_at: to_db(note.created_at),
+        };
+        let event = event.clone();
+        self.write(move |conn| {
+            diesel::insert_into(notes::table)
+                .values(&row)
+                .execute(conn)?;
+            record(conn, &event)
+        })
+        .await
+    }
+
+    async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>> {
+        let profile = profile.0.clone();
+        let (rows, total) = self
+            .read(move |conn| {
+                let mine = notes::table.filter(notes::profile_id.eq(profile));
+                let total: i64 = mine.clone().count().get_result(conn)?;
+                let rows = mine
+                    .order(notes::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select(NoteRow::as_select())
+                    .load(conn)?;
+                Ok((rows, total))
+            })
+            .await?;
+        Ok(Paged {
+            items: rows
+                .into_iter()
+                .map(NoteRow::into_domain)
+                .collect::<StoreResult<_>>()?,
+            total_count: total,
+            filtered: total,
+        })
+    }
+}

@@ -1,0 +1,47 @@
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::profile::ShortText;
+use domain::quiz::QuizLink;
+use serde_json::Value;
+
+use super::fields::form_or_json;
+use super::respond::{after_post, api_error};
+use crate::error::ApiError;
+use crate::fields::Fields;
+use crate::handlers::State;
+use crate::object;
+
+/// A checkbox's or a JSON body's "yes".
+fn consented(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => matches!(
+            s.trim().to_ascii_lowercase().as_str(),
+            "yes" | "on" | "true" | "1"
+        ),
+        Some(Value::Number(n)) => n.as_i64() == Some(1),
+        _ => false,
+    }
+}
+
+/// `POST /quiz/{token}/agreement`: `full_name` typed as signature, and `consent`.
+pub async fn handle(
+    state: State,
+    req: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let link = QuizLink::Token(token.into_inner());
+    let map = form_or_json(&req, &body)?;
+    let mut f = Fields::new(&map);
+    let name = f.required("full_name", ShortText::parse);
+    let result = match f.finish(|| name) {
+        Ok(name) => state
+            .client
+            .sign_agreement(&link, name, consented(map.get("consent")))
+            .await
+            .map_err(api_error)
+            .map(|d| object! { "document_id": d.id, "name": d.name, "status": d.status.as_str() }),
+        Err(e) => Err(e),
+    };
+    after_post(&state, &req, &link, result).await
+}

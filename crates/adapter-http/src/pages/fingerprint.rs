@@ -1,0 +1,33 @@
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::quiz::QuizLink;
+use domain::validation::Invalid;
+
+use super::fields::form_or_json;
+use super::respond::{after_post, api_error};
+use crate::error::ApiError;
+use crate::fields::Fields;
+use crate::handlers::State;
+use crate::object;
+
+/// `POST /quiz/{token}/fingerprint`: the hash the page computed (`fingerprint`).
+pub async fn handle(
+    state: State,
+    req: HttpRequest,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let link = QuizLink::Token(token.into_inner());
+    let map = form_or_json(&req, &body)?;
+    let mut f = Fields::new(&map);
+    let fingerprint = f.required("fingerprint", |s| Ok::<_, Invalid>(s.trim().to_owned()));
+    let result = match f.finish(|| fingerprint) {
+        Ok(fingerprint) => state
+            .client
+            .fingerprint(&link, fingerprint)
+            .await
+            .map_err(api_error)
+            .map(|d| object! { "document_id": d.id, "name": d.name, "status": d.status.as_str() }),
+        Err(e) => Err(e),
+    };
+    after_post(&state, &req, &link, result).await
+}

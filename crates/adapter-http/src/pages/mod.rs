@@ -1,0 +1,85 @@
+//! The client's side: the quiz pages and their form posts (contract §6). Public routes:
+//! the unguessable token in the address is the only credential.
+
+mod agreement;
+mod documents;
+mod fields;
+mod fingerprint;
+mod open;
+mod respond;
+mod submit;
+mod view;
+
+use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use actix_web::middleware::{DefaultHeaders, from_fn};
+use actix_web::{HttpResponse, web};
+
+use crate::ratelimit;
+
+/// Largest form post: four files of 10 MiB and the form around them.
+const MAX_UPLOAD_BYTES: usize = 4 * domain::document::MAX_FILE_BYTES + 64 * 1024;
+
+/// The address holds the token: it must not leak through the Referer, frames, caches or
+/// content sniffing. Scripts and styles come only from this service.
+fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add(("Referrer-Policy", "no-referrer"))
+        .add((
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add((CACHE_CONTROL, "no-store"))
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((CONTENT_TYPE, content_type))
+        .insert_header((CACHE_CONTROL, "public, max-age=3600"))
+        .body(body)
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route(
+        "/static/quiz.css",
+        web::get().to(|| async {
+            asset(
+                "text/css; charset=utf-8",
+                include_str!("../../static/quiz.css"),
+            )
+        }),
+    )
+    .route(
+        "/static/quiz.js",
+        web::get().to(|| async {
+            asset(
+                "text/javascript; charset=utf-8",
+                include_str!("../../static/quiz.js"),
+            )
+        }),
+    )
+    .service(
+        web::scope("/q")
+            .wrap(security_headers())
+            .wrap(from_fn(ratelimit::middleware))
+            .route("/{code}", web::get().to(open::short)),
+    )
+    .service(
+        web::scope("/quiz/{token}")
+            .wrap(security_headers())
+            .wrap(from_fn(ratelimit::middleware))
+            .app_data(web::PayloadConfig::new(MAX_UPLOAD_BYTES))
+            .app_data(
+                actix_multipart::form::MultipartFormConfig::default().total_limit(MAX_UPLOAD_BYTES),
+            )
+            .route("", web::get().to(open::page))
+            .route("/", web::get().to(open::page))
+            .route("/fields", web::post().to(fields::handle))
+            .route("/documents", web::post().to(documents::handle))
+            .route("/agreement", web::post().to(agreement::handle))
+            .route("/fingerprint", web::post().to(fingerprint::handle))
+            .route("/submit", web::post().to(submit::handle)),
+    );
+}

@@ -1,0 +1,63 @@
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::quiz::{QuizLink, QuizState};
+
+use super::respond::{api_error, expired_page, html, not_found_page, thanks_page, wants_json};
+use super::view::{QuizPage, session_json};
+use crate::envelope::Reply;
+use crate::error::ApiError;
+use crate::handlers::State;
+use actix_web::Responder;
+
+/// `GET /q/{code}`: the short address sends the browser on to the long one.
+pub async fn short(
+    state: State,
+    req: HttpRequest,
+    code: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    match state
+        .client
+        .find_links(&QuizLink::Code(code.into_inner()))
+        .await
+    {
+        Ok(links) => Ok(redirect_found(links.long_url)),
+        Err(e) if wants_json(&req) => Err(api_error(e)),
+        Err(_) => Ok(not_found_page()),
+    }
+}
+
+fn redirect_found(location: String) -> HttpResponse {
+    HttpResponse::Found()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .finish()
+}
+
+/// `GET /quiz/{token}`: the quiz page, or what became of the quiz.
+pub async fn page(
+    state: State,
+    req: HttpRequest,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let link = QuizLink::Token(token.into_inner());
+    let session = match state.client.open(&link).await {
+        Ok(session) => session,
+        Err(e) if wants_json(&req) => return Err(api_error(e)),
+        Err(_) => return Ok(not_found_page()),
+    };
+    if wants_json(&req) {
+        if session.state == QuizState::Expired {
+            return Err(api_error(domain::DomainError::QuizExpired));
+        }
+        let body = session_json(&session)
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        return Ok(Reply::ok(body).respond_to(&req));
+    }
+    Ok(match session.state {
+        QuizState::Active => html(StatusCode::OK, &QuizPage::new(&session, None)),
+        QuizState::Submitted => thanks_page(&session.merchant_name),
+        QuizState::Expired => expired_page(),
+        QuizState::Deleted => not_found_page(),
+    })
+}

@@ -1,0 +1,115 @@
+//! One route, two audiences: JSON for scripts (`Accept: application/json`), HTML for
+//! people, with a redirect back to the page after a successful form post.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{ACCEPT, CONTENT_TYPE, LOCATION};
+use actix_web::{HttpRequest, HttpResponse, Responder};
+use askama::Template;
+use domain::DomainError;
+use domain::error::Resource;
+use domain::quiz::QuizLink;
+use serde_json::{Map, Value};
+
+use super::view::{MessagePage, QuizPage};
+use crate::envelope::Reply;
+use crate::error::ApiError;
+use crate::handlers::State;
+
+pub fn wants_json(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("application/json"))
+}
+
+pub fn html(status: StatusCode, page: &impl Template) -> HttpResponse {
+    match page.render() {
+        Ok(body) => HttpResponse::build(status)
+            .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
+            .body(body),
+        Err(e) => {
+            HttpResponse::InternalServerError().body(format!("page could not be rendered ({e})"))
+        }
+    }
+}
+
+pub fn redirect_to(path: String) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((LOCATION, path))
+        .finish()
+}
+
+pub fn not_found_page() -> HttpResponse {
+    let page = MessagePage {
+        heading: "Link not found",
+        text:
+            "This verification link does not exist or was withdrawn. Ask the sender for a new one."
+                .to_owned(),
+    };
+    html(StatusCode::NOT_FOUND, &page)
+}
+
+pub fn expired_page() -> HttpResponse {
+    let page = MessagePage {
+        heading: "This link has expired",
+        text: "Verification links are valid for a limited time. Ask the sender for a new one."
+            .to_owned(),
+    };
+    html(StatusCode::GONE, &page)
+}
+
+pub fn thanks_page(merchant: &str) -> HttpResponse {
+    let page = MessagePage {
+        heading: "Thank you",
+        text: format!("Your verification was sent to {merchant}. You can close this page."),
+    };
+    html(StatusCode::OK, &page)
+}
+
+/// The quiz's state errors, with the statuses the pages use.
+pub fn api_error(error: DomainError) -> ApiError {
+    match error {
+        DomainError::NotFound(Resource::Quiz) => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "QUIZ_NOT_FOUND",
+            "This quiz does not exist.",
+        ),
+        DomainError::QuizExpired => {
+            ApiError::new(StatusCode::GONE, "QUIZ_EXPIRED", "This quiz has expired.")
+        }
+        DomainError::QuizSubmitted => ApiError::new(
+            StatusCode::CONFLICT,
+            "QUIZ_SUBMITTED",
+            "This quiz was already completed; it takes no more submissions.",
+        ),
+        other => other.into(),
+    }
+}
+
+/// The answer to a form post: JSON either way, or for people a redirect back to the page
+/// on success and the page again, with its errors next to the fields, on failure.
+pub async fn after_post(
+    state: &State,
+    req: &HttpRequest,
+    link: &QuizLink,
+    result: Result<Map<String, Value>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let token = match link {
+        QuizLink::Token(t) | QuizLink::Code(t) => t.clone(),
+    };
+    match (result, wants_json(req)) {
+        (Ok(body), true) => Ok(Reply::ok(body).respond_to(req)),
+        (Ok(_), false) => Ok(redirect_to(format!("/quiz/{token}"))),
+        (Err(error), true) => Err(error),
+        (Err(error), false) => match error.status {
+            StatusCode::NOT_FOUND => Ok(not_found_page()),
+            StatusCode::GONE => Ok(expired_page()),
+            StatusCode::CONFLICT => Ok(redirect_to(format!("/quiz/{token}"))),
+            status if status.is_server_error() => Err(error),
+            _ => {
+                let session = state.client.open(link).await.map_err(api_error)?;
+                Ok(html(error.status, &QuizPage::new(&session, Some(&error))))
+            }
+        },
+    }
+}

@@ -1,0 +1,592 @@
+//! The client's side of a quiz: opening the link, handing in each step, submitting.
+
+use std::sync::Arc;
+
+use time::OffsetDateTime;
+
+use crate::document::{
+    Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, StoredFile,
+};
+use crate::error::{DomainError, Resource};
+use crate::event::{Activity, Event};
+use crate::ports::{
+    Clock, DocumentStore, IdGenerator, MerchantRepository, QuizRepository, StoreError,
+};
+use crate::profile::{
+    Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State,
+    SubmittedFormFields,
+};
+use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient};
+use crate::template::{Feature, StepKind};
+use crate::validation::{Problem, Violations};
+
+/// An address as the client types it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressInput {
+    pub line_1: LongText,
+    pub line_2: Option<LongText>,
+    pub city: ShortText,
+    pub state: Option<State>,
+    pub postal: Postal,
+    pub country: Country,
+}
+
+impl AddressInput {
+    /// The one-line form kept as `address`: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA".
+    pub fn one_line(&self) -> String {
+        let mut parts = vec![self.line_1.as_str().to_owned()];
+        if let Some(line_2) = &self.line_2 {
+            parts.push(line_2.as_str().to_owned());
+        }
+        parts.push(self.city.as_str().to_owned());
+        let region = match &self.state {
+            Some(state) => format!("{} {}", state.as_str(), self.postal.as_str()),
+            None => self.postal.as_str().to_owned(),
+        };
+        parts.push(region);
+        parts.push(self.country.as_str().to_owned());
+        parts.join(", ")
+    }
+}
+
+/// The form steps' fields; each `None` when not sent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldsInput {
+    pub address: Option<AddressInput>,
+    pub mobile_number: Option<PhoneNumber>,
+    pub email_address: Option<Email>,
+    pub date_of_birth: Option<DateOfBirth>,
+    pub ssn: Option<Ssn>,
+}
+
+/// A file as received, with what the adapter learnt from its bytes.
+#[derive(Debug, Clone)]
+pub struct IncomingFile {
+    /// Already sanitised.
+    pub file_name: String,
+    /// `None` when the bytes are none of the accepted types.
+    pub file_type: Option<FileType>,
+    pub sha256: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What a quiz page shows.
+#[derive(Debug, Clone)]
+pub struct QuizSession {
+    pub view: QuizWithClient,
+    pub merchant_name: String,
+    pub links: QuizLinks,
+    pub state: QuizState,
+}
+
+#[derive(Clone)]
+pub struct ClientService {
+    quizzes: Arc<dyn QuizRepository>,
+    merchants: Arc<dyn MerchantRepository>,
+    store: Arc<dyn DocumentStore>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    public_url: String,
+}
+
+impl std::fmt::Debug for ClientService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClientService")
+    }
+}
+
+impl ClientService {
+    pub fn new(
+        quizzes: Arc<dyn QuizRepository>,
+        merchants: Arc<dyn MerchantRepository>,
+        store: Arc<dyn DocumentStore>,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdGenerator>,
+        public_url: impl Into<String>,
+    ) -> Self {
+        Self {
+            quizzes,
+            merchants,
+            store,
+            clock,
+            ids,
+            public_url: public_url.into(),
+        }
+    }
+
+    /// The addresses of a quiz that is not deleted, whatever its state.
+    pub async fn find_links(&self, link: &QuizLink) -> Result<QuizLinks, DomainError> {
+        let view = self.find(link).await?;
+        Ok(QuizLinks::of(&self.public_url, &view.quiz))
+    }
+
+    /// The quiz behind a link, in whatever state; logs the first opening of an active one.
+    pub async fn open(&self, link: &QuizLink) -> Result<QuizSession, DomainError> {
+        let mut view = self.find(link).await?;
+        let now = self.clock.now();
+        let state = view.quiz.state(now);
+        if state == QuizState::Active && view.quiz.opened_at.is_none() {
+            view.quiz.opened_at = Some(now);
+            let event = self.event(
+                &view,
+                Activity::QuizOpened,
+                "The client opened the quiz",
+                now,
+            );
+            match self.quizzes.mark_opened(&view.quiz, &event).await {
+                Ok(()) | Err(StoreError::Conflict) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let merchant_name = self
+            .merchants
+            .find(&view.quiz.merchant_id)
+            .await?
+            .map(|m| m.name)
+            .unwrap_or_default();
+        let links = QuizLinks::of(&self.public_url, &view.quiz);
+        Ok(QuizSession {
+            view,
+            merchant_name,
+            links,
+            state,
+        })
+    }
+
+    /// Stores the form fields sent for the `*_submit` steps the quiz asks for.
+    pub async fn submit_fields(
+        &self,
+        link: &QuizLink,
+        input: FieldsInput,
+    ) -> Result<QuizWithClient, DomainError> {
+        let mut view = self.active(link).await?;
+        let sent = [
+            (
+                Feature::AddressSubmit,
+                "address_line_1",
+                input.address.is_some(),
+            ),
+            (
+                Feature::MobilePhoneSubmit,
+                "mobile_number",
+                input.mobile_number.is_some(),
+            ),
+            (
+                Feature::EmailAddressSubmit,
+                "email_address",
+                input.email_address.is_some(),
+            ),
+            (
+                Feature::DateOfBirthSubmit,
+                "date_of_birth",
+                input.date_of_birth.is_some(),
+            ),
+            (Feature::SsnSubmit, "ssn", input.ssn.is_some()),
+        ];
+        let mut violations = Violations::new();
+        for (feature, field, present) in sent {
+            if present && !view.quiz.asks_for(feature) {
+                violations.push(field, Problem::Invalid, "is not asked for by this quiz");
+            }
+        }
+        if !sent.iter().any(|(_, _, present)| *present) {
+            violations.push(
+                "fields",
+                Problem::Required,
+                "at least one asked field is required",
+            );
+        }
+        let now = self.clock.now();
+        if let Some(dob) = &input.date_of_birth
+            && !dob.is_before(now.date())
+        {
+            violations.push("date_of_birth", Problem::Invalid, "must be in the past");
+        }
+        if let Some(address) = &input.address
+            && let Some(state) = &address.state
+            && !state.belongs_to(&address.country)
+        {
+            violations.push(
+                "state",
+                Problem::Invalid,
+                format!("is not a subdivision of {}", address.country.as_str()),
+            );
+        }
+        violations.into_result(())?;
+
+        let submitted = view.client.submitted.get_or_insert(SubmittedFormFields {
+            created_at: now,
+            ..SubmittedFormFields::default()
+        });
+        let set = |slot: &mut Option<String>, value: Option<String>| {
+            if value.is_some() {
+                *slot = value;
+            }
+        };
+        set(
+            &mut submitted.address,
+            input.address.as_ref().map(AddressInput::one_line),
+        );
+        set(
+            &mut submitted.mobile_number,
+            input.mobile_number.map(|m| m.as_str().to_owned()),
+        );
+        set(
+            &mut submitted.email_address,
+            input.email_address.map(|e| e.as_str().to_owned()),
+        );
+        set(
+            &mut submitted.date_of_birth,
+            input.date_of_birth.map(|d| d.to_string()),
+        );
+        set(&mut submitted.ssn, input.ssn.map(|s| s.as_str().to_owned()));
+        submitted.updated_at = now;
+        let mut done = Vec::new();
+        for (feature, _, present) in sent {
+            if present {
+                view.quiz.completed.insert(feature);
+                done.push(feature.name());
+            }
+        }
+        let details = format!("The client submitted: {}", done.join(", "));
+        let event = self.event(&view, Activity::FormFieldsSubmitted, details, now);
+        self.quizzes
+            .save_fields(&view.quiz, &view.client, &event)
+            .await?;
+        Ok(view)
+    }
+
+    /// Stores 1 to 4 files for an upload step as one new document.
+    pub async fn upload(
+        &self,
+        link: &QuizLink,
+        step: Feature,
+        files: Vec<IncomingFile>,
+    ) -> Result<Document, DomainError> {
+        let view = self.active(link).await?;
+        if step.kind() != StepKind::Upload || !view.quiz.asks_for(step) {
+            return Err(Violations::single(
+                "step",
+                Problem::Invalid,
+                "is not an upload step of this quiz",
+            )
+            .into());
+        }
+        check_files(&files)?;
+        let now = self.clock.now();
+        let mut stored = Vec::with_capacity(files.len());
+        for file in files {
+            let file_id = self.ids.next_id();
+            if let Err(e) = self.store.put(&file_id, &file.bytes).await {
+                self.discard(&stored).await;
+                return Err(e.into());
+            }
+            stored.push(StoredFile {
+                file_id,
+                file_name: file.file_name,
+                file_type: file.file_type.unwrap_or(FileType::Pdf),
+                size_bytes: file.bytes.len() as u64,
+                sha256: file.sha256,
+            });
+        }
+        let count = stored.len();
+        let document = self.document(&view, step, Evidence::Files(stored), now);
+        let details = format!(
+            "The client uploaded {} ({count} file{})",
+            step.label(),
+            if count == 1 { "" } else { "s" }
+        );
+        match self.record(view, step, &document, details, now).await {
+            Ok(()) => Ok(document),
+            Err(e) => {
+                // The bytes must not outlive a document that was never stored.
+                self.discard(document.files()).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// `agreement_sign`: the client's typed full name and consent.
+    pub async fn sign_agreement(
+        &self,
+        link: &QuizLink,
+        signed_name: ShortText,
+        consent: bool,
+    ) -> Result<Document, DomainError> {
+        let view = self.active(link).await?;
+        let mut violations = Violations::new();
+        if !view.quiz.asks_for(Feature::AgreementSign) {
+            violations.push(
+                "step",
+                Problem::Invalid,
+                "agreement_sign is not a step of this quiz",
+            );
+        }
+        if !consent {
+            violations.push("consent", Problem::Required, "the client must agree");
+        }
+        violations.into_result(())?;
+        let now = self.clock.now();
+        let details = format!(
+            "The client signed the agreement as {}",
+            signed_name.as_str()
+        );
+        let evidence = Evidence::Agreement {
+            signed_name: signed_name.as_str().to_owned(),
+            signed_at: now,
+        };
+        let document = self.document(&view, Feature::AgreementSign, evidence, now);
+        self.record(view, Feature::AgreementSign, &document, details, now)
+            .await?;
+        Ok(document)
+    }
+
+    /// `device_finger_print`: a hash the page computed from browser attributes.
+    pub async fn fingerprint(
+        &self,
+        link: &QuizLink,
+        fingerprint: String,
+    ) -> Result<Document, DomainError> {
+        let view = self.active(link).await?;
+        if !view.quiz.asks_for(Feature::DeviceFingerPrint) {
+            return Err(Violations::single(
+                "step",
+                Problem::Invalid,
+                "device_finger_print is not a step of this quiz",
+            )
+            .into());
+        }
+        let valid = fingerprint.len() == 64 && fingerprint.bytes().all(|b| b.is_ascii_hexdigit());
+        if !valid {
+            return Err(Violations::single(
+                "fingerprint",
+                Problem::Invalid,
+                "must be 64 hex characters",
+            )
+            .into());
+        }
+        let now = self.clock.now();
+        let evidence = Evidence::Fingerprint {
+            fingerprint: fingerprint.to_ascii_lowercase(),
+        };
+        let document = self.document(&view, Feature::DeviceFingerPrint, evidence, now);
+        self.record(
+            view,
+            Feature::DeviceFingerPrint,
+            &document,
+            "The client's device was recorded",
+            now,
+        )
+        .await?;
+        Ok(document)
+    }
+
+    /// Completes the quiz when every required step is done; otherwise names the missing
+    /// steps (`<STEP>_REQUIRED`).
+    pub async fn complete(&self, link: &QuizLink) -> Result<Quiz, DomainError> {
+        let mut view = self.active(link).await?;
+        let missing = view.quiz.missing_steps();
+        if !missing.is_empty() {
+            let mut violations = Violations::new();
+            for step in missing {
+                let reason = match step.kind() {
+                    StepKind::Provider => {
+                        "needs an outside provider that this service does not have configured"
+                    }
+                    _ => "is required",
+                };
+                violations.push(step.name(), Problem::Required, reason);
+            }
+            return Err(violations.into());
+        }
+        let now = self.clock.now();
+        view.quiz.submitted_at = Some(now);
+        let event = self.event(
+            &view,
+            Activity::QuizSubmitted,
+            "The client completed the quiz",
+            now,
+        );
+        match self.quizzes.mark_submitted(&view.quiz, &event).await {
+            Ok(()) => Ok(view.quiz),
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn find(&self, link: &QuizLink) -> Result<QuizWithClient, DomainError> {
+        self.quizzes
+            .find_live(link)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Quiz))
+    }
+
+    /// A quiz that still takes submissions.
+    async fn active(&self, link: &QuizLink) -> Result<QuizWithClient, DomainError> {
+        let view = self.find(link).await?;
+        match view.quiz.state(self.clock.now()) {
+            QuizState::Active => Ok(view),
+            QuizState::Submitted => Err(DomainError::QuizSubmitted),
+            QuizState::Expired => Err(DomainError::QuizExpired),
+            QuizState::Deleted => Err(DomainError::NotFound(Resource::Quiz)),
+        }
+    }
+
+    async fn record(
+        &self,
+        mut view: QuizWithClient,
+        step: Feature,
+        document: &Document,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Result<(), DomainError> {
+        view.quiz.completed.insert(step);
+        let event = self.event(&view, Activity::DocumentUploaded, details, now);
+        Ok(self
+            .quizzes
+            .add_document(&view.quiz, document, &event)
+            .await?)
+    }
+
+    fn document(
+        &self,
+        view: &QuizWithClient,
+        step: Feature,
+        evidence: Evidence,
+        now: OffsetDateTime,
+    ) -> Document {
+        Document {
+            id: self.ids.next_id(),
+            merchant_id: view.quiz.merchant_id.clone(),
+            profile_id: view.client.id.clone(),
+            quiz_id: view.quiz.id.clone(),
+            name: step.name().to_owned(),
+            status: DocumentStatus::Pending,
+            evidence,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    async fn discard(&self, files: &[StoredFile]) {
+        for file in files {
+            // Best effort: the failure that got us here is the one to report.
+            let _ = self.store.delete(&file.file_id).await;
+        }
+    }
+
+    fn event(
+        &self,
+        view: &QuizWithClient,
+        activity: Activity,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Event {
+        let url = QuizLinks::of(&self.public_url, &view.quiz).tiny_url;
+        Event::about_quiz(
+            self.ids.next_id(),
+            &view.client,
+            activity,
+            details,
+            &view.quiz.template.name,
+            &url,
+            now,
+        )
+    }
+}
+
+fn check_files(files: &[IncomingFile]) -> Result<(), DomainError> {
+    if files.is_empty() {
+        return Err(
+            Violations::single("file", Problem::Required, "at least one file is required").into(),
+        );
+    }
+    if files.len() > MAX_FILES_PER_UPLOAD {
+        return Err(Violations::single(
+            "file",
+            Problem::Invalid,
+            format!("at most {MAX_FILES_PER_UPLOAD} files per step"),
+        )
+        .into());
+    }
+    for file in files {
+        if file.bytes.len() > MAX_FILE_BYTES {
+            return Err(Violations::single(
+                "file",
+                Problem::Invalid,
+                format!("{} is larger than 10 MiB", file.file_name),
+            )
+            .into());
+        }
+        if file.file_type.is_none() {
+            return Err(Violations::single(
+                "file",
+                Problem::Invalid,
+                format!("{} is not a JPEG, PNG or PDF", file.file_name),
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, size: usize, file_type: Option<FileType>) -> IncomingFile {
+        IncomingFile {
+            file_name: name.into(),
+            file_type,
+            sha256: String::new(),
+            bytes: vec![0; size],
+        }
+    }
+
+    fn code(result: Result<(), DomainError>) -> Option<(String, Problem)> {
+        match result {
+            Err(DomainError::Invalid(v)) => v.iter().next().map(|v| (v.field.clone(), v.problem)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn uploads_take_one_to_four_accepted_files_of_at_most_10_mib() {
+        let ok = || file("id.jpg", 10, Some(FileType::Jpeg));
+        assert!(check_files(&[ok()]).is_ok());
+        assert!(check_files(&[ok(), ok(), ok(), ok()]).is_ok());
+        assert_eq!(
+            code(check_files(&[])),
+            Some(("file".into(), Problem::Required))
+        );
+        assert_eq!(
+            code(check_files(&[ok(), ok(), ok(), ok(), ok()])),
+            Some(("file".into(), Problem::Invalid))
+        );
+        assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES, Some(FileType::Pdf))]).is_ok());
+        assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES + 1, Some(FileType::Pdf))]).is_err());
+        assert!(check_files(&[file("x.jpg", 10, None)]).is_err());
+    }
+
+    #[test]
+    fn an_address_reads_as_one_line() {
+        let address = AddressInput {
+            line_1: LongText::parse("1 Main St").expect("valid"),
+            line_2: Some(LongText::parse("Apt 2").expect("valid")),
+            city: ShortText::parse("Toronto").expect("valid"),
+            state: Some(State::parse("ON").expect("valid")),
+            postal: Postal::parse("M5V 2T6").expect("valid"),
+            country: Country::parse("CA").expect("valid"),
+        };
+        assert_eq!(
+            address.one_line(),
+            "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA"
+        );
+        let plain = AddressInput {
+            line_2: None,
+            state: None,
+            ..address
+        };
+        assert_eq!(plain.one_line(), "1 Main St, Toronto, M5V 2T6, CA");
+    }
+}

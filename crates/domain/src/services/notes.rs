@@ -1,0 +1,87 @@
+use std::sync::Arc;
+
+use crate::error::{DomainError, Resource};
+use crate::event::{Activity, Event};
+use crate::merchant::MerchantId;
+use crate::note::{Note, NoteText};
+use crate::paging::{Page, Paged};
+use crate::ports::{Clock, IdGenerator, NoteRepository, ProfileRepository};
+use crate::profile::{Profile, ProfileKey};
+
+#[derive(Clone)]
+pub struct NoteService {
+    profiles: Arc<dyn ProfileRepository>,
+    notes: Arc<dyn NoteRepository>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+}
+
+impl std::fmt::Debug for NoteService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NoteService")
+    }
+}
+
+impl NoteService {
+    pub fn new(
+        profiles: Arc<dyn ProfileRepository>,
+        notes: Arc<dyn NoteRepository>,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdGenerator>,
+    ) -> Self {
+        Self {
+            profiles,
+            notes,
+            clock,
+            ids,
+        }
+    }
+
+    async fn profile(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+    ) -> Result<Profile, DomainError> {
+        self.profiles
+            .find(merchant, key)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Profile))
+    }
+
+    pub async fn create(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        text: NoteText,
+    ) -> Result<Note, DomainError> {
+        let profile = self.profile(merchant, key).await?;
+        let now = self.clock.now();
+        let note = Note {
+            id: self.ids.next_id(),
+            merchant_id: merchant.clone(),
+            profile_id: profile.id.clone(),
+            text,
+            created_at: now,
+        };
+        let event = Event::about(
+            self.ids.next_id(),
+            &profile,
+            Activity::NoteCreated,
+            "The merchant added a note",
+            now,
+        );
+        self.notes.insert(&note, &event).await?;
+        Ok(note)
+    }
+
+    /// Newest first.
+    pub async fn list(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        page: Page,
+    ) -> Result<Paged<Note>, DomainError> {
+        let profile = self.profile(merchant, key).await?;
+        Ok(self.notes.list(&profile.id, page).await?)
+    }
+}

@@ -1,0 +1,10 @@
+DROP TABLE documents;
+ALTER TABLE quizzes DROP COLUMN completed_steps;
+ALTER TABLE quizzes DROP COLUMN opened_at;
+ALTER TABLE profiles DROP COLUMN submitted_updated_at;
+ALTER TABLE profiles DROP COLUMN submitted_created_at;
+ALTER TABLE profiles DROP COLUMN submitted_ssn;
+ALTER TABLE profiles DROP COLUMN submitted_date_of_birth;
+ALTER TABLE profiles DROP COLUMN submitted_address;
+ALTER TABLE profiles DROP COLUMN submitted_mobile_number;
+ALTER TABLE profiles DROP COLUMN submitted_email_address;
