@@ -98,10 +98,11 @@ impl ApiError {
             .iter()
             .map(|v| {
                 let field = v.field.to_ascii_uppercase();
-                let (suffix, description) = match v.problem {
-                    Problem::Required => ("REQUIRED", format!("{} is required.", v.field)),
-                    Problem::Invalid => ("INVALID", format!("{} {}.", v.field, v.reason)),
+                let suffix = match v.problem {
+                    Problem::Required => "REQUIRED",
+                    Problem::Invalid => "INVALID",
                 };
+                let description = format!("{} {}.", v.field, v.reason);
                 ErrorItem {
                     code: format!("{field}_{suffix}"),
                     description,

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
@@ -56,7 +56,7 @@ impl RateLimiter {
 pub async fn middleware(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let limiter = req.app_data::<web::Data<RateLimiter>>().cloned();
     if let (Some(limiter), Some(peer)) = (limiter, req.peer_addr())
         && let Err(wait) = limiter.admit(peer.ip(), Instant::now())
@@ -67,9 +67,10 @@ pub async fn middleware(
             "Too many requests; retry later.",
         );
         error.retry_after = Some(wait);
-        return Err(error.into());
+        // Answered with the error attached, so the envelope middleware renders it.
+        return Ok(req.error_response(error).map_into_right_body());
     }
-    next.call(req).await
+    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]

@@ -23,8 +23,11 @@ struct Part {
     size: usize,
 }
 
+/// No folders, no reserved or control characters, no leading dots (hidden files or what
+/// remains of `../`), at most 100 characters.
 fn clean_name(raw: &str) -> String {
     let name: String = sanitize_filename::sanitize(raw)
+        .trim_start_matches('.')
         .chars()
         .take(MAX_FILE_NAME)
         .collect();

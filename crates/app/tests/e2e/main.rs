@@ -5,6 +5,7 @@
 //! `IDV_TEST_REQUIRE_POSTGRES=1` (as in CI) they run and fail instead.
 
 mod auth;
+mod client_pages;
 mod durability;
 mod events;
 mod profiles;
@@ -27,6 +28,7 @@ fn main() {
         events::SCENARIOS,
         templates::SCENARIOS,
         quizzes::SCENARIOS,
+        client_pages::SCENARIOS,
         settings::SCENARIOS,
         auth::SCENARIOS,
         transport::SCENARIOS,

@@ -5,12 +5,15 @@ use serde_json::Value;
 
 use super::server::Merchant;
 
-/// What came back: the status, the reference header and the JSON body.
+/// What came back: the status, the headers and the body (JSON when it parses, else
+/// the text as a JSON string; raw bytes in `bytes`).
 #[derive(Debug)]
 pub struct Reply {
     pub status: u16,
     pub reference_header: Option<String>,
     pub content_type: String,
+    pub headers: Vec<(String, String)>,
+    pub bytes: Vec<u8>,
     pub body: Value,
 }
 
@@ -38,6 +41,18 @@ impl Reply {
             "envelope of {}",
             self.body
         );
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as text (for HTML pages).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
     }
 
     #[track_caller]
@@ -80,8 +95,10 @@ impl Client {
         Self {
             base_url: base_url.to_owned(),
             merchant: merchant.clone(),
+            // Redirects are answers under test, not something to follow.
             agent: ureq::AgentBuilder::new()
                 .timeout(Duration::from_secs(30))
+                .redirects(0)
                 .build(),
         }
     }
@@ -140,13 +157,64 @@ impl Client {
             .header("Content-Type")
             .unwrap_or_default()
             .to_owned();
-        let text = response.into_string().map_err(|e| e.to_string())?;
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        let headers = response
+            .headers_names()
+            .into_iter()
+            .filter_map(|n| response.header(&n).map(|v| (n.clone(), v.to_owned())))
+            .collect();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut response.into_reader(), &mut bytes)
+            .map_err(|e| e.to_string())?;
+        let body = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
         Ok(Reply {
             status,
             reference_header,
             content_type,
+            headers,
+            bytes,
             body,
         })
     }
+}
+
+/// One part of a multipart form.
+pub enum Part<'a> {
+    Text(&'a str),
+    File { name: &'a str, bytes: &'a [u8] },
+}
+
+/// A `multipart/form-data` body and its content type.
+pub fn multipart(parts: &[(&str, Part<'_>)]) -> (String, Vec<u8>) {
+    let boundary = "idv-test-boundary-7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for (field, part) in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match part {
+            Part::Text(value) => {
+                body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n")
+                        .as_bytes(),
+                );
+            }
+            Part::File { name, bytes } => {
+                body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: image/jpeg\r\n\r\n").as_bytes(),
+                );
+                body.extend_from_slice(bytes);
+                body.extend_from_slice(b"\r\n");
+            }
+        }
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// A small file whose bytes say JPEG (the magic number, then noise).
+pub fn jpeg(size: usize) -> Vec<u8> {
+    let mut bytes = vec![
+        0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, b'J', b'F', b'I', b'F', 0x00, 0x01,
+    ];
+    bytes.extend((0..size.saturating_sub(bytes.len())).map(|i| (i * 31 % 251) as u8));
+    bytes
 }

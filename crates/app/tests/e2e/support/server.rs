@@ -18,18 +18,45 @@ pub struct Merchant {
 pub struct Server {
     pub base_url: String,
     pub db: TestDatabase,
+    env: Vec<(String, String)>,
     child: Child,
 }
 
 impl Server {
     pub fn start(db: TestDatabase) -> Self {
+        Self::start_with(db, &[])
+    }
+
+    /// Starts with extra `IDV_*` settings.
+    pub fn start_with(db: TestDatabase, env: &[(&str, &str)]) -> Self {
+        let env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let mut server = Self {
             base_url: String::new(),
             db,
+            env,
             child: dummy_child(),
         };
         server.restart();
         server
+    }
+
+    /// Every stored file's name (its file id), under the data directory's `files/`.
+    pub fn stored_files(&self) -> Vec<String> {
+        let files = self.db.data_dir.path().join("files");
+        let mut names = Vec::new();
+        for shard in std::fs::read_dir(files).into_iter().flatten().flatten() {
+            for file in std::fs::read_dir(shard.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                names.push(file.file_name().to_string_lossy().into_owned());
+            }
+        }
+        names
     }
 
     /// A command of the binary with this test's storage settings.
@@ -42,6 +69,7 @@ impl Server {
         if let Some(url) = &self.db.url {
             cmd.env("IDV_DATABASE_URL", url);
         }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
 
