@@ -10,6 +10,7 @@ mod durability;
 mod events;
 mod profiles;
 mod quizzes;
+mod review;
 mod settings;
 mod support;
 mod templates;
@@ -29,6 +30,7 @@ fn main() {
         templates::SCENARIOS,
         quizzes::SCENARIOS,
         client_pages::SCENARIOS,
+        review::SCENARIOS,
         settings::SCENARIOS,
         auth::SCENARIOS,
         transport::SCENARIOS,
