@@ -285,7 +285,7 @@ fn delete_removes_the_file(backend: Backend) {
         .as_str()
         .expect("file")
         .to_owned();
-    assert_eq!(env.server.stored_files(), [file_id.clone()]);
+    assert_eq!(env.server.stored_files(), std::slice::from_ref(&file_id));
     let reply = c.call("document/delete", &ada(json!({"document_id": id})));
     let out = reply.assert_status(200);
     assert_eq!(
