@@ -8,9 +8,13 @@ run:
 test:
     cargo test --workspace
 
-# The same, failing instead of skipping when PostgreSQL is not reachable.
+# The same, failing instead of skipping when PostgreSQL or the browser is missing.
 test-pg:
-    IDV_TEST_REQUIRE_POSTGRES=1 cargo test --workspace
+    IDV_TEST_REQUIRE_POSTGRES=1 IDV_TEST_REQUIRE_BROWSER=1 cargo test --workspace
+
+# Retake docs/quiz-page-phone.png with the browser test (needs chromium, chromium-driver).
+screenshot:
+    IDV_SCREENSHOT_DIR=docs IDV_TEST_REQUIRE_BROWSER=1 cargo test -p app --test e2e -- browser
 
 lint:
     cargo fmt --all -- --check

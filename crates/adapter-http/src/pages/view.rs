@@ -117,7 +117,7 @@ impl QuizPage {
             merchant: session.merchant_name.clone(),
             client_name: session.view.client.full_name(),
             token: quiz.token.clone(),
-            expires_at: rfc3339(quiz.expires_at),
+            expires_at: human_time(quiz.expires_at),
             done_count: all.iter().filter(|s| s.done).count(),
             total_count: all.len(),
             uploads: of_kind(StepKind::Upload).collect(),
@@ -130,6 +130,16 @@ impl QuizPage {
             errors,
         }
     }
+}
+
+/// "27 November 2026, 10:55 UTC": for people, not parsers.
+fn human_time(t: domain::OffsetDateTime) -> String {
+    let format = time::macros::format_description!(
+        "[day padding:none] [month repr:long] [year], [hour]:[minute] UTC"
+    );
+    t.to_offset(time::UtcOffset::UTC)
+        .format(&format)
+        .unwrap_or_else(|_| rfc3339(t))
 }
 
 #[derive(Template)]

@@ -5,6 +5,7 @@
 //! `IDV_TEST_REQUIRE_POSTGRES=1` (as in CI) they run and fail instead.
 
 mod auth;
+mod browser;
 mod client_pages;
 mod durability;
 mod events;
@@ -58,5 +59,17 @@ fn main() {
             trials.push(trial.with_ignored_flag(backend == Backend::Postgres && skip_postgres));
         }
     }
+    // The browser does the same on either backend: it runs once, on SQLite.
+    let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    if !browser::available() && !require_browser {
+        eprintln!(
+            "Chromium or chromedriver is not installed; the browser test is reported as ignored."
+        );
+    }
+    let trial = Trial::test("browser::quiz_in_a_real_browser", || {
+        browser::quiz_in_a_real_browser(Backend::Sqlite);
+        Ok(())
+    });
+    trials.push(trial.with_ignored_flag(!browser::available() && !require_browser));
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,0 +1,180 @@
+//! A real browser: headless Chromium driven over WebDriver (chromedriver) through the
+//! quiz as a client on a phone would go through it.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use crate::client_pages::send_quiz;
+use crate::support::{Backend, Env, jpeg};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// A common phone's viewport width, in CSS pixels.
+const PHONE_WIDTH: u32 = 390;
+
+/// Whether the browser and its driver are installed (`.ci/run` installs them).
+pub fn available() -> bool {
+    std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists()
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+async fn session(port: u16, profile_dir: &std::path::Path) -> Client {
+    // The closed network here refuses Chromium's background traffic: turn it off.
+    let capabilities = json!({
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic", format!("--user-data-dir={}", profile_dir.display())],
+            "mobileEmulation": {"deviceMetrics": {"width": PHONE_WIDTH, "height": 844, "pixelRatio": 2.0}},
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let attempt = ClientBuilder::native()
+            .capabilities(capabilities.as_object().cloned().unwrap_or_default())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match attempt {
+            Ok(client) => return client,
+            Err(e) if Instant::now() > deadline => panic!("no WebDriver session: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+}
+
+/// Waits until the page's source contains `text` (after a form post and its redirect).
+async fn wait_for(browser: &Client, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let source = browser.source().await.expect("page source");
+        if source.contains(text) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "page never showed {text:?}:\n{source}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn fill(browser: &Client, css: &str, text: &str) {
+    browser
+        .find(Locator::Css(css))
+        .await
+        .expect(css)
+        .send_keys(text)
+        .await
+        .expect("typed");
+}
+
+async fn click(browser: &Client, css: &str) {
+    browser
+        .find(Locator::Css(css))
+        .await
+        .expect(css)
+        .click()
+        .await
+        .expect("clicked");
+}
+
+pub fn quiz_in_a_real_browser(backend: Backend) {
+    let env = Env::start(backend);
+    let (_, long_url, _) = send_quiz(
+        &env,
+        json!({"passport_upload": 1, "selfie_upload": 2, "address_submit": 1,
+        "date_of_birth_submit": 2, "agreement_sign": 1}),
+    );
+    let scratch = tempfile::tempdir().expect("scratch folder");
+    let photo = scratch.path().join("passport.jpg");
+    std::fs::write(&photo, jpeg(20_000)).expect("photo written");
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let browser = session(port, &scratch.path().join("profile")).await;
+        browser.goto(&long_url).await.expect("quiz page");
+        wait_for(&browser, "0 of 5 steps done").await;
+        if let Some(dir) = std::env::var_os("IDV_SCREENSHOT_DIR") {
+            let png = browser.screenshot().await.expect("screenshot");
+            std::fs::write(PathBuf::from(dir).join("quiz-page-phone.png"), png)
+                .expect("screenshot written");
+        }
+
+        fill(&browser, "#address_line_1", "1 Main St").await;
+        fill(&browser, "#city", "Toronto").await;
+        fill(&browser, "#state", "ON").await;
+        fill(&browser, "#postal", "M5V 2T6").await;
+        fill(&browser, "#country", "CA").await;
+        click(&browser, "#details button[type=submit]").await;
+        wait_for(&browser, "1 of 5 steps done").await;
+
+        fill(
+            &browser,
+            "#file-passport_upload",
+            &photo.display().to_string(),
+        )
+        .await;
+        click(&browser, "#passport_upload button[type=submit]").await;
+        wait_for(&browser, "2 of 5 steps done").await;
+
+        fill(&browser, "#full_name", "Ada Lovelace").await;
+        click(&browser, "#agreement_sign input[name=consent]").await;
+        click(&browser, "#agreement_sign button[type=submit]").await;
+        wait_for(&browser, "3 of 5 steps done").await;
+
+        click(&browser, "form[action$='/submit'] button").await;
+        wait_for(&browser, "Thank you").await;
+        browser.close().await.expect("session closed");
+    });
+
+    let c = env.client();
+    let key = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let docs = c.call("document/read", &key);
+    let mut names: Vec<String> = docs.assert_status(200)["documents"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| d["name"].as_str().expect("name").to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["agreement_sign", "passport_upload"]);
+    let profile = c.call("profile/get", &key);
+    assert_eq!(
+        profile.assert_status(200)["profile"]["customer_submitted_form_fields"]["address"],
+        "1 Main St, Toronto, ON M5V 2T6, CA"
+    );
+    let quiz = c.call("quiz/get", &json!({"url": long_url}));
+    assert_eq!(quiz.assert_status(200)["quiz"]["expired"], 0);
+}
