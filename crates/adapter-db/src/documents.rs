@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
+use crate::paging::{newest_first, paged};
 use crate::profiles::record;
 use crate::schema::documents;
 use crate::timestamps::{from_db, to_db};
@@ -185,27 +186,18 @@ impl DocumentRepository for Database {
 
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>> {
         let profile = profile.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
-                let mine = documents::table.filter(documents::profile_id.eq(profile));
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .order(documents::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(DocumentRow::as_select())
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    documents::table.filter(documents::profile_id.eq(profile)),
+                    documents::id,
+                    page,
+                    DocumentRow
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(DocumentRow::into_domain)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, DocumentRow::into_domain)
     }
 
     async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {

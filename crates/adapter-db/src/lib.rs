@@ -8,6 +8,7 @@ mod files;
 mod merchants;
 mod migrations;
 mod notes;
+mod paging;
 mod profiles;
 mod quizzes;
 mod schema;

@@ -11,6 +11,7 @@ use domain::profile::ProfileId;
 
 use crate::Database;
 use crate::failure::corrupt;
+use crate::paging::{newest_first, paged};
 use crate::profiles::record;
 use crate::schema::notes;
 use crate::timestamps::{from_db, to_db};
@@ -59,26 +60,17 @@ impl NoteRepository for Database {
 
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>> {
         let profile = profile.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
-                let mine = notes::table.filter(notes::profile_id.eq(profile));
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .order(notes::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(NoteRow::as_select())
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    notes::table.filter(notes::profile_id.eq(profile)),
+                    notes::id,
+                    page,
+                    NoteRow
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(NoteRow::into_domain)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, NoteRow::into_domain)
     }
 }

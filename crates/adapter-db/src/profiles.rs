@@ -16,6 +16,7 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::documents::file_ids_of_profile;
 use crate::failure::{Failure, corrupt};
+use crate::paging::{newest_first, paged};
 use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 
@@ -342,27 +343,18 @@ impl ProfileRepository for Database {
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
         let merchant = merchant.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
-                let mine = profiles::table.filter(profiles::merchant_id.eq(merchant));
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .order(profiles::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(ProfileRow::as_select())
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    profiles::table.filter(profiles::merchant_id.eq(merchant)),
+                    profiles::id,
+                    page,
+                    ProfileRow
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(ProfileRow::into_domain)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, ProfileRow::into_domain)
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
@@ -388,26 +380,17 @@ impl ProfileRepository for Database {
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
         let profile = profile.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
-                let mine = events::table.filter(events::profile_id.eq(profile));
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .order(events::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(EventRow::as_select())
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    events::table.filter(events::profile_id.eq(profile)),
+                    events::id,
+                    page,
+                    EventRow
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(EventRow::into_domain)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, EventRow::into_domain)
     }
 }

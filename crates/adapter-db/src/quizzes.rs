@@ -16,6 +16,7 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::documents::insert_document;
 use crate::failure::{Failure, corrupt};
+use crate::paging::{newest_first, paged};
 use crate::profiles::{ProfileRow, insert_profile, record, update_profile, write_submitted};
 use crate::schema::{profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
@@ -160,30 +161,22 @@ impl QuizRepository for Database {
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
         let merchant = merchant.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
                 let mine = quizzes::table
+                    .inner_join(profiles::table)
                     .filter(quizzes::merchant_id.eq(merchant))
                     .filter(quizzes::deleted_at.is_null());
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .inner_join(profiles::table)
-                    .order(quizzes::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select((QuizRow::as_select(), ProfileRow::as_select()))
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    mine,
+                    quizzes::id,
+                    page,
+                    (QuizRow, ProfileRow)
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(with_client)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, with_client)
     }
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {

@@ -9,6 +9,7 @@ use domain::template::{FeatureList, Template};
 
 use crate::Database;
 use crate::failure::{Failure, corrupt};
+use crate::paging::{newest_first, paged};
 use crate::schema::templates;
 use crate::timestamps::{from_db, to_db};
 
@@ -91,26 +92,17 @@ impl TemplateRepository for Database {
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>> {
         let merchant = merchant.0.clone();
-        let (rows, total) = self
+        let rows = self
             .read(move |conn| {
-                let mine = templates::table.filter(templates::merchant_id.eq(merchant));
-                let total: i64 = mine.clone().count().get_result(conn)?;
-                let rows = mine
-                    .order(templates::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(TemplateRow::as_select())
-                    .load(conn)?;
-                Ok((rows, total))
+                Ok(newest_first!(
+                    conn,
+                    templates::table.filter(templates::merchant_id.eq(merchant)),
+                    templates::id,
+                    page,
+                    TemplateRow
+                ))
             })
             .await?;
-        Ok(Paged {
-            items: rows
-                .into_iter()
-                .map(TemplateRow::into_domain)
-                .collect::<StoreResult<_>>()?,
-            total_count: total,
-            filtered: total,
-        })
+        paged(rows, TemplateRow::into_domain)
     }
 }
