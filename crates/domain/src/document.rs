@@ -1,58 +1,17 @@
 //! Documents: what a client handed in through a quiz step, and the merchant's verdict.
 
-use std::fmt;
-use std::str::FromStr;
-
 use time::OffsetDateTime;
 
 use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
-use crate::validation::Invalid;
+use crate::statuses::review_status;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DocumentStatus {
-    Pending,
-    Reviewed,
-    Approved,
-    Declined,
-}
-
-impl DocumentStatus {
-    pub const ALL: [DocumentStatus; 4] = [
-        Self::Pending,
-        Self::Reviewed,
-        Self::Approved,
-        Self::Declined,
-    ];
-
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Pending => "Pending",
-            Self::Reviewed => "Reviewed",
-            Self::Approved => "Approved",
-            Self::Declined => "Declined",
-        }
-    }
-}
-
-impl FromStr for DocumentStatus {
-    type Err = Invalid;
-
-    /// Case-insensitive; stored in the canonical spelling.
-    fn from_str(raw: &str) -> Result<Self, Invalid> {
-        let raw = raw.trim();
-        Self::ALL
-            .into_iter()
-            .find(|s| s.as_str().eq_ignore_ascii_case(raw))
-            .ok_or_else(|| Invalid::new("must be Pending, Reviewed, Approved or Declined"))
-    }
-}
-
-impl fmt::Display for DocumentStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+review_status!(
+    /// The merchant's verdict on a document. Any status may follow any other.
+    DocumentStatus,
+    "must be Pending, Reviewed, Approved or Declined",
+    [Pending, Reviewed, Approved, Declined]
+);
 
 /// The file types a client may upload, recognised by their bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,6 +14,7 @@ pub mod ports;
 pub mod profile;
 pub mod quiz;
 pub mod services;
+mod statuses;
 pub mod template;
 pub mod validation;
 
