@@ -66,10 +66,10 @@ impl r2d2::ManageConnection for Manager {
             Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
             Backend::Sqlite(path) => {
                 let mut conn = SqliteConnection::establish(path)?;
-                // busy_timeout first: switching to WAL takes a lock that the pool's other
-                // new connections contend for.
+                // WAL is a property of the file, set once by `enable_wal`; these are
+                // per connection.
                 conn.batch_execute(&format!(
-                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
+                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; \
                      PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
                 ))
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
@@ -86,6 +86,16 @@ impl r2d2::ManageConnection for Manager {
     fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
         false
     }
+}
+
+/// Puts an SQLite file in WAL mode (readers never wait for the writer). Done once before
+/// the pool opens its connections, which would otherwise race for the lock it takes.
+pub fn enable_wal(path: &str) -> Result<(), ConnectionError> {
+    let mut conn = SqliteConnection::establish(path)?;
+    conn.batch_execute(&format!(
+        "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL;"
+    ))
+    .map_err(ConnectionError::CouldntSetupConfiguration)
 }
 
 pub type Pool = r2d2::Pool<Manager>;

@@ -65,6 +65,10 @@ impl Database {
     /// Opens a pool on the database at `url`. Nothing is created or migrated yet.
     pub fn open(url: &str, vault: Vault) -> Result<Self, OpenError> {
         let backend = Backend::from_url(url);
+        if let Backend::Sqlite(path) = &backend {
+            connection::enable_wal(path)
+                .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
+        }
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(POOL_TIMEOUT)
