@@ -57,6 +57,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "the_public_routes_are_rate_limited_per_address",
         rate_limited,
     ),
+    (
+        "quiz_tokens_never_reach_the_logs_in_full",
+        tokens_stay_out_of_logs,
+    ),
 ];
 
 /// A quiz for Ada built from `list`; returns (token, long_url, tiny_url).
@@ -596,4 +600,23 @@ fn rate_limited(backend: Backend) {
     env.client()
         .call("merchant/settings/get", &json!({}))
         .assert_status(200);
+}
+
+fn tokens_stay_out_of_logs(backend: Backend) {
+    let server = Server::start_with(TestDatabase::create(backend), &[("IDV_LOG", "info")]);
+    let merchant = server.create_merchant("Acme");
+    let env = Env { server, merchant };
+    let (token, _, tiny) = standard_quiz(&env);
+    let code = tiny.rsplit('/').next().expect("code").to_owned();
+    env.client()
+        .send("GET", &format!("/quiz/{token}"), &[], b"");
+    env.client().send("GET", &format!("/q/{code}"), &[], b"");
+    upload(&env, &token, "passport_upload", &[("p.jpg", &jpeg(100))]).assert_status(200);
+    let log_path = env.server.db.data_dir.path().join("server.log");
+    // The log is written as requests finish; give the last line a moment.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let log = std::fs::read_to_string(log_path).expect("server log");
+    assert!(log.contains("/quiz/"), "requests are logged: {log}");
+    assert!(!log.contains(&token), "the token is cut in logs");
+    assert!(!log.contains(&code), "the short code is cut in logs");
 }

@@ -9,6 +9,7 @@ mod browser;
 mod client_pages;
 mod durability;
 mod events;
+mod outage;
 mod profiles;
 mod quizzes;
 mod review;
@@ -59,6 +60,13 @@ fn main() {
             trials.push(trial.with_ignored_flag(backend == Backend::Postgres && skip_postgres));
         }
     }
+    // Only PostgreSQL's database can be taken away from a running server and given back.
+    let outage = Trial::test("postgres::database_outage_is_503_and_recovers", || {
+        outage::database_outage_is_503_and_recovers(Backend::Postgres);
+        Ok(())
+    });
+    trials.push(outage.with_ignored_flag(skip_postgres));
+
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
     if !browser::available() && !require_browser {
