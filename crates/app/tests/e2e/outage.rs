@@ -19,12 +19,15 @@ pub fn database_outage_is_503_and_recovers(backend: Backend) {
     assert_eq!(backend, Backend::Postgres);
     let env = Env::start(backend);
     let c = env.client();
-    c.call("merchant/settings/get", &json!({})).assert_status(200);
+    c.call("merchant/settings/get", &json!({}))
+        .assert_status(200);
     let url = env.server.db.url.clone().expect("a PostgreSQL database");
     let name = url.rsplit('/').next().expect("database name").to_owned();
 
     // Take the database away: refuse new connections and cut those the server holds.
-    admin(&format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false"));
+    admin(&format!(
+        "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS false"
+    ));
     admin(&format!(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
     ));
@@ -36,10 +39,16 @@ pub fn database_outage_is_503_and_recovers(backend: Backend) {
         "nothing internal revealed: {text}"
     );
     assert_eq!(c.send("GET", "/readyz", &[], b"").status, 503);
-    assert_eq!(c.send("GET", "/healthz", &[], b"").status, 200, "the process itself is fine");
+    assert_eq!(
+        c.send("GET", "/healthz", &[], b"").status,
+        200,
+        "the process itself is fine"
+    );
 
     // Give it back: the next requests succeed without a restart.
-    admin(&format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true"));
+    admin(&format!(
+        "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS true"
+    ));
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let reply = c.call("merchant/settings/get", &json!({}));
