@@ -279,16 +279,6 @@ pub fn parse_template_name(raw: &str) -> Result<String, Invalid> {
     Ok(name.to_owned())
 }
 
-/// A template id as sent: a string of at most 32 characters (an integer is read as its
-/// decimal text, since the interface documents the id as `int` in one place).
-pub fn parse_template_id(raw: &str) -> Result<String, Invalid> {
-    let id = raw.trim();
-    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(Invalid::new("must be 1 to 32 letters or digits"));
-    }
-    Ok(id.to_owned())
-}
-
 /// A merchant's stored template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
@@ -370,13 +360,9 @@ mod tests {
     }
 
     #[test]
-    fn template_names_and_ids_have_limits() {
+    fn template_names_have_limits() {
         assert!(parse_template_name(&"n".repeat(100)).is_ok());
         assert!(parse_template_name(&"n".repeat(101)).is_err());
         assert!(parse_template_name(" ").is_err());
-        assert!(parse_template_id("01M81CSACZ1SV4AETQSXKB28J1").is_ok());
-        assert!(parse_template_id("42").is_ok());
-        assert!(parse_template_id(&"a".repeat(33)).is_err());
-        assert!(parse_template_id("../x").is_err());
     }
 }

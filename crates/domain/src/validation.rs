@@ -76,6 +76,16 @@ impl fmt::Display for Violations {
     }
 }
 
+/// An object id as sent (`template_id`, `document_id`, `file_id`): 1 to 32 letters or
+/// digits, as the interface's string(32). Ids this service makes are ULIDs (26).
+pub fn parse_object_id(raw: &str) -> Result<String, Invalid> {
+    let id = raw.trim();
+    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Invalid::new("must be 1 to 32 letters or digits"));
+    }
+    Ok(id.to_owned())
+}
+
 /// Why a single value was refused by its value object's `parse`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -84,5 +94,20 @@ pub struct Invalid(pub String);
 impl Invalid {
     pub fn new(reason: impl Into<String>) -> Self {
         Self(reason.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_ids_are_1_to_32_letters_or_digits() {
+        assert!(parse_object_id("01M81CSACZ1SV4AETQSXKB28J1").is_ok());
+        assert!(parse_object_id("42").is_ok());
+        assert!(parse_object_id(&"a".repeat(32)).is_ok());
+        assert!(parse_object_id(&"a".repeat(33)).is_err());
+        assert!(parse_object_id("../x").is_err());
+        assert!(parse_object_id(" ").is_err());
     }
 }

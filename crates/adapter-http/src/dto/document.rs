@@ -8,7 +8,7 @@ use crate::object;
 use crate::timefmt::rfc3339;
 
 pub fn read_document_id(f: &mut Fields<'_>) -> Option<String> {
-    f.required_id("document_id", domain::template::parse_template_id)
+    f.required_id("document_id", domain::validation::parse_object_id)
 }
 
 /// A document of interface §2.5.

@@ -1,5 +1,6 @@
 use domain::services::ListChanges;
-use domain::template::{Feature, FeatureList, Requirement, Template, parse_template_id};
+use domain::template::{Feature, FeatureList, Requirement, Template};
+use domain::validation::parse_object_id;
 use serde_json::{Map, Value};
 
 use crate::fields::Fields;
@@ -24,7 +25,7 @@ pub fn read_list(f: &mut Fields<'_>, required: bool) -> Option<ListChanges> {
 }
 
 pub fn read_template_id(f: &mut Fields<'_>) -> Option<String> {
-    f.required_id("template_id", parse_template_id)
+    f.required_id("template_id", parse_object_id)
 }
 
 /// All 22 members, in the interface's order.

@@ -1,5 +1,5 @@
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, Responder, web};
 use domain::quiz::{QuizLink, QuizState};
 
 use super::respond::{api_error, expired_page, html, not_found_page, thanks_page, wants_json};
@@ -7,7 +7,6 @@ use super::view::{QuizPage, session_json};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
-use actix_web::Responder;
 
 /// `GET /q/{code}`: the short address sends the browser on to the long one.
 pub async fn short(

@@ -26,7 +26,7 @@ pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError>
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
-    let file_id = f.required_id("file_id", domain::template::parse_template_id);
+    let file_id = f.required_id("file_id", domain::validation::parse_object_id);
     let (key, id, file_id) = f.finish(|| Some((key?, id?, file_id?)))?;
     let (file, bytes) = state
         .documents

@@ -1,5 +1,6 @@
 use domain::services::{QuizRequest, TemplateChoice};
-use domain::template::{parse_template_id, parse_template_name};
+use domain::template::parse_template_name;
+use domain::validation::parse_object_id;
 
 use crate::dto::profile::{read_changes, read_key};
 use crate::dto::template::{list_json, read_list};
@@ -15,7 +16,7 @@ fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
     let map = f.object("template", true)?;
     let mut inner = Fields::new(map);
     let choice = TemplateChoice {
-        template_id: inner.optional_id("template_id", parse_template_id),
+        template_id: inner.optional_id("template_id", parse_object_id),
         list: read_list(&mut inner, false),
         name: inner.optional("template_name", parse_template_name),
     };
