@@ -290,6 +290,8 @@ impl TemplateRepository for MemoryTemplates {
 pub struct MemoryQuizzes {
     profiles: std::sync::Arc<MemoryProfiles>,
     quizzes: Mutex<Vec<Quiz>>,
+    /// When set, storing a document fails as a lost database would.
+    pub refuse_documents: std::sync::atomic::AtomicBool,
 }
 
 impl MemoryQuizzes {
@@ -297,6 +299,7 @@ impl MemoryQuizzes {
         Self {
             profiles,
             quizzes: Mutex::default(),
+            refuse_documents: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -415,6 +418,9 @@ impl QuizRepository for MemoryQuizzes {
         _document: &crate::document::Document,
         event: &Event,
     ) -> StoreResult<()> {
+        if self.refuse_documents.load(Ordering::SeqCst) {
+            return Err(StoreError::Unavailable("database gone".into()));
+        }
         self.replace(quiz, event, |_| true, StoreError::Missing)
     }
 
@@ -456,6 +462,12 @@ impl MemoryQuizzes {
 
 #[derive(Debug, Default)]
 pub struct MemoryFiles(Mutex<std::collections::HashMap<String, Vec<u8>>>);
+
+impl MemoryFiles {
+    pub fn count(&self) -> usize {
+        self.0.lock().expect("lock").len()
+    }
+}
 
 #[async_trait]
 impl crate::ports::DocumentStore for MemoryFiles {

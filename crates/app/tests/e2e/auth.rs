@@ -37,6 +37,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "the_compatibility_scheme_works_only_for_keys_that_enable_it",
         compatibility_scheme,
     ),
+    ("merchant_list_shows_every_merchant", merchant_list),
 ];
 
 const PATH: &str = "/api/v1/merchant/settings/get";
@@ -196,4 +197,34 @@ fn compatibility_scheme(backend: Backend) {
         body,
     )
     .assert_error(401, &["SIGNATURE_INVALID"]);
+}
+
+fn merchant_list(backend: Backend) {
+    let env = Env::start(backend);
+    let other = env.server.create_merchant("Other Co");
+    let out = env.server.run(&["merchant", "list", "--json"]);
+    let list: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON");
+    let mut pairs: Vec<(String, String)> = list
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|m| {
+            (
+                m["merchant_id"].as_str().expect("id").to_owned(),
+                m["name"].as_str().expect("name").to_owned(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    let mut expected = vec![
+        (env.merchant.id.clone(), "Acme".to_owned()),
+        (other.id, "Other Co".to_owned()),
+    ];
+    expected.sort();
+    assert_eq!(pairs, expected);
+    let text = env.server.run(&["merchant", "list"]);
+    assert!(
+        text.contains("Other Co") && !text.contains("sec-"),
+        "no secrets listed: {text}"
+    );
 }

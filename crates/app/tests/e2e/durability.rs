@@ -1,5 +1,5 @@
 //! Nothing acknowledged is lost: a server killed with SIGKILL mid-burst keeps every
-//! profile whose creation it had answered 201.
+//! profile whose creation it had answered 201, and SIGTERM stops it cleanly.
 
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -10,10 +10,13 @@ use serde_json::json;
 use crate::Scenario;
 use crate::support::{Backend, Env, profile};
 
-pub const SCENARIOS: &[Scenario] = &[(
-    "every_acknowledged_profile_survives_a_sigkill",
-    acknowledged_profiles_survive_sigkill,
-)];
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "every_acknowledged_profile_survives_a_sigkill",
+        acknowledged_profiles_survive_sigkill,
+    ),
+    ("sigterm_stops_the_server_cleanly", sigterm_stops_cleanly),
+];
 
 const WRITERS: usize = 4;
 const PER_WRITER: usize = 400;
@@ -70,4 +73,20 @@ fn acknowledged_profiles_survive_sigkill(backend: Backend) {
             )
             .assert_status(200);
     }
+}
+
+fn sigterm_stops_cleanly(backend: Backend) {
+    let mut env = Env::start(backend);
+    env.client()
+        .call("profile/create", &profile("ada@example.com", "4165550123"))
+        .assert_status(201);
+    let status = env.server.terminate();
+    assert!(status.success(), "a clean exit: {status}");
+    env.server.restart();
+    env.client()
+        .call(
+            "profile/get",
+            &json!({"email_address": "ada@example.com", "mobile_number": "4165550123"}),
+        )
+        .assert_status(200);
 }

@@ -533,6 +533,222 @@ fn check_files(files: &[IncomingFile]) -> Result<(), DomainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Activity;
+    use crate::fakes::{
+        FixedClock, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes, MemoryTemplates,
+        SequentialIds,
+    };
+    use crate::merchant::{Merchant, MerchantId, MerchantSettings};
+    use crate::paging::Page;
+    use crate::ports::ProfileRepository;
+    use crate::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey};
+    use crate::services::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
+    use crate::template::Requirement;
+    use futures_executor::block_on;
+    use std::sync::atomic::Ordering;
+
+    struct World {
+        client: ClientService,
+        quizzes: Arc<MemoryQuizzes>,
+        profiles: Arc<MemoryProfiles>,
+        files: Arc<MemoryFiles>,
+        link: QuizLink,
+    }
+
+    /// A quiz asking for a passport (required), an address (required) and an SSN
+    /// (optional).
+    fn world() -> World {
+        let clock = Arc::new(FixedClock::default());
+        let ids = Arc::new(SequentialIds::default());
+        let profiles = Arc::new(MemoryProfiles::default());
+        let quizzes = Arc::new(MemoryQuizzes::new(profiles.clone()));
+        let merchants = Arc::new(MemoryMerchants::default());
+        merchants.insert(Merchant {
+            id: MerchantId("m1".into()),
+            name: "Acme".into(),
+            settings: MerchantSettings::default(),
+            created_at: clock.0,
+        });
+        let files = Arc::new(MemoryFiles::default());
+        let ports = QuizPorts {
+            quizzes: quizzes.clone(),
+            profiles: profiles.clone(),
+            templates: Arc::new(MemoryTemplates::default()),
+            merchants: merchants.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            secrets: ids.clone(),
+        };
+        let request = QuizRequest {
+            key: ProfileKey {
+                email: Email::parse("ada@example.com").expect("valid"),
+                mobile: PhoneNumber::parse("4165550123").expect("valid"),
+            },
+            changes: ProfileChanges {
+                first_name: ShortText::parse("Ada").expect("valid"),
+                last_name: ShortText::parse("Lovelace").expect("valid"),
+                attributes: AttributesPatch::default(),
+            },
+            expiry_days: None,
+            template: TemplateChoice {
+                list: Some(vec![
+                    (Feature::PassportUpload, Requirement::Required),
+                    (Feature::AddressSubmit, Requirement::Required),
+                    (Feature::SsnSubmit, Requirement::Optional),
+                ]),
+                ..TemplateChoice::default()
+            },
+        };
+        let created = block_on(
+            QuizService::new(ports, "https://idv.example")
+                .create(&MerchantId("m1".into()), request),
+        )
+        .expect("quiz created");
+        let client = ClientService::new(
+            quizzes.clone(),
+            merchants,
+            files.clone(),
+            clock,
+            ids,
+            "https://idv.example",
+        );
+        World {
+            client,
+            quizzes,
+            profiles,
+            files,
+            link: QuizLink::Token(created.quiz.token),
+        }
+    }
+
+    fn photo() -> IncomingFile {
+        IncomingFile {
+            file_name: "id.jpg".into(),
+            file_type: Some(FileType::Jpeg),
+            sha256: "00".repeat(32),
+            bytes: vec![1, 2, 3],
+        }
+    }
+
+    fn address() -> AddressInput {
+        AddressInput {
+            line_1: LongText::parse("1 Main St").expect("valid"),
+            line_2: None,
+            city: ShortText::parse("Toronto").expect("valid"),
+            state: Some(State::parse("ON").expect("valid")),
+            postal: Postal::parse("M5V 2T6").expect("valid"),
+            country: Country::parse("CA").expect("valid"),
+        }
+    }
+
+    fn activities(w: &World) -> Vec<Activity> {
+        let view = block_on(w.client.open(&w.link)).expect("open").view;
+        let events = block_on(
+            w.profiles
+                .events(&view.client.id, Page::new(0, 50).expect("page")),
+        )
+        .expect("events");
+        events.items.iter().map(|e| e.activity).collect()
+    }
+
+    #[test]
+    fn the_first_opening_alone_is_logged() {
+        let w = world();
+        block_on(w.client.open(&w.link)).expect("open");
+        block_on(w.client.open(&w.link)).expect("open again");
+        assert_eq!(
+            activities(&w)
+                .iter()
+                .filter(|a| **a == Activity::QuizOpened)
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn fields_of_steps_not_asked_for_are_refused() {
+        let w = world();
+        let input = FieldsInput {
+            email_address: Some(Email::parse("a@b.co").expect("valid")),
+            ..FieldsInput::default()
+        };
+        let err = block_on(w.client.submit_fields(&w.link, input)).expect_err("not asked");
+        assert!(
+            matches!(err, DomainError::Invalid(v) if v.iter().any(|v| v.field == "email_address"))
+        );
+        let err = block_on(w.client.submit_fields(&w.link, FieldsInput::default()))
+            .expect_err("nothing sent");
+        assert!(matches!(err, DomainError::Invalid(_)));
+    }
+
+    #[test]
+    fn submission_waits_for_every_required_step_then_happens_once() {
+        let w = world();
+        let missing = |r: Result<Quiz, DomainError>| match r {
+            Err(DomainError::Invalid(v)) => v.iter().map(|v| v.field.clone()).collect::<Vec<_>>(),
+            other => panic!("expected missing steps, got {other:?}"),
+        };
+        assert_eq!(
+            missing(block_on(w.client.complete(&w.link))),
+            ["passport_upload", "address_submit"]
+        );
+        block_on(
+            w.client
+                .upload(&w.link, Feature::PassportUpload, vec![photo()]),
+        )
+        .expect("uploaded");
+        let input = FieldsInput {
+            address: Some(address()),
+            ..FieldsInput::default()
+        };
+        let view = block_on(w.client.submit_fields(&w.link, input)).expect("saved");
+        assert_eq!(
+            view.client.submitted.and_then(|s| s.address).as_deref(),
+            Some("1 Main St, Toronto, ON M5V 2T6, CA")
+        );
+        block_on(w.client.complete(&w.link)).expect("completed: the optional SSN is not needed");
+        assert!(matches!(
+            block_on(w.client.complete(&w.link)),
+            Err(DomainError::QuizSubmitted)
+        ));
+        assert!(matches!(
+            block_on(
+                w.client
+                    .upload(&w.link, Feature::PassportUpload, vec![photo()])
+            ),
+            Err(DomainError::QuizSubmitted)
+        ));
+    }
+
+    #[test]
+    fn stored_bytes_are_removed_when_the_document_cannot_be_recorded() {
+        let w = world();
+        w.quizzes.refuse_documents.store(true, Ordering::SeqCst);
+        let err = block_on(w.client.upload(
+            &w.link,
+            Feature::PassportUpload,
+            vec![photo(), photo()],
+        ));
+        assert!(matches!(err, Err(DomainError::Unavailable(_))));
+        assert_eq!(w.files.count(), 0, "no orphan bytes");
+        w.quizzes.refuse_documents.store(false, Ordering::SeqCst);
+        block_on(
+            w.client
+                .upload(&w.link, Feature::PassportUpload, vec![photo()]),
+        )
+        .expect("uploaded");
+        assert_eq!(w.files.count(), 1);
+    }
+
+    #[test]
+    fn only_upload_steps_the_quiz_asks_for_take_files() {
+        let w = world();
+        for step in [Feature::SelfieUpload, Feature::AddressSubmit] {
+            let err = block_on(w.client.upload(&w.link, step, vec![photo()]))
+                .expect_err("not an asked upload");
+            assert!(matches!(err, DomainError::Invalid(v) if v.iter().any(|v| v.field == "step")));
+        }
+    }
 
     fn file(name: &str, size: usize, file_type: Option<FileType>) -> IncomingFile {
         IncomingFile {

@@ -101,6 +101,17 @@ impl Server {
         self.child = child;
     }
 
+    /// SIGTERM, as a process manager stops a service; waits for the exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "SIGTERM sent");
+        self.child.wait().expect("idv exits")
+    }
+
     /// SIGKILL: no shutdown code runs.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
