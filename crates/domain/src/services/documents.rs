@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
+use super::find_profile;
 use crate::document::{Document, DocumentStatus, StoredFile};
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
@@ -45,17 +46,6 @@ impl DocumentService {
         }
     }
 
-    async fn profile(
-        &self,
-        merchant: &MerchantId,
-        key: &ProfileKey,
-    ) -> Result<Profile, DomainError> {
-        self.profiles
-            .find(merchant, key)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Profile))
-    }
-
     /// The document, if it belongs to this profile of this merchant.
     pub async fn get(
         &self,
@@ -63,7 +53,7 @@ impl DocumentService {
         key: &ProfileKey,
         id: &str,
     ) -> Result<(Profile, Document), DomainError> {
-        let profile = self.profile(merchant, key).await?;
+        let profile = find_profile(&*self.profiles, merchant, key).await?;
         let document = self
             .documents
             .find(&profile.id, id)
@@ -78,7 +68,7 @@ impl DocumentService {
         key: &ProfileKey,
         page: Page,
     ) -> Result<(Profile, Paged<Document>), DomainError> {
-        let profile = self.profile(merchant, key).await?;
+        let profile = find_profile(&*self.profiles, merchant, key).await?;
         let documents = self.documents.list(&profile.id, page).await?;
         Ok((profile, documents))
     }

@@ -17,7 +17,22 @@ pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use templates::{ListChanges, TemplateService};
 
 use crate::DomainError;
-use crate::ports::StoreError;
+use crate::error::Resource;
+use crate::merchant::MerchantId;
+use crate::ports::{ProfileRepository, StoreError};
+use crate::profile::{Profile, ProfileKey};
+
+/// The merchant's profile with this pair, or `NotFound(Profile)`.
+async fn find_profile(
+    profiles: &dyn ProfileRepository,
+    merchant: &MerchantId,
+    key: &ProfileKey,
+) -> Result<Profile, DomainError> {
+    profiles
+        .find(merchant, key)
+        .await?
+        .ok_or(DomainError::NotFound(Resource::Profile))
+}
 
 impl From<StoreError> for DomainError {
     /// The default reading of a storage failure; use cases map `Duplicate`, `Missing`

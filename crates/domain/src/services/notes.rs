@@ -1,12 +1,13 @@
 use std::sync::Arc;
 
-use crate::error::{DomainError, Resource};
+use super::find_profile;
+use crate::error::DomainError;
 use crate::event::{Activity, Event};
 use crate::merchant::MerchantId;
 use crate::note::{Note, NoteText};
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, IdGenerator, NoteRepository, ProfileRepository};
-use crate::profile::{Profile, ProfileKey};
+use crate::profile::ProfileKey;
 
 #[derive(Clone)]
 pub struct NoteService {
@@ -37,24 +38,13 @@ impl NoteService {
         }
     }
 
-    async fn profile(
-        &self,
-        merchant: &MerchantId,
-        key: &ProfileKey,
-    ) -> Result<Profile, DomainError> {
-        self.profiles
-            .find(merchant, key)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Profile))
-    }
-
     pub async fn create(
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
         text: NoteText,
     ) -> Result<Note, DomainError> {
-        let profile = self.profile(merchant, key).await?;
+        let profile = find_profile(&*self.profiles, merchant, key).await?;
         let now = self.clock.now();
         let note = Note {
             id: self.ids.next_id(),
@@ -81,7 +71,7 @@ impl NoteService {
         key: &ProfileKey,
         page: Page,
     ) -> Result<Paged<Note>, DomainError> {
-        let profile = self.profile(merchant, key).await?;
+        let profile = find_profile(&*self.profiles, merchant, key).await?;
         Ok(self.notes.list(&profile.id, page).await?)
     }
 }

@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
+use super::find_profile;
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
 use crate::merchant::MerchantId;
@@ -100,10 +101,7 @@ impl ProfileService {
         merchant: &MerchantId,
         key: &ProfileKey,
     ) -> Result<Profile, DomainError> {
-        self.profiles
-            .find(merchant, key)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Profile))
+        find_profile(&*self.profiles, merchant, key).await
     }
 
     pub async fn list(
