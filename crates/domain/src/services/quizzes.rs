@@ -108,40 +108,7 @@ impl QuizService {
         let days = expiry_days(request.expiry_days, default_days);
         for _ in 0..MAX_ATTEMPTS {
             let now = self.clock.now();
-            let existing = self.profiles.find(merchant, &request.key).await?;
-            let (write, profile_event) = match existing {
-                Some(mut profile) => {
-                    profile.apply(request.changes.clone(), now)?;
-                    profile.revision += 1;
-                    let event = Event::about(
-                        self.ids.next_id(),
-                        &profile,
-                        Activity::ProfileUpdated,
-                        "Profile updated by a new quiz",
-                        now,
-                    );
-                    (ProfileWrite::Update(profile), event)
-                }
-                None => {
-                    let profile = Profile::create(
-                        ProfileId(self.ids.next_id()),
-                        merchant.clone(),
-                        request.key.clone(),
-                        request.changes.clone(),
-                        now,
-                    )?;
-                    let details =
-                        format!("Profile created for {} by a new quiz", profile.full_name());
-                    let event = Event::about(
-                        self.ids.next_id(),
-                        &profile,
-                        Activity::ProfileCreated,
-                        details,
-                        now,
-                    );
-                    (ProfileWrite::Insert(profile), event)
-                }
-            };
+            let (write, profile_event) = self.client_write(merchant, &request, now).await?;
             let profile = match &write {
                 ProfileWrite::Insert(p) | ProfileWrite::Update(p) => p.clone(),
             };
@@ -188,6 +155,49 @@ impl QuizService {
         Err(DomainError::Unavailable(
             "the profile kept changing concurrently; try again".to_owned(),
         ))
+    }
+
+    /// The client's profile as this request leaves it (updated, or new), and the event
+    /// that records it.
+    async fn client_write(
+        &self,
+        merchant: &MerchantId,
+        request: &QuizRequest,
+        now: time::OffsetDateTime,
+    ) -> Result<(ProfileWrite, Event), DomainError> {
+        match self.profiles.find(merchant, &request.key).await? {
+            Some(mut profile) => {
+                profile.apply(request.changes.clone(), now)?;
+                profile.revision += 1;
+                let details = "Profile updated by a new quiz";
+                let event = Event::about(
+                    self.ids.next_id(),
+                    &profile,
+                    Activity::ProfileUpdated,
+                    details,
+                    now,
+                );
+                Ok((ProfileWrite::Update(profile), event))
+            }
+            None => {
+                let profile = Profile::create(
+                    ProfileId(self.ids.next_id()),
+                    merchant.clone(),
+                    request.key.clone(),
+                    request.changes.clone(),
+                    now,
+                )?;
+                let details = format!("Profile created for {} by a new quiz", profile.full_name());
+                let event = Event::about(
+                    self.ids.next_id(),
+                    &profile,
+                    Activity::ProfileCreated,
+                    details,
+                    now,
+                );
+                Ok((ProfileWrite::Insert(profile), event))
+            }
+        }
     }
 
     pub async fn get(
