@@ -144,11 +144,14 @@ pub async fn middleware(
     let _entered = span.enter();
     let mut response = match result {
         Ok(res) => {
-            let api_error = res
-                .response()
-                .error()
-                .and_then(|e| e.as_error::<ApiError>())
-                .cloned();
+            // Errors raised by actix itself (a form body over its limit, say) get the
+            // envelope too, under the code their status stands for.
+            let status = res.status();
+            let api_error = res.response().error().map(|e| {
+                e.as_error::<ApiError>()
+                    .cloned()
+                    .unwrap_or_else(|| ApiError::from_status(status, e.to_string()))
+            });
             match api_error {
                 Some(error) => res.into_response(render_error(&meta, &error)),
                 None => res.map_into_boxed_body(),

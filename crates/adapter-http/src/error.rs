@@ -117,6 +117,28 @@ impl ApiError {
         }
     }
 
+    /// An error raised outside our handlers (by actix), by its status.
+    pub fn from_status(status: StatusCode, cause: String) -> Self {
+        let (code, description) = match status {
+            StatusCode::PAYLOAD_TOO_LARGE => {
+                ("REQUEST_TOO_LARGE", "The request body is too large.")
+            }
+            StatusCode::NOT_FOUND => ("NOT_FOUND", "No operation at this path."),
+            StatusCode::METHOD_NOT_ALLOWED => {
+                ("HTTP_METHOD_INVALID", "This method is not allowed here.")
+            }
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => (
+                "CONTENT_TYPE_INVALID",
+                "This content type is not accepted here.",
+            ),
+            s if s.is_client_error() => ("REQUEST_BODY_INVALID", "The request could not be read."),
+            _ => return Self::internal(cause),
+        };
+        let mut error = Self::new(status, code, description);
+        error.cause = Some(cause);
+        error
+    }
+
     pub fn codes(&self) -> Vec<&str> {
         self.errors.iter().map(|e| e.code.as_str()).collect()
     }
@@ -185,6 +207,19 @@ mod tests {
             ["EMAIL_ADDRESS_REQUIRED", "MOBILE_NUMBER_INVALID"]
         );
         assert_eq!(e.status, StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn errors_raised_by_actix_get_codes_by_status() {
+        let e = ApiError::from_status(StatusCode::PAYLOAD_TOO_LARGE, "overflow".into());
+        assert_eq!(e.codes(), ["REQUEST_TOO_LARGE"]);
+        let e = ApiError::from_status(StatusCode::BAD_REQUEST, "bad".into());
+        assert_eq!(e.codes(), ["REQUEST_BODY_INVALID"]);
+        let e = ApiError::from_status(StatusCode::BAD_GATEWAY, "upstream".into());
+        assert_eq!(
+            (e.status, e.codes()),
+            (StatusCode::INTERNAL_SERVER_ERROR, vec!["INTERNAL_ERROR"])
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
 use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::{FileType, MAX_FILE_BYTES};
 use domain::quiz::QuizLink;
@@ -7,6 +8,7 @@ use domain::template::Feature;
 use futures_util::StreamExt;
 use ring::digest;
 
+use super::MAX_UPLOAD_BYTES;
 use super::respond::{after_post, api_error};
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -45,16 +47,24 @@ fn invalid(field: &str, reason: &str) -> ApiError {
     )
 }
 
-async fn read_form(mut form: Multipart) -> Result<(Option<String>, Vec<Part>), ApiError> {
+fn unreadable(e: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request(
+        "REQUEST_BODY_INVALID",
+        format!("The form could not be read: {e}."),
+    )
+}
+
+/// Reads the `step` and the `file` parts. Over `limit` bytes in all, it stops reading:
+/// 413, as for any body too large.
+async fn read_form(
+    mut form: Multipart,
+    limit: usize,
+) -> Result<(Option<String>, Vec<Part>), ApiError> {
     let mut step = None;
     let mut files = Vec::new();
+    let mut total = 0;
     while let Some(field) = form.next().await {
-        let mut field = field.map_err(|e| {
-            ApiError::bad_request(
-                "REQUEST_BODY_INVALID",
-                format!("The form could not be read: {e}."),
-            )
-        })?;
+        let mut field = field.map_err(unreadable)?;
         let name = field.name().unwrap_or_default().to_owned();
         let file_name = field
             .content_disposition()
@@ -66,12 +76,18 @@ async fn read_form(mut form: Multipart) -> Result<(Option<String>, Vec<Part>), A
             size: 0,
         };
         while let Some(chunk) = field.next().await {
-            let chunk = chunk.map_err(|e| {
-                ApiError::bad_request(
-                    "REQUEST_BODY_INVALID",
-                    format!("The form could not be read: {e}."),
-                )
-            })?;
+            let chunk = chunk.map_err(unreadable)?;
+            total += chunk.len();
+            if total > limit {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "REQUEST_TOO_LARGE",
+                    format!(
+                        "An upload takes at most {} MiB in all.",
+                        limit / (1024 * 1024)
+                    ),
+                ));
+            }
             part.size += chunk.len();
             if part.size <= MAX_FILE_BYTES {
                 part.bytes.extend_from_slice(&chunk);
@@ -111,7 +127,7 @@ pub async fn handle(
 ) -> Result<HttpResponse, ApiError> {
     let link = QuizLink::Token(token.into_inner());
     let result = async {
-        let (step, parts) = read_form(form).await?;
+        let (step, parts) = read_form(form, MAX_UPLOAD_BYTES).await?;
         let step = step.filter(|s| !s.is_empty()).ok_or_else(|| ApiError::bad_request("STEP_REQUIRED", "step is required."))?;
         let feature = Feature::from_name(&step).ok_or_else(|| invalid("step", "is not a step of this quiz"))?;
         let files = parts.into_iter().map(incoming).collect();

@@ -16,8 +16,12 @@ use actix_web::{HttpResponse, web};
 
 use crate::ratelimit;
 
-/// Largest form post: four files of 10 MiB and the form around them.
+/// Largest upload: four files of 10 MiB and the form around them. A larger file than
+/// allowed is still read (and dropped) up to this, so its sender gets a `FILE_INVALID`
+/// answer rather than a cut connection.
 const MAX_UPLOAD_BYTES: usize = 4 * domain::document::MAX_FILE_BYTES + 64 * 1024;
+/// Largest form post other than an upload (fields, agreement, fingerprint).
+const MAX_FORM_BYTES: usize = 64 * 1024;
 
 /// The address holds the token: it must not leak through the Referer, frames, caches or
 /// content sniffing. Scripts and styles come only from this service.
@@ -70,10 +74,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/quiz/{token}")
             .wrap(security_headers())
             .wrap(from_fn(ratelimit::middleware))
-            .app_data(web::PayloadConfig::new(MAX_UPLOAD_BYTES))
-            .app_data(
-                actix_multipart::form::MultipartFormConfig::default().total_limit(MAX_UPLOAD_BYTES),
-            )
+            .app_data(web::PayloadConfig::new(MAX_FORM_BYTES))
             .route("", web::get().to(open::page))
             .route("/", web::get().to(open::page))
             .route("/fields", web::post().to(fields::handle))

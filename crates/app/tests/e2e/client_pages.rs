@@ -61,6 +61,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "quiz_tokens_never_reach_the_logs_in_full",
         tokens_stay_out_of_logs,
     ),
+    (
+        "oversize_form_posts_are_refused_in_the_envelope",
+        oversize_forms,
+    ),
 ];
 
 /// A quiz for Ada built from `list`; returns (token, long_url, tiny_url).
@@ -619,4 +623,22 @@ fn tokens_stay_out_of_logs(backend: Backend) {
     assert!(log.contains("/quiz/"), "requests are logged: {log}");
     assert!(!log.contains(&token), "the token is cut in logs");
     assert!(!log.contains(&code), "the short code is cut in logs");
+}
+
+fn oversize_forms(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = standard_quiz(&env);
+    let big = format!("ssn={}", "9".repeat(100 * 1024));
+    let reply = env.client().send(
+        "POST",
+        &format!("/quiz/{token}/fields"),
+        &[JSON, FORM],
+        big.as_bytes(),
+    );
+    reply.assert_error(413, &["REQUEST_TOO_LARGE"]);
+    // 41 MiB of upload: more than four files of 10 MiB can make.
+    let huge = jpeg(41 * 1024 * 1024);
+    upload(&env, &token, "passport_upload", &[("huge.jpg", &huge)])
+        .assert_error(413, &["REQUEST_TOO_LARGE"]);
+    assert!(env.server.stored_files().is_empty());
 }
