@@ -1,0 +1,178 @@
+//! The repositories against a real SQLite file: how driver errors reach the domain, and
+//! what concurrent writers leave behind. (PostgreSQL runs the same code through the
+//! end-to-end tests in `crates/app/tests/e2e`.)
+
+use std::sync::Arc;
+
+use adapter_db::{Database, Vault};
+use domain::OffsetDateTime;
+use domain::event::{Activity, Event};
+use domain::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use domain::paging::Page;
+use domain::ports::{MerchantRepository, ProfileRepository, StoreError};
+use domain::profile::{
+    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey, ShortText,
+};
+
+struct Fixture {
+    db: Database,
+    merchant: MerchantId,
+    _dir: tempfile::TempDir,
+}
+
+fn now() -> OffsetDateTime {
+    OffsetDateTime::from_unix_timestamp(1_795_000_000).expect("valid")
+}
+
+async fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("idv.sqlite3");
+    let db = Database::open(&path.display().to_string(), Vault::new(&[7; 32])).expect("open");
+    db.migrate().expect("migrations");
+    let merchant = Merchant {
+        id: MerchantId("m1".into()),
+        name: "Acme".into(),
+        settings: MerchantSettings::default(),
+        created_at: now(),
+    };
+    let key = ApiKey {
+        key: "key-1".into(),
+        merchant_id: merchant.id.clone(),
+        secret: "sec-1".into(),
+        enabled: true,
+        compat_signature: false,
+        created_at: now(),
+    };
+    MerchantRepository::create(&db, &merchant, &key)
+        .await
+        .expect("merchant");
+    Fixture {
+        db,
+        merchant: merchant.id,
+        _dir: dir,
+    }
+}
+
+fn profile(f: &Fixture, id: &str, email: &str, mobile: &str) -> Profile {
+    let key = ProfileKey {
+        email: Email::parse(email).expect("valid"),
+        mobile: PhoneNumber::parse(mobile).expect("valid"),
+    };
+    let changes = ProfileChanges {
+        first_name: ShortText::parse("Ada").expect("valid"),
+        last_name: ShortText::parse("Lovelace").expect("valid"),
+        attributes: AttributesPatch::default(),
+    };
+    Profile::create(
+        ProfileId(id.into()),
+        f.merchant.clone(),
+        key,
+        changes,
+        now(),
+    )
+    .expect("valid")
+}
+
+fn event(id: &str, p: &Profile) -> Event {
+    Event::about(id.into(), p, Activity::ProfileCreated, "created", now())
+}
+
+#[tokio::test]
+async fn a_secret_is_stored_sealed_and_read_back_whole() {
+    let f = fixture().await;
+    let key = MerchantRepository::find_key(&f.db, "key-1")
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(key.secret, "sec-1");
+    let wrong_vault = Database::open(
+        &f._dir.path().join("idv.sqlite3").display().to_string(),
+        Vault::new(&[8; 32]),
+    )
+    .expect("open");
+    let err = MerchantRepository::find_key(&wrong_vault, "key-1")
+        .await
+        .expect_err("another master key");
+    assert!(matches!(err, StoreError::Internal(_)));
+}
+
+#[tokio::test]
+async fn a_taken_email_or_mobile_is_a_duplicate_and_nothing_is_written() {
+    let f = fixture().await;
+    let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+    f.db.insert(&ada, &event("e1", &ada))
+        .await
+        .expect("inserted");
+    for (id, email, mobile) in [
+        ("p2", "ADA@example.com", "4165550999"),
+        ("p3", "bob@example.com", "4165550123"),
+    ] {
+        let other = profile(&f, id, email, mobile);
+        let err =
+            f.db.insert(&other, &event(&format!("e-{id}"), &other))
+                .await
+                .expect_err("taken");
+        assert!(matches!(err, StoreError::Duplicate), "{err:?}");
+    }
+    let page = ProfileRepository::list(&f.db, &f.merchant, Page::default())
+        .await
+        .expect("list");
+    assert_eq!(page.total_count, 1);
+    let events = f.db.events(&ada.id, Page::default()).await.expect("events");
+    assert_eq!(events.total_count, 1, "the refused inserts left no event");
+}
+
+#[tokio::test]
+async fn a_write_from_a_stale_revision_is_a_conflict() {
+    let f = fixture().await;
+    let mut ada = profile(&f, "p1", "ada@example.com", "4165550123");
+    f.db.insert(&ada, &event("e1", &ada))
+        .await
+        .expect("inserted");
+    let mut stale = ada.clone();
+    ada.revision += 1;
+    f.db.update(&ada, &event("e2", &ada))
+        .await
+        .expect("first writer wins");
+    stale.revision += 1;
+    let err =
+        f.db.update(&stale, &event("e3", &stale))
+            .await
+            .expect_err("second writer read an old revision");
+    assert!(matches!(err, StoreError::Conflict));
+    let mut gone = profile(&f, "nobody", "eve@example.com", "4165550100");
+    gone.revision = 1;
+    assert!(matches!(
+        f.db.update(&gone, &event("e4", &gone)).await,
+        Err(StoreError::Missing)
+    ));
+}
+
+#[tokio::test]
+async fn concurrent_inserts_of_one_client_leave_one_profile() {
+    let f = fixture().await;
+    let db = Arc::new(f.db.clone());
+    let tasks: Vec<_> = (0..10)
+        .map(|i| {
+            let db = db.clone();
+            let p = profile(&f, &format!("p{i}"), "ada@example.com", "4165550123");
+            tokio::spawn(async move { db.insert(&p, &event(&format!("e{i}"), &p)).await })
+        })
+        .collect();
+    let mut ok = 0;
+    for task in tasks {
+        match task.await.expect("task") {
+            Ok(()) => ok += 1,
+            Err(StoreError::Duplicate) => {}
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(ok, 1);
+    assert_eq!(
+        ProfileRepository::list(&f.db, &f.merchant, Page::default())
+            .await
+            .expect("list")
+            .total_count,
+        1
+    );
+}
