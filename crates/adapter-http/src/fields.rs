@@ -215,13 +215,14 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Checks an already read value against a further rule.
-    pub fn check<T>(
+    /// Checks an already read value against a further rule (which may turn it into a
+    /// value object).
+    pub fn check<T, U>(
         &mut self,
         name: &str,
         value: Option<T>,
-        rule: impl Fn(T) -> Result<T, Invalid>,
-    ) -> Option<T> {
+        rule: impl Fn(T) -> Result<U, Invalid>,
+    ) -> Option<U> {
         match value.map(rule)? {
             Ok(v) => Some(v),
             Err(e) => {

@@ -4,11 +4,10 @@ use domain::quiz::QuizLink;
 use serde_json::Value;
 
 use super::fields::form_or_json;
-use super::respond::{after_post, api_error};
+use super::respond::{after_post, api_error, document_answer};
 use crate::error::ApiError;
 use crate::fields::Fields;
 use crate::handlers::State;
-use crate::object;
 
 /// A checkbox's or a JSON body's "yes".
 fn consented(value: Option<&Value>) -> bool {
@@ -40,7 +39,7 @@ pub async fn handle(
             .sign_agreement(&link, name, consented(map.get("consent")))
             .await
             .map_err(api_error)
-            .map(|d| object! { "document_id": d.id, "name": d.name, "status": d.status.as_str() }),
+            .map(|d| document_answer(&d)),
         Err(e) => Err(e),
     };
     after_post(&state, &req, &link, result).await

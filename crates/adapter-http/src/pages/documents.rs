@@ -9,10 +9,9 @@ use futures_util::StreamExt;
 use ring::digest;
 
 use super::MAX_UPLOAD_BYTES;
-use super::respond::{after_post, api_error};
+use super::respond::{after_post, api_error, document_answer};
 use crate::error::ApiError;
 use crate::handlers::State;
-use crate::object;
 
 /// Longest file name kept, in characters.
 const MAX_FILE_NAME: usize = 100;
@@ -105,16 +104,12 @@ async fn read_form(
 fn incoming(part: Part) -> IncomingFile {
     let file_type = infer::get(&part.bytes).and_then(|kind| FileType::from_mime(kind.mime_type()));
     let sha256 = hex::encode(digest::digest(&digest::SHA256, &part.bytes));
-    // An oversize file keeps its true size so the domain refuses it by its rule.
-    let mut bytes = part.bytes;
-    if part.size > MAX_FILE_BYTES {
-        bytes.resize(part.size.min(MAX_FILE_BYTES + 1), 0);
-    }
     IncomingFile {
         file_name: part.file_name,
         file_type,
         sha256,
-        bytes,
+        size_bytes: part.size as u64,
+        bytes: part.bytes,
     }
 }
 
@@ -128,11 +123,18 @@ pub async fn handle(
     let link = QuizLink::Token(token.into_inner());
     let result = async {
         let (step, parts) = read_form(form, MAX_UPLOAD_BYTES).await?;
-        let step = step.filter(|s| !s.is_empty()).ok_or_else(|| ApiError::bad_request("STEP_REQUIRED", "step is required."))?;
-        let feature = Feature::from_name(&step).ok_or_else(|| invalid("step", "is not a step of this quiz"))?;
+        let step = step
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| ApiError::bad_request("STEP_REQUIRED", "step is required."))?;
+        let feature = Feature::from_name(&step)
+            .ok_or_else(|| invalid("step", "is not a step of this quiz"))?;
         let files = parts.into_iter().map(incoming).collect();
-        let document = state.client.upload(&link, feature, files).await.map_err(api_error)?;
-        Ok(object! { "document_id": document.id, "name": document.name, "status": document.status.as_str() })
+        let document = state
+            .client
+            .upload(&link, feature, files)
+            .await
+            .map_err(api_error)?;
+        Ok(document_answer(&document))
     }
     .await;
     after_post(&state, &req, &link, result).await

@@ -3,11 +3,10 @@ use domain::quiz::QuizLink;
 use domain::validation::Invalid;
 
 use super::fields::form_or_json;
-use super::respond::{after_post, api_error};
+use super::respond::{after_post, api_error, document_answer};
 use crate::error::ApiError;
 use crate::fields::Fields;
 use crate::handlers::State;
-use crate::object;
 
 /// `POST /quiz/{token}/fingerprint`: the hash the page computed (`fingerprint`).
 pub async fn handle(
@@ -26,7 +25,7 @@ pub async fn handle(
             .fingerprint(&link, fingerprint)
             .await
             .map_err(api_error)
-            .map(|d| object! { "document_id": d.id, "name": d.name, "status": d.status.as_str() }),
+            .map(|d| document_answer(&d)),
         Err(e) => Err(e),
     };
     after_post(&state, &req, &link, result).await

@@ -6,6 +6,7 @@ use actix_web::http::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use askama::Template;
 use domain::DomainError;
+use domain::document::Document;
 use domain::error::Resource;
 use domain::quiz::QuizLink;
 use serde_json::{Map, Value};
@@ -14,6 +15,7 @@ use super::view::{MessagePage, QuizPage};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
+use crate::object;
 
 pub fn wants_json(req: &HttpRequest) -> bool {
     req.headers()
@@ -111,5 +113,14 @@ pub async fn after_post(
                 Ok(html(error.status, &QuizPage::new(&session, Some(&error))))
             }
         },
+    }
+}
+
+/// What a step that makes a document answers a script.
+pub fn document_answer(document: &Document) -> Map<String, Value> {
+    object! {
+        "document_id": document.id,
+        "name": document.name,
+        "status": document.status.as_str(),
     }
 }

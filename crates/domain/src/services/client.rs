@@ -67,6 +67,9 @@ pub struct IncomingFile {
     /// `None` when the bytes are none of the accepted types.
     pub file_type: Option<FileType>,
     pub sha256: String,
+    /// The size as sent. For a file over the limit the adapter may keep only a prefix of
+    /// the bytes; this stays the true size, and the file is refused by it.
+    pub size_bytes: u64,
     pub bytes: Vec<u8>,
 }
 
@@ -272,10 +275,10 @@ impl ClientService {
             )
             .into());
         }
-        check_files(&files)?;
+        let types = check_files(&files)?;
         let now = self.clock.now();
         let mut stored = Vec::with_capacity(files.len());
-        for file in files {
+        for (file, file_type) in files.into_iter().zip(types) {
             let file_id = self.ids.next_id();
             if let Err(e) = self.store.put(&file_id, &file.bytes).await {
                 self.discard(&stored).await;
@@ -284,8 +287,8 @@ impl ClientService {
             stored.push(StoredFile {
                 file_id,
                 file_name: file.file_name,
-                file_type: file.file_type.unwrap_or(FileType::Pdf),
-                size_bytes: file.bytes.len() as u64,
+                file_type,
+                size_bytes: file.size_bytes,
                 sha256: file.sha256,
             });
         }
@@ -495,39 +498,41 @@ impl ClientService {
     }
 }
 
-fn check_files(files: &[IncomingFile]) -> Result<(), DomainError> {
+/// The type of each file, if all of them may be kept: 1 to 4 files, each at most 10 MiB
+/// and of an accepted type.
+fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
+    let refuse = |problem, reason: String| -> DomainError {
+        Violations::single("file", problem, reason).into()
+    };
     if files.is_empty() {
-        return Err(
-            Violations::single("file", Problem::Required, "at least one file is required").into(),
-        );
+        return Err(refuse(
+            Problem::Required,
+            "at least one file is required".into(),
+        ));
     }
     if files.len() > MAX_FILES_PER_UPLOAD {
-        return Err(Violations::single(
-            "file",
+        return Err(refuse(
             Problem::Invalid,
             format!("at most {MAX_FILES_PER_UPLOAD} files per step"),
-        )
-        .into());
+        ));
     }
-    for file in files {
-        if file.bytes.len() > MAX_FILE_BYTES {
-            return Err(Violations::single(
-                "file",
-                Problem::Invalid,
-                format!("{} is larger than 10 MiB", file.file_name),
-            )
-            .into());
-        }
-        if file.file_type.is_none() {
-            return Err(Violations::single(
-                "file",
-                Problem::Invalid,
-                format!("{} is not a JPEG, PNG or PDF", file.file_name),
-            )
-            .into());
-        }
-    }
-    Ok(())
+    files
+        .iter()
+        .map(|file| {
+            if file.size_bytes > MAX_FILE_BYTES as u64 {
+                return Err(refuse(
+                    Problem::Invalid,
+                    format!("{} is larger than 10 MiB", file.file_name),
+                ));
+            }
+            file.file_type.ok_or_else(|| {
+                refuse(
+                    Problem::Invalid,
+                    format!("{} is not a JPEG, PNG or PDF", file.file_name),
+                )
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -626,6 +631,7 @@ mod tests {
             file_name: "id.jpg".into(),
             file_type: Some(FileType::Jpeg),
             sha256: "00".repeat(32),
+            size_bytes: 3,
             bytes: vec![1, 2, 3],
         }
     }
@@ -755,11 +761,12 @@ mod tests {
             file_name: name.into(),
             file_type,
             sha256: String::new(),
+            size_bytes: size as u64,
             bytes: vec![0; size],
         }
     }
 
-    fn code(result: Result<(), DomainError>) -> Option<(String, Problem)> {
+    fn code<T>(result: Result<T, DomainError>) -> Option<(String, Problem)> {
         match result {
             Err(DomainError::Invalid(v)) => v.iter().next().map(|v| (v.field.clone(), v.problem)),
             _ => None,

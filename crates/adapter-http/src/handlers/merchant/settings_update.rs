@@ -10,10 +10,8 @@ use crate::signed::Signed;
 pub async fn handle(state: State, req: Signed) -> Answer {
     let mut f = Fields::new(&req.body);
     let days = f.integer("quiz_expiry_days", true);
-    let days = f.check("quiz_expiry_days", days, |d| {
-        QuizExpiryDays::new(d).map(|_| d)
-    });
-    let days = f.finish(|| days.and_then(|d| QuizExpiryDays::new(d).ok()))?;
+    let days = f.check("quiz_expiry_days", days, QuizExpiryDays::new);
+    let days = f.finish(|| days)?;
     let settings = MerchantSettings {
         quiz_expiry_days: days,
     };
