@@ -283,6 +283,14 @@ fn fields_are_validated(backend: Backend) {
     );
     post_json(&env, &path, json!({"ssn": "123456789"})).assert_error(400, &["SSN_INVALID"]);
     post_json(&env, &path, json!({})).assert_error(400, &["FIELDS_REQUIRED"]);
+    env.client()
+        .send(
+            "POST",
+            &path,
+            &[JSON, ("Content-Type", "text/plain")],
+            b"ssn=123456789",
+        )
+        .assert_error(400, &["REQUEST_BODY_INVALID"]);
     // A person gets the page again, the message next to the field.
     let page = env
         .client()
