@@ -57,6 +57,25 @@ const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
 #[derive(Debug, Clone)]
 pub struct Manager(pub Backend);
 
+impl Manager {
+    /// One connection outside any pool.
+    pub fn connect_once(&self) -> Result<AnyConnection, ConnectionError> {
+        r2d2::ManageConnection::connect(self)
+    }
+}
+
+/// Creates the SQLite file with mode 0600 if it is missing, and makes an existing one
+/// 0600: SQLite gives its WAL and shared-memory files the database file's mode.
+pub fn create_private_file(path: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+}
+
 impl r2d2::ManageConnection for Manager {
     type Connection = AnyConnection;
     type Error = ConnectionError;
@@ -68,9 +87,12 @@ impl r2d2::ManageConnection for Manager {
                 let mut conn = SqliteConnection::establish(path)?;
                 // WAL is a property of the file, set once by `enable_wal`; these are
                 // per connection.
+                // secure_delete: freed pages are overwritten, so a deleted SSN or
+                // profile does not linger in the file.
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; \
-                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
+                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
+                     PRAGMA secure_delete = ON;"
                 ))
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
                 Ok(AnyConnection::Sqlite(conn))

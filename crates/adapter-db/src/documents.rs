@@ -16,8 +16,9 @@ use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
 use crate::profiles::record;
-use crate::schema::documents;
+use crate::schema::{document_files, documents};
 use crate::timestamps::{from_db, to_db};
+use crate::vault::{Column, Vault};
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = documents)]
@@ -31,7 +32,12 @@ pub(crate) struct DocumentRow {
     data: String,
     created_at: i64,
     updated_at: i64,
+    size_bytes: i64,
 }
+
+/// The evidence is sealed: it holds what the client signed, their device's fingerprint,
+/// their file names.
+const DATA: Column = Column("documents.data");
 
 fn evidence_json(evidence: &Evidence) -> Value {
     match evidence {
@@ -101,7 +107,26 @@ fn parse_evidence(step: &str, data: &str) -> StoreResult<Evidence> {
 }
 
 impl DocumentRow {
-    pub(crate) fn from_domain(d: &Document) -> Self {
+    /// The row as stored: its evidence sealed.
+    pub(crate) fn seal(d: &Document, vault: &Vault) -> StoreResult<Self> {
+        let mut row = Self::from_domain(d);
+        row.seal_in_place(vault)?;
+        Ok(row)
+    }
+
+    pub(crate) fn seal_in_place(&mut self, vault: &Vault) -> StoreResult<()> {
+        self.data = vault.seal_field(DATA, &self.id, &self.data)?;
+        Ok(())
+    }
+
+    /// The document a stored row holds, its evidence opened.
+    pub(crate) fn open(mut self, vault: &Vault) -> StoreResult<Document> {
+        self.data = vault.open_field(DATA, &self.id, &self.data)?;
+        self.into_domain()
+    }
+
+    fn from_domain(d: &Document) -> Self {
+        let size: u64 = d.files().iter().map(|f| f.size_bytes).sum();
         Self {
             id: d.id.clone(),
             merchant_id: d.merchant_id.0.clone(),
@@ -112,10 +137,11 @@ impl DocumentRow {
             data: evidence_json(&d.evidence).to_string(),
             created_at: to_db(d.created_at),
             updated_at: to_db(d.updated_at),
+            size_bytes: i64::try_from(size).unwrap_or(i64::MAX),
         }
     }
 
-    pub(crate) fn into_domain(self) -> StoreResult<Document> {
+    fn into_domain(self) -> StoreResult<Document> {
         let status: DocumentStatus = self
             .status
             .parse()
@@ -134,13 +160,28 @@ impl DocumentRow {
     }
 }
 
+/// Inserts a sealed document row and the ids of its files beside it.
 pub(crate) fn insert_document(
     conn: &mut AnyConnection,
+    row: &DocumentRow,
     document: &Document,
 ) -> Result<(), Failure> {
     diesel::insert_into(documents::table)
-        .values(DocumentRow::from_domain(document))
+        .values(row)
         .execute(conn)?;
+    name_files(conn, document)
+}
+
+/// Records which files a document holds, readable without opening its evidence.
+pub(crate) fn name_files(conn: &mut AnyConnection, document: &Document) -> Result<(), Failure> {
+    for file in document.files() {
+        diesel::insert_into(document_files::table)
+            .values((
+                document_files::file_id.eq(&file.file_id),
+                document_files::document_id.eq(&document.id),
+            ))
+            .execute(conn)?;
+    }
     Ok(())
 }
 
@@ -149,15 +190,31 @@ pub(crate) fn file_ids_of_profile(
     conn: &mut AnyConnection,
     profile_id: &str,
 ) -> Result<Vec<String>, Failure> {
-    let rows: Vec<DocumentRow> = documents::table
+    Ok(document_files::table
+        .inner_join(documents::table)
         .filter(documents::profile_id.eq(profile_id))
-        .select(DocumentRow::as_select())
+        .select(document_files::file_id)
+        .load(conn)?)
+}
+
+/// Removes the file names of the documents matched by `filter` (explicitly: SQLite's
+/// foreign keys may be off on connections other than ours).
+fn forget_files(conn: &mut AnyConnection, document_ids: Vec<String>) -> Result<(), Failure> {
+    diesel::delete(document_files::table.filter(document_files::document_id.eq_any(document_ids)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Forgets the files of every document of a profile, before those documents go.
+pub(crate) fn forget_files_of_profile(
+    conn: &mut AnyConnection,
+    profile_id: &str,
+) -> Result<(), Failure> {
+    let ids: Vec<String> = documents::table
+        .filter(documents::profile_id.eq(profile_id))
+        .select(documents::id)
         .load(conn)?;
-    let mut ids = Vec::new();
-    for row in rows {
-        ids.extend(row.into_domain()?.files().iter().map(|f| f.file_id.clone()));
-    }
-    Ok(ids)
+    forget_files(conn, ids)
 }
 
 fn missing_unless_changed(changed: usize) -> Result<(), Failure> {
@@ -181,7 +238,7 @@ impl DocumentRepository for Database {
                     .optional()?)
             })
             .await?;
-        row.map(DocumentRow::into_domain).transpose()
+        row.map(|r| r.open(&self.vault)).transpose()
     }
 
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>> {
@@ -197,7 +254,7 @@ impl DocumentRepository for Database {
                 ))
             })
             .await?;
-        paged(rows, DocumentRow::into_domain)
+        paged(rows, |r| r.open(&self.vault))
     }
 
     async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {
@@ -219,10 +276,44 @@ impl DocumentRepository for Database {
     async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
         let (id, event) = (document.id.clone(), event.clone());
         self.write(move |conn| {
+            forget_files(conn, vec![id.clone()])?;
             let changed = diesel::delete(documents::table.find(&id)).execute(conn)?;
             missing_unless_changed(changed)?;
             record(conn, &event)
         })
         .await
     }
+
+    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
+        let id = file_id.to_owned();
+        self.read(move |conn| {
+            let named: i64 = document_files::table.find(id).count().get_result(conn)?;
+            Ok(named > 0)
+        })
+        .await
+    }
+}
+
+/// Seals the evidence of every document stored in clear, and records beside it what must
+/// be read without opening it: its files' ids and bytes (data migration).
+pub(crate) fn seal_stored_documents(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+) -> Result<u64, Failure> {
+    let rows: Vec<DocumentRow> = documents::table
+        .select(DocumentRow::as_select())
+        .load(conn)?;
+    let count = rows.len() as u64;
+    for clear in rows {
+        let document = clear.into_domain()?;
+        name_files(conn, &document)?;
+        let sealed = DocumentRow::seal(&document, vault)?;
+        diesel::update(documents::table.find(&sealed.id))
+            .set((
+                documents::data.eq(&sealed.data),
+                documents::size_bytes.eq(sealed.size_bytes),
+            ))
+            .execute(conn)?;
+    }
+    Ok(count)
 }

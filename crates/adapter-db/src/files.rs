@@ -1,22 +1,56 @@
-//! `DocumentStore` on the local file system, under the data directory.
+//! `DocumentStore` on the local file system, under the data directory. Bytes are sealed
+//! (`file_cipher.rs`) before they are written: what lies on disk never holds a document
+//! in clear. Folders are created `0700` and files `0600`.
 
-use std::fs::{self, File};
+use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
-use domain::ports::{DocumentStore, StoreError, StoreResult};
+use domain::OffsetDateTime;
+use domain::ports::{DocumentStore, FileUpload, StoreError, StoreResult, StoredObject};
+
+use crate::vault::Vault;
+
+/// Suffix of an upload under way: renamed to the file's id once finished.
+const PARTIAL: &str = ".partial";
+/// Tries for a removal before it is reported (the sweeper tries again later).
+const DELETE_TRIES: u32 = 3;
 
 /// Files live at `{root}/{last two characters of the id}/{id}`: ULIDs start with the
 /// time, so their ends spread files evenly across 1024 folders.
 #[derive(Debug, Clone)]
 pub struct FileStore {
     root: PathBuf,
+    vault: Arc<Vault>,
+}
+
+fn io_error(e: std::io::Error) -> StoreError {
+    StoreError::Internal(format!("file store: {e}"))
+}
+
+/// Creates `dir` and its missing parents with mode 0700.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> StoreResult<T> + Send + 'static,
+) -> StoreResult<T> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| StoreError::Internal(format!("file task failed: {e}")))?
 }
 
 impl FileStore {
-    pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+    pub fn new(root: impl Into<PathBuf>, vault: Arc<Vault>) -> Self {
+        Self {
+            root: root.into(),
+            vault,
+        }
     }
 
     fn path(&self, file_id: &str) -> StoreResult<PathBuf> {
@@ -28,57 +62,181 @@ impl FileStore {
     }
 }
 
-fn io_error(e: std::io::Error) -> StoreError {
-    StoreError::Internal(format!("file store: {e}"))
+/// An upload under way: sealed chunks appended to `{id}.partial`, renamed into place,
+/// flushed and its folder flushed by `finish`, so that a file exists whole or not at all.
+struct LocalUpload {
+    store: FileStore,
+    file_id: String,
+    path: PathBuf,
+    partial: PathBuf,
+    /// Plaintext not yet sealed and the file it goes to, moved into each blocking job.
+    state: Option<(crate::file_cipher::Encryptor, File)>,
 }
 
-/// Written under a temporary name, flushed to disk, then renamed into place and the
-/// folder flushed: a file either exists whole or not at all, even after a crash.
-fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| std::io::Error::other("no parent folder"))?;
-    fs::create_dir_all(dir)?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temporary = dir.join(format!(".{name}.partial"));
-    let mut file = File::create(&temporary)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    fs::rename(&temporary, path)?;
-    File::open(dir)?.sync_all()
+impl LocalUpload {
+    /// Runs `job` on the open file off the async workers, where sealing and writing happen.
+    async fn with_file<T: Send + 'static>(
+        &mut self,
+        job: impl FnOnce(&mut crate::file_cipher::Encryptor, &mut File) -> StoreResult<T>
+        + Send
+        + 'static,
+    ) -> StoreResult<T> {
+        let (mut encryptor, mut file) = self
+            .state
+            .take()
+            .ok_or_else(|| StoreError::Internal("upload already ended".into()))?;
+        let (result, encryptor, file) = blocking(move || {
+            let result = job(&mut encryptor, &mut file);
+            Ok((result, encryptor, file))
+        })
+        .await?;
+        self.state = Some((encryptor, file));
+        result
+    }
 }
 
-async fn blocking<T: Send + 'static>(
-    job: impl FnOnce() -> StoreResult<T> + Send + 'static,
-) -> StoreResult<T> {
-    tokio::task::spawn_blocking(job)
+#[async_trait]
+impl FileUpload for LocalUpload {
+    async fn write(&mut self, bytes: Vec<u8>) -> StoreResult<()> {
+        self.with_file(move |encryptor, file| {
+            let sealed = encryptor
+                .push(&bytes)
+                .map_err(|e| StoreError::Internal(e.to_string()))?;
+            file.write_all(&sealed).map_err(io_error)
+        })
         .await
-        .map_err(|e| StoreError::Internal(format!("file task failed: {e}")))?
+    }
+
+    async fn finish(mut self: Box<Self>) -> StoreResult<()> {
+        let (encryptor, mut file) = self
+            .state
+            .take()
+            .ok_or_else(|| StoreError::Internal("upload already ended".into()))?;
+        let (partial, path) = (self.partial.clone(), self.path.clone());
+        blocking(move || {
+            let last = encryptor
+                .finish()
+                .map_err(|e| StoreError::Internal(e.to_string()))?;
+            file.write_all(&last).map_err(io_error)?;
+            file.sync_all().map_err(io_error)?;
+            fs::rename(&partial, &path).map_err(io_error)?;
+            let dir = path.parent().unwrap_or(Path::new("."));
+            File::open(dir).and_then(|d| d.sync_all()).map_err(io_error)
+        })
+        .await
+    }
+
+    async fn abort(mut self: Box<Self>) {
+        self.state = None;
+        let partial = self.partial.clone();
+        let _ = blocking(move || {
+            let _ = fs::remove_file(partial);
+            Ok(())
+        })
+        .await;
+        tracing::debug!(file.id = %self.file_id, root = %self.store.root.display(), "upload aborted");
+    }
 }
 
 #[async_trait]
 impl DocumentStore for FileStore {
-    async fn put(&self, file_id: &str, bytes: &[u8]) -> StoreResult<()> {
-        let (path, bytes) = (self.path(file_id)?, bytes.to_vec());
-        blocking(move || write_durably(&path, &bytes).map_err(io_error)).await
+    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn FileUpload>> {
+        let path = self.path(file_id)?;
+        let partial = path.with_file_name(format!("{file_id}{PARTIAL}"));
+        let encryptor = self
+            .vault
+            .file_encryptor(file_id)
+            .map_err(|e| StoreError::Internal(e.to_string()))?;
+        let open_path = partial.clone();
+        let file = blocking(move || {
+            if let Some(dir) = open_path.parent() {
+                create_private_dir(dir).map_err(io_error)?;
+            }
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&open_path)
+                .map_err(io_error)
+        })
+        .await?;
+        Ok(Box::new(LocalUpload {
+            store: self.clone(),
+            file_id: file_id.to_owned(),
+            path,
+            partial,
+            state: Some((encryptor, file)),
+        }))
     }
 
     async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>> {
         let path = self.path(file_id)?;
+        let (vault, id) = (self.vault.clone(), file_id.to_owned());
         blocking(move || match fs::read(&path) {
-            Ok(bytes) => Ok(Some(bytes)),
+            Ok(sealed) => vault
+                .files()
+                .decrypt(&id, &sealed)
+                .map(Some)
+                .map_err(|e| StoreError::Internal(e.to_string())),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io_error(e)),
         })
         .await
     }
 
+    /// Tried a few times; a file that still cannot be removed is logged (with its id, never
+    /// its content) and left to the sweeper.
     async fn delete(&self, file_id: &str) -> StoreResult<()> {
         let path = self.path(file_id)?;
-        blocking(move || match fs::remove_file(&path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(io_error(e)),
+        let id = file_id.to_owned();
+        blocking(move || {
+            let mut last = None;
+            for attempt in 1..=DELETE_TRIES {
+                match fs::remove_file(&path) {
+                    Ok(()) => return Ok(()),
+                    Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+                    Err(e) => {
+                        last = Some(e);
+                        std::thread::sleep(Duration::from_millis(50 * u64::from(attempt)));
+                    }
+                }
+            }
+            let error = last.map(io_error).unwrap_or_else(|| io_error(ErrorKind::Other.into()));
+            tracing::warn!(file.id = %id, error = %error, "stored file could not be removed; the sweeper will retry");
+            Err(error)
+        })
+        .await
+    }
+
+    async fn list(&self) -> StoreResult<Vec<StoredObject>> {
+        let root = self.root.clone();
+        blocking(move || {
+            let mut objects = Vec::new();
+            let shards = match fs::read_dir(&root) {
+                Ok(shards) => shards,
+                Err(e) if e.kind() == ErrorKind::NotFound => return Ok(objects),
+                Err(e) => return Err(io_error(e)),
+            };
+            for shard in shards.flatten() {
+                for entry in fs::read_dir(shard.path()).map_err(io_error)?.flatten() {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let (file_id, partial) = match name.strip_suffix(PARTIAL) {
+                        Some(id) => (id.to_owned(), true),
+                        None => (name, false),
+                    };
+                    let modified = entry
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .map(OffsetDateTime::from)
+                        .map_err(io_error)?;
+                    objects.push(StoredObject {
+                        file_id,
+                        partial,
+                        modified,
+                    });
+                }
+            }
+            Ok(objects)
         })
         .await
     }
@@ -86,7 +244,10 @@ impl DocumentStore for FileStore {
 
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
     use super::*;
+    use crate::vault::MASTER_KEY_LEN;
 
     fn run<T>(f: impl std::future::Future<Output = T>) -> T {
         tokio::runtime::Builder::new_current_thread()
@@ -95,17 +256,34 @@ mod tests {
             .block_on(f)
     }
 
+    fn store(dir: &Path) -> FileStore {
+        FileStore::new(dir, Arc::new(Vault::new(&[5; MASTER_KEY_LEN])))
+    }
+
+    async fn put(store: &FileStore, id: &str, pieces: &[&[u8]]) {
+        let mut upload = store.begin(id).await.expect("begin");
+        for piece in pieces {
+            upload.write(piece.to_vec()).await.expect("write");
+        }
+        upload.finish().await.expect("finish");
+    }
+
     #[test]
-    fn files_are_stored_read_and_deleted() {
+    fn files_are_stored_sealed_private_read_back_and_deleted() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let store = FileStore::new(dir.path());
+        let store = store(dir.path());
         run(async {
-            store.put("01ABCDEF", b"bytes").await.expect("put");
+            put(&store, "01ABCDEF", &[b"MARKER-", b"bytes"]).await;
             assert_eq!(
                 store.get("01ABCDEF").await.expect("get"),
-                Some(b"bytes".to_vec())
+                Some(b"MARKER-bytes".to_vec())
             );
-            assert!(dir.path().join("EF").join("01ABCDEF").exists());
+            let path = dir.path().join("EF").join("01ABCDEF");
+            let on_disk = fs::read(&path).expect("on disk");
+            assert!(!on_disk.windows(7).any(|w| w == b"MARKER-"), "sealed");
+            let mode = |p: &Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+            assert_eq!(mode(&path), 0o600);
+            assert_eq!(mode(&dir.path().join("EF")), 0o700);
             store.delete("01ABCDEF").await.expect("delete");
             assert_eq!(store.get("01ABCDEF").await.expect("get"), None);
             store
@@ -116,9 +294,25 @@ mod tests {
     }
 
     #[test]
+    fn an_upload_is_invisible_until_finished_and_gone_when_aborted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = store(dir.path());
+        run(async {
+            let mut upload = store.begin("01PARTXY").await.expect("begin");
+            upload.write(b"half".to_vec()).await.expect("write");
+            assert_eq!(store.get("01PARTXY").await.expect("get"), None);
+            let listed = store.list().await.expect("list");
+            assert_eq!(listed.len(), 1);
+            assert!(listed[0].partial && listed[0].file_id == "01PARTXY");
+            upload.abort().await;
+            assert!(store.list().await.expect("list").is_empty());
+        });
+    }
+
+    #[test]
     fn odd_ids_are_refused() {
-        let store = FileStore::new("/nonexistent");
+        let store = store(Path::new("/nonexistent"));
         assert!(run(store.get("../etc/passwd")).is_err());
-        assert!(run(store.put("a/b", b"x")).is_err());
+        assert!(run(store.begin("a/b")).is_err());
     }
 }

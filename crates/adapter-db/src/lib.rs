@@ -4,6 +4,7 @@
 mod connection;
 mod documents;
 mod failure;
+mod file_cipher;
 mod files;
 mod merchants;
 mod migrations;
@@ -12,6 +13,7 @@ mod paging;
 mod profiles;
 mod quizzes;
 mod schema;
+mod sealing;
 mod templates;
 mod timestamps;
 mod vault;
@@ -26,7 +28,8 @@ use tracing::Span;
 pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
 use failure::Failure;
-pub use files::FileStore;
+pub use files::{FileStore, create_private_dir};
+pub use sealing::KeyMismatch;
 pub use vault::{MASTER_KEY_LEN, Vault};
 
 /// Connections to size the pool with: the server's handlers run blocking queries on
@@ -59,15 +62,18 @@ pub enum OpenError {
     Connect(String, String),
     #[error("cannot apply migrations to {0}: {1}")]
     Migrate(String, String),
+    #[error("{0}")]
+    WrongMasterKey(#[from] KeyMismatch),
 }
 
 impl Database {
     /// Opens a pool on the database at `url`. Nothing is created or migrated yet.
-    pub fn open(url: &str, vault: Vault) -> Result<Self, OpenError> {
+    pub fn open(url: &str, vault: Arc<Vault>) -> Result<Self, OpenError> {
         let backend = Backend::from_url(url);
         if let Backend::Sqlite(path) = &backend {
-            connection::enable_wal(path)
-                .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
+            let failed = |e: String| OpenError::Connect(backend.describe(), e);
+            connection::create_private_file(path).map_err(|e| failed(e.to_string()))?;
+            connection::enable_wal(path).map_err(|e| failed(e.to_string()))?;
         }
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
@@ -79,22 +85,42 @@ impl Database {
             pool,
             backend,
             write_gate,
-            vault: Arc::new(vault),
+            vault,
         })
     }
 
-    /// Applies every pending migration of this backend; returns their names.
-    pub fn migrate(&self) -> Result<Vec<String>, OpenError> {
+    /// Applies every pending migration of this backend, checks the master key against
+    /// the database (recording its fingerprint on first use), then seals whatever an
+    /// earlier version stored in clear. Returns the names of the schema migrations run.
+    /// A wrong master key is refused before anything is written.
+    pub fn migrate(&self, now_unix: i64) -> Result<Vec<String>, OpenError> {
         let describe = || self.backend.describe();
         let mut conn = self
             .pool
             .get()
             .map_err(|e| OpenError::Connect(describe(), e.to_string()))?;
-        migrations::run(&mut conn).map_err(|e| OpenError::Migrate(describe(), e))
+        let applied = migrations::run(&mut conn).map_err(|e| OpenError::Migrate(describe(), e))?;
+        let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
+        sealing::check_master_key(&mut conn, &self.vault, now_unix).map_err(failed)??;
+        if let Some(rows) =
+            sealing::seal_stored_values(&mut conn, &self.vault, now_unix).map_err(failed)?
+            && rows > 0
+        {
+            tracing::info!(
+                rows,
+                "sealed personal values stored in clear by an earlier version"
+            );
+        }
+        Ok(applied)
     }
 
     pub fn describe(&self) -> String {
         self.backend.describe()
+    }
+
+    /// The local file store under `root`, sealing files with this database's master key.
+    pub fn file_store(&self, root: impl Into<std::path::PathBuf>) -> FileStore {
+        FileStore::new(root, self.vault.clone())
     }
 
     /// Whether the database answers now (readiness probe).
@@ -152,4 +178,21 @@ impl Database {
 fn checkout(pool: &Pool) -> Result<r2d2::PooledConnection<Manager>, Failure> {
     pool.get()
         .map_err(|e| Failure::Store(StoreError::Unavailable(e.to_string())))
+}
+
+/// Whether the database at `url` already holds data sealed under some master key: the
+/// fingerprint of that key (or "unknown" for a database from before fingerprints that
+/// holds API secrets). Opens nothing that does not exist: a missing SQLite file is `None`.
+/// Used before a new master key would be made, which must never happen for such a database.
+pub fn sealed_under(url: &str) -> Result<Option<String>, OpenError> {
+    let backend = Backend::from_url(url);
+    if let Backend::Sqlite(path) = &backend
+        && !std::path::Path::new(path).exists()
+    {
+        return Ok(None);
+    }
+    let mut conn = Manager(backend.clone())
+        .connect_once()
+        .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
+    Ok(sealing::sealed_under(&mut conn))
 }

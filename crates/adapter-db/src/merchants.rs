@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, QuizExpiryDays};
+use domain::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays};
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 
 use crate::failure::{Failure, corrupt};
@@ -52,6 +52,23 @@ struct ApiKeyRow {
     enabled: bool,
     compat_signature: bool,
     created_at: i64,
+    allowed_networks: String,
+}
+
+fn missing_unless_changed(changed: usize) -> Result<(), Failure> {
+    if changed == 0 {
+        return Err(Failure::Store(StoreError::Missing));
+    }
+    Ok(())
+}
+
+/// A key's networks as stored: CIDRs separated by commas; empty for any address.
+fn networks_text(networks: &[IpNet]) -> String {
+    networks
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 impl ApiKeyRow {
@@ -66,6 +83,7 @@ impl ApiKeyRow {
             enabled: key.enabled,
             compat_signature: key.compat_signature,
             created_at: to_db(key.created_at),
+            allowed_networks: networks_text(&key.allowed_networks),
         })
     }
 
@@ -81,6 +99,15 @@ impl ApiKeyRow {
             secret,
             enabled: self.enabled,
             compat_signature: self.compat_signature,
+            allowed_networks: self
+                .allowed_networks
+                .split(',')
+                .filter(|n| !n.is_empty())
+                .map(|n| {
+                    n.parse()
+                        .map_err(|e| corrupt("api_keys.allowed_networks", e))
+                })
+                .collect::<StoreResult<_>>()?,
         })
     }
 }
@@ -152,10 +179,18 @@ impl MerchantRepository for Database {
             let changed = diesel::update(api_keys::table.find(key))
                 .set(api_keys::enabled.eq(enabled))
                 .execute(conn)?;
-            if changed == 0 {
-                return Err(Failure::Store(StoreError::Missing));
-            }
-            Ok(())
+            missing_unless_changed(changed)
+        })
+        .await
+    }
+
+    async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()> {
+        let (key, text) = (key.to_owned(), networks_text(networks));
+        self.write(move |conn| {
+            let changed = diesel::update(api_keys::table.find(key))
+                .set(api_keys::allowed_networks.eq(text))
+                .execute(conn)?;
+            missing_unless_changed(changed)
         })
         .await
     }

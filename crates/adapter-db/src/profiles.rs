@@ -14,11 +14,12 @@ use domain::validation::Invalid;
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::file_ids_of_profile;
+use crate::documents::{file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
 use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
+use crate::vault::{Column, Vault};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = profiles, treat_none_as_null = true)]
@@ -75,22 +76,84 @@ fn submitted(p: &Profile, field: fn(&SubmittedFormFields) -> &Option<String>) ->
     p.submitted.as_ref().and_then(|s| field(s).clone())
 }
 
-/// Stores the client's submitted fields of `profile`, and nothing else of it.
-pub(crate) fn write_submitted(conn: &mut AnyConnection, profile: &Profile) -> Result<(), Failure> {
-    let row = ProfileRow::from_domain(profile);
-    diesel::update(profiles::table.find(&row.id))
-        .set((
-            profiles::submitted_email_address.eq(row.submitted_email_address),
-            profiles::submitted_mobile_number.eq(row.submitted_mobile_number),
-            profiles::submitted_address.eq(row.submitted_address),
-            profiles::submitted_date_of_birth.eq(row.submitted_date_of_birth),
-            profiles::submitted_ssn.eq(row.submitted_ssn),
-            profiles::submitted_created_at.eq(row.submitted_created_at),
-            profiles::submitted_updated_at.eq(row.submitted_updated_at),
-        ))
+/// The client's submitted fields as they go to the database: sealed, and only those
+/// sent. Each column is written on its own, so posts of different fields never undo
+/// each other.
+#[derive(AsChangeset)]
+#[diesel(table_name = profiles)]
+pub(crate) struct SubmittedChanges {
+    submitted_email_address: Option<String>,
+    submitted_mobile_number: Option<String>,
+    submitted_address: Option<String>,
+    submitted_date_of_birth: Option<String>,
+    submitted_ssn: Option<String>,
+    submitted_updated_at: i64,
+}
+
+impl SubmittedChanges {
+    pub(crate) fn seal(
+        profile: &ProfileId,
+        sent: &SubmittedFormFields,
+        vault: &Vault,
+    ) -> Result<Self, Failure> {
+        let mut changes = Self {
+            submitted_email_address: sent.email_address.clone(),
+            submitted_mobile_number: sent.mobile_number.clone(),
+            submitted_address: sent.address.clone(),
+            submitted_date_of_birth: sent.date_of_birth.clone(),
+            submitted_ssn: sent.ssn.clone(),
+            submitted_updated_at: to_db(sent.updated_at),
+        };
+        vault
+            .seal_columns(
+                &profile.0,
+                [
+                    (SUBMITTED_EMAIL, &mut changes.submitted_email_address),
+                    (SUBMITTED_MOBILE, &mut changes.submitted_mobile_number),
+                    (SUBMITTED_ADDRESS, &mut changes.submitted_address),
+                    (SUBMITTED_DOB, &mut changes.submitted_date_of_birth),
+                    (SUBMITTED_SSN, &mut changes.submitted_ssn),
+                ],
+            )
+            .map_err(StoreError::from)?;
+        Ok(changes)
+    }
+}
+
+/// Stores the fields of `changes` that were sent (an absent one is left as it is), and
+/// when the client first submitted anything.
+pub(crate) fn merge_submitted(
+    conn: &mut AnyConnection,
+    profile: &ProfileId,
+    changes: &SubmittedChanges,
+    created_at: i64,
+) -> Result<(), Failure> {
+    let changed = diesel::update(profiles::table.find(&profile.0))
+        .set(changes)
         .execute(conn)?;
+    if changed == 0 {
+        return Err(Failure::Store(StoreError::Missing));
+    }
+    diesel::update(
+        profiles::table
+            .find(&profile.0)
+            .filter(profiles::submitted_created_at.is_null()),
+    )
+    .set(profiles::submitted_created_at.eq(created_at))
+    .execute(conn)?;
     Ok(())
 }
+
+// The sealed columns of a profile (docs/SECURITY.md): personal values beyond the lookup
+// keys (e-mail, mobile) and the names.
+const DATE_OF_BIRTH: Column = Column("profiles.date_of_birth");
+const DRIVER_LICENCE_ID: Column = Column("profiles.driver_licence_id");
+const SSN: Column = Column("profiles.ssn");
+const SUBMITTED_EMAIL: Column = Column("profiles.submitted_email_address");
+const SUBMITTED_MOBILE: Column = Column("profiles.submitted_mobile_number");
+const SUBMITTED_ADDRESS: Column = Column("profiles.submitted_address");
+const SUBMITTED_DOB: Column = Column("profiles.submitted_date_of_birth");
+const SUBMITTED_SSN: Column = Column("profiles.submitted_ssn");
 
 /// Parses a stored required column back into its value object.
 fn required<T>(name: &str, parsed: Result<T, Invalid>) -> StoreResult<T> {
@@ -109,7 +172,42 @@ fn column<T>(
 }
 
 impl ProfileRow {
-    pub(crate) fn from_domain(p: &Profile) -> Self {
+    fn sealed_columns(&mut self) -> [(Column, &mut Option<String>); 8] {
+        [
+            (DATE_OF_BIRTH, &mut self.date_of_birth),
+            (DRIVER_LICENCE_ID, &mut self.driver_licence_id),
+            (SSN, &mut self.ssn),
+            (SUBMITTED_EMAIL, &mut self.submitted_email_address),
+            (SUBMITTED_MOBILE, &mut self.submitted_mobile_number),
+            (SUBMITTED_ADDRESS, &mut self.submitted_address),
+            (SUBMITTED_DOB, &mut self.submitted_date_of_birth),
+            (SUBMITTED_SSN, &mut self.submitted_ssn),
+        ]
+    }
+
+    /// The row as stored: its personal columns sealed.
+    pub(crate) fn seal(p: &Profile, vault: &Vault) -> StoreResult<Self> {
+        let mut row = Self::from_domain(p);
+        let id = row.id.clone();
+        vault.seal_columns(&id, row.sealed_columns())?;
+        Ok(row)
+    }
+
+    /// Seals the values of this row that are still in clear (rows stored before sealing).
+    pub(crate) fn seal_in_place(&mut self, vault: &Vault) -> StoreResult<()> {
+        let id = self.id.clone();
+        vault.seal_columns(&id, self.sealed_columns())?;
+        Ok(())
+    }
+
+    /// The profile a stored row holds, its sealed columns opened.
+    pub(crate) fn open(mut self, vault: &Vault) -> StoreResult<Profile> {
+        let id = self.id.clone();
+        vault.open_columns(&id, self.sealed_columns())?;
+        self.into_domain()
+    }
+
+    fn from_domain(p: &Profile) -> Self {
         let a = &p.attributes;
         let as_text = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
         let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
@@ -150,7 +248,7 @@ impl ProfileRow {
         }
     }
 
-    pub(crate) fn into_domain(self) -> StoreResult<Profile> {
+    fn into_domain(self) -> StoreResult<Profile> {
         let attributes = Attributes {
             merchant_reference: column(
                 "merchant_reference",
@@ -302,7 +400,7 @@ pub(crate) fn update_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Resu
 #[async_trait]
 impl ProfileRepository for Database {
     async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
-        let row = ProfileRow::from_domain(profile);
+        let row = ProfileRow::seal(profile, &self.vault)?;
         let event = event.clone();
         self.write(move |conn| {
             insert_profile(conn, &row)?;
@@ -312,7 +410,7 @@ impl ProfileRepository for Database {
     }
 
     async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
-        let row = ProfileRow::from_domain(profile);
+        let row = ProfileRow::seal(profile, &self.vault)?;
         let event = event.clone();
         self.write(move |conn| {
             update_profile(conn, &row)?;
@@ -338,7 +436,7 @@ impl ProfileRepository for Database {
                     .optional()?)
             })
             .await?;
-        row.map(ProfileRow::into_domain).transpose()
+        row.map(|r| r.open(&self.vault)).transpose()
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
@@ -354,7 +452,7 @@ impl ProfileRepository for Database {
                 ))
             })
             .await?;
-        paged(rows, ProfileRow::into_domain)
+        paged(rows, |r| r.open(&self.vault))
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
@@ -362,6 +460,7 @@ impl ProfileRepository for Database {
         let tombstone = tombstone.clone();
         self.write(move |conn| {
             let file_ids = file_ids_of_profile(conn, &id)?;
+            forget_files_of_profile(conn, &id)?;
             // Foreign keys cascade too; deleting explicitly keeps the order obvious and
             // does not depend on SQLite's foreign_keys pragma.
             diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
@@ -393,4 +492,29 @@ impl ProfileRepository for Database {
             .await?;
         paged(rows, EventRow::into_domain)
     }
+}
+
+/// Seals the personal values of every profile stored in clear (data migration).
+pub(crate) fn seal_stored_profiles(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+) -> Result<u64, Failure> {
+    let rows: Vec<ProfileRow> = profiles::table.select(ProfileRow::as_select()).load(conn)?;
+    let count = rows.len() as u64;
+    for mut row in rows {
+        row.seal_in_place(vault)?;
+        diesel::update(profiles::table.find(&row.id))
+            .set((
+                profiles::date_of_birth.eq(&row.date_of_birth),
+                profiles::driver_licence_id.eq(&row.driver_licence_id),
+                profiles::ssn.eq(&row.ssn),
+                profiles::submitted_email_address.eq(&row.submitted_email_address),
+                profiles::submitted_mobile_number.eq(&row.submitted_mobile_number),
+                profiles::submitted_address.eq(&row.submitted_address),
+                profiles::submitted_date_of_birth.eq(&row.submitted_date_of_birth),
+                profiles::submitted_ssn.eq(&row.submitted_ssn),
+            ))
+            .execute(conn)?;
+    }
+    Ok(count)
 }

@@ -7,19 +7,21 @@ use domain::event::Event;
 use domain::merchant::{MerchantId, QuizExpiryDays};
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
-use domain::profile::Profile;
-use domain::profile::ProfileId;
-use domain::quiz::{Quiz, QuizLink, QuizWithClient, TemplateSnapshot};
+use domain::profile::{ProfileId, SubmittedFormFields};
+use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, UploadLimits};
 use domain::template::{Feature, FeatureList, FeatureSet};
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::insert_document;
+use crate::documents::{DocumentRow, insert_document};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
-use crate::profiles::{ProfileRow, insert_profile, record, update_profile, write_submitted};
-use crate::schema::{profiles, quizzes};
+use crate::profiles::{
+    ProfileRow, SubmittedChanges, insert_profile, merge_submitted, record, update_profile,
+};
+use crate::schema::{documents, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
+use crate::vault::Vault;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = quizzes)]
@@ -100,10 +102,30 @@ impl QuizRow {
     }
 }
 
-fn with_client((quiz, client): (QuizRow, ProfileRow)) -> StoreResult<QuizWithClient> {
+fn with_client(
+    vault: &Vault,
+    (quiz, client): (QuizRow, ProfileRow),
+) -> StoreResult<QuizWithClient> {
     Ok(QuizWithClient {
         quiz: quiz.into_domain()?,
-        client: client.into_domain()?,
+        client: client.open(vault)?,
+    })
+}
+
+/// How many documents a quiz holds and their files' bytes.
+fn usage_of(conn: &mut AnyConnection, quiz_id: &str) -> Result<QuizUsage, Failure> {
+    // A quiz holds a handful of documents: added up here, the same on both backends
+    // (PostgreSQL's SUM of a BIGINT is a NUMERIC).
+    let sizes: Vec<i64> = documents::table
+        .filter(documents::quiz_id.eq(quiz_id))
+        .select(documents::size_bytes)
+        .load(conn)?;
+    Ok(QuizUsage {
+        documents: sizes.len() as u64,
+        bytes: sizes
+            .iter()
+            .map(|&b| u64::try_from(b).unwrap_or_default())
+            .sum(),
     })
 }
 
@@ -116,8 +138,8 @@ impl QuizRepository for Database {
         events: &[Event],
     ) -> StoreResult<()> {
         let (profile_row, is_new) = match profile {
-            ProfileWrite::Insert(p) => (ProfileRow::from_domain(p), true),
-            ProfileWrite::Update(p) => (ProfileRow::from_domain(p), false),
+            ProfileWrite::Insert(p) => (ProfileRow::seal(p, &self.vault)?, true),
+            ProfileWrite::Update(p) => (ProfileRow::seal(p, &self.vault)?, false),
         };
         let quiz_row = QuizRow::from_domain(quiz);
         let events = events.to_vec();
@@ -156,7 +178,7 @@ impl QuizRepository for Database {
                 Ok(found.optional()?)
             })
             .await?;
-        row.map(with_client).transpose()
+        row.map(|r| with_client(&self.vault, r)).transpose()
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
@@ -176,7 +198,7 @@ impl QuizRepository for Database {
                 ))
             })
             .await?;
-        paged(rows, with_client)
+        paged(rows, |r| with_client(&self.vault, r))
     }
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
@@ -218,7 +240,7 @@ impl QuizRepository for Database {
                 Ok(found.optional()?)
             })
             .await?;
-        row.map(with_client).transpose()
+        row.map(|r| with_client(&self.vault, r)).transpose()
     }
 
     async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
@@ -240,15 +262,27 @@ impl QuizRepository for Database {
         .await
     }
 
-    async fn save_fields(&self, quiz: &Quiz, profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn save_fields(
+        &self,
+        quiz: &Quiz,
+        profile: &ProfileId,
+        sent: &SubmittedFormFields,
+        event: &Event,
+    ) -> StoreResult<()> {
         let (id, done) = (quiz.id.clone(), quiz.completed);
-        let (profile, event) = (profile.clone(), event.clone());
+        let changes = SubmittedChanges::seal(profile, sent, &self.vault)?;
+        let (profile, created_at, event) = (profile.clone(), to_db(sent.created_at), event.clone());
         self.write(move |conn| {
-            write_submitted(conn, &profile)?;
+            merge_submitted(conn, &profile, &changes, created_at)?;
             add_completed(conn, &id, done)?;
             record(conn, &event)
         })
         .await
+    }
+
+    async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
+        let id = quiz.id.clone();
+        self.read(move |conn| usage_of(conn, &id)).await
     }
 
     async fn add_document(
@@ -256,11 +290,22 @@ impl QuizRepository for Database {
         quiz: &Quiz,
         document: &Document,
         event: &Event,
+        limits: UploadLimits,
     ) -> StoreResult<()> {
         let (id, done) = (quiz.id.clone(), quiz.completed);
+        let row = DocumentRow::seal(document, &self.vault)?;
         let (document, event) = (document.clone(), event.clone());
         self.write(move |conn| {
-            insert_document(conn, &document)?;
+            // Takes the quiz row's lock (PostgreSQL; SQLite has one writer anyway), so
+            // that two uploads at once cannot both pass the limits on the same count.
+            diesel::update(quizzes::table.find(&id))
+                .set(quizzes::id.eq(&id))
+                .execute(conn)?;
+            let bytes = document.files().iter().map(|f| f.size_bytes).sum();
+            if !limits.admits(usage_of(conn, &id)?, bytes) {
+                return Err(Failure::Store(StoreError::LimitReached));
+            }
+            insert_document(conn, &row, &document)?;
             add_completed(conn, &id, done)?;
             record(conn, &event)
         })

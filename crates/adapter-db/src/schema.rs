@@ -18,6 +18,7 @@ diesel::table! {
         enabled -> Bool,
         compat_signature -> Bool,
         created_at -> BigInt,
+        allowed_networks -> Text,
     }
 }
 
@@ -117,6 +118,29 @@ diesel::table! {
         data -> Text,
         created_at -> BigInt,
         updated_at -> BigInt,
+        size_bytes -> BigInt,
+    }
+}
+
+diesel::table! {
+    document_files (file_id) {
+        file_id -> Text,
+        document_id -> Text,
+    }
+}
+
+diesel::table! {
+    master_key (id) {
+        id -> Integer,
+        fingerprint -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    data_migrations (name) {
+        name -> Text,
+        applied_at -> BigInt,
     }
 }
 
@@ -132,6 +156,16 @@ diesel::table! {
 
 diesel::joinable!(quizzes -> profiles (profile_id));
 
+diesel::joinable!(document_files -> documents (document_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
-    merchants, api_keys, profiles, events, templates, quizzes, documents, notes
+    merchants,
+    api_keys,
+    profiles,
+    events,
+    templates,
+    quizzes,
+    documents,
+    document_files,
+    notes
 );

@@ -27,8 +27,9 @@ fn now() -> OffsetDateTime {
 async fn fixture() -> Fixture {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("idv.sqlite3");
-    let db = Database::open(&path.display().to_string(), Vault::new(&[7; 32])).expect("open");
-    db.migrate().expect("migrations");
+    let db =
+        Database::open(&path.display().to_string(), Arc::new(Vault::new(&[7; 32]))).expect("open");
+    db.migrate(now().unix_timestamp()).expect("migrations");
     let merchant = Merchant {
         id: MerchantId("m1".into()),
         name: "Acme".into(),
@@ -41,6 +42,7 @@ async fn fixture() -> Fixture {
         secret: "sec-1".into(),
         enabled: true,
         compat_signature: false,
+        allowed_networks: Vec::new(),
         created_at: now(),
     };
     MerchantRepository::create(&db, &merchant, &key)
@@ -87,13 +89,22 @@ async fn a_secret_is_stored_sealed_and_read_back_whole() {
     assert_eq!(key.secret, "sec-1");
     let wrong_vault = Database::open(
         &f._dir.path().join("idv.sqlite3").display().to_string(),
-        Vault::new(&[8; 32]),
+        Arc::new(Vault::new(&[8; 32])),
     )
     .expect("open");
     let err = MerchantRepository::find_key(&wrong_vault, "key-1")
         .await
         .expect_err("another master key");
     assert!(matches!(err, StoreError::Internal(_)));
+    let refused = wrong_vault
+        .migrate(now().unix_timestamp())
+        .expect_err("the database knows its key");
+    assert!(
+        refused
+            .to_string()
+            .contains("is not the key of this database"),
+        "{refused}"
+    );
 }
 
 #[tokio::test]

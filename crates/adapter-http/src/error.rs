@@ -67,6 +67,17 @@ impl ApiError {
         e
     }
 
+    /// 429 `RATE_LIMITED`, to retry after `wait`.
+    pub fn rate_limited(wait: std::time::Duration) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "RATE_LIMITED",
+            "Too many requests; retry after the number of seconds in Retry-After.",
+        );
+        e.retry_after = Some(wait.as_secs_f64().ceil().max(1.0) as u64);
+        e
+    }
+
     pub fn not_found(resource: Resource) -> Self {
         let (code, what) = match resource {
             Resource::Profile => (
@@ -185,6 +196,10 @@ impl From<DomainError> for ApiError {
                 StatusCode::CONFLICT,
                 "QUIZ_SUBMITTED",
                 "This quiz was already completed; it takes no more submissions.",
+            ),
+            DomainError::UploadLimitReached => Self::bad_request(
+                "UPLOAD_LIMIT_REACHED",
+                "This link already holds as many documents or bytes as one link may add.",
             ),
             DomainError::Unavailable(cause) => Self::unavailable(cause),
             DomainError::Internal(cause) => Self::internal(cause),

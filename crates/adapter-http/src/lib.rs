@@ -3,6 +3,8 @@
 //! layouts; holds no business rule of its own.
 
 pub mod auth;
+mod body;
+mod client_addr;
 mod dto;
 mod envelope;
 mod error;
@@ -19,16 +21,18 @@ mod timefmt;
 use actix_web::middleware::from_fn;
 use actix_web::{App, web};
 
+pub use client_addr::TrustedProxies;
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
-pub use ratelimit::RateLimiter;
+pub use ratelimit::{FailureGate, InProcess, Limiter, RateLimits};
 pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
 
 /// Builds the application: routes, envelope middleware, shared state.
 pub fn app(
     state: ApiState,
-    limiter: web::Data<RateLimiter>,
+    limits: web::Data<RateLimits>,
+    proxies: web::Data<TrustedProxies>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -40,7 +44,8 @@ pub fn app(
 > {
     App::new()
         .app_data(web::Data::new(state))
-        .app_data(limiter)
+        .app_data(limits)
+        .app_data(proxies)
         .configure(routes::configure)
         .configure(pages::configure)
         .default_service(web::to(handlers::fallback::not_found))

@@ -7,12 +7,14 @@ use std::pin::Pin;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
-use domain::merchant::MerchantId;
-use futures_util::StreamExt;
+use domain::merchant::{ApiKey, MerchantId};
 use serde_json::{Map, Value};
 
-use crate::auth;
+use crate::auth::{self, Scheme};
+use crate::body;
+use crate::client_addr::client_ip;
 use crate::error::ApiError;
+use crate::ratelimit::RateLimits;
 use crate::state::ApiState;
 
 /// Largest request body accepted.
@@ -40,9 +42,69 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
     let state = req
         .app_data::<web::Data<ApiState>>()
         .ok_or_else(|| ApiError::internal("ApiState is not registered"))?;
+    let limits = req
+        .app_data::<web::Data<RateLimits>>()
+        .ok_or_else(|| ApiError::internal("RateLimits is not registered"))?;
+    let ip = client_ip(&req);
+    // An address that failed too often is refused before any work is done for it.
+    if let Some(wait) = limits.auth_failures.blocked(ip) {
+        return Err(ApiError::rate_limited(wait));
+    }
     check_content_type(&req)?;
     let bytes = read_body(&req, payload).await?;
 
+    let (key, scheme) = match authenticate(state, &req, &bytes).await {
+        Ok(found) => found,
+        Err(refusal) if refusal.status == StatusCode::UNAUTHORIZED => {
+            return Err(match limits.auth_failures.record_failure(ip) {
+                Some(wait) => ApiError::rate_limited(wait),
+                None => refusal,
+            });
+        }
+        Err(other) => return Err(other),
+    };
+    if !key.admits(ip) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "IP_ADDRESS_DENIED",
+            "This Api-Key may not be used from this address.",
+        ));
+    }
+    if let Some(limiter) = &limits.api
+        && let Err(wait) = limiter.check(&key.key)
+    {
+        return Err(ApiError::rate_limited(wait));
+    }
+
+    let body = match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(body)) => body,
+        Ok(_) => return Err(body_invalid("The request body must be a JSON object.")),
+        Err(e) => {
+            return Err(body_invalid(format!(
+                "The request body is not valid JSON: {e}."
+            )));
+        }
+    };
+    let body = match scheme {
+        Scheme::V1 => body,
+        // Only what the signature covers is read.
+        Scheme::Compat => match auth::drop_empty(Value::Object(body)) {
+            Some(Value::Object(covered)) => covered,
+            _ => Map::new(),
+        },
+    };
+    Ok(Signed {
+        merchant: key.merchant_id,
+        body,
+    })
+}
+
+/// The key named by `Api-Key`, if it is enabled and the signature is its holder's.
+async fn authenticate(
+    state: &ApiState,
+    req: &HttpRequest,
+    bytes: &[u8],
+) -> Result<(ApiKey, Scheme), ApiError> {
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
     let api_key = header("Api-Key")
         .map(str::trim)
@@ -60,24 +122,14 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
             "This Api-Key has been disabled.",
         ));
     }
-    auth::verify(
+    let scheme = auth::verify(
         &key,
         header("Signature"),
         req.path(),
-        &bytes,
+        bytes,
         state.clock.now(),
     )?;
-
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(body)) => Ok(Signed {
-            merchant: key.merchant_id,
-            body,
-        }),
-        Ok(_) => Err(body_invalid("The request body must be a JSON object.")),
-        Err(e) => Err(body_invalid(format!(
-            "The request body is not valid JSON: {e}."
-        ))),
-    }
+    Ok((key, scheme))
 }
 
 fn body_invalid(description: impl Into<String>) -> ApiError {
@@ -123,7 +175,7 @@ fn too_large() -> ApiError {
 }
 
 /// Reads the body, refusing early on a declared or actual size over the limit.
-async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::BytesMut, ApiError> {
+async fn read_body(req: &HttpRequest, payload: Payload) -> Result<web::BytesMut, ApiError> {
     let declared = req
         .headers()
         .get(CONTENT_LENGTH)
@@ -132,14 +184,5 @@ async fn read_body(req: &HttpRequest, mut payload: Payload) -> Result<web::Bytes
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
         return Err(too_large());
     }
-    let mut body = web::BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk =
-            chunk.map_err(|e| body_invalid(format!("The request body could not be read: {e}.")))?;
-        if body.len() + chunk.len() > MAX_BODY_BYTES {
-            return Err(too_large());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
+    body::read(payload, MAX_BODY_BYTES, too_large).await
 }

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use ipnet::IpNet;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -70,9 +71,29 @@ pub struct ServeArgs {
     /// Address clients reach the service at, for quiz links. Default: http:// + bind.
     #[arg(long, env = "IDV_PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// Requests per minute one client address may make to the quiz pages.
+    /// Requests per minute one client address may make to the quiz pages (0: no limit).
     #[arg(long, env = "IDV_CLIENT_RATE_LIMIT", default_value_t = 120)]
     pub client_rate_limit: u32,
+    /// Merchant API requests per second per API key, in bursts of twice that (0: no limit).
+    #[arg(long, env = "IDV_API_RATE_LIMIT", default_value_t = 100)]
+    pub api_rate_limit: u32,
+    /// Failed authentications per minute per client address before 429 (0: no limit).
+    #[arg(long, env = "IDV_AUTH_FAILURE_LIMIT", default_value_t = 60)]
+    pub auth_failure_limit: u32,
+    /// Proxies whose `X-Forwarded-For` is believed: comma-separated CIDRs.
+    #[arg(
+        long,
+        env = "IDV_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        default_value = ""
+    )]
+    pub trusted_proxies: Vec<String>,
+    /// Documents one quiz link may add.
+    #[arg(long, env = "IDV_QUIZ_MAX_DOCUMENTS", default_value_t = 20)]
+    pub quiz_max_documents: u64,
+    /// Bytes of files one quiz link may add.
+    #[arg(long, env = "IDV_QUIZ_MAX_BYTES", default_value_t = 100 * 1024 * 1024)]
+    pub quiz_max_bytes: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -108,8 +129,24 @@ pub enum KeyCommand {
         /// Also accept the replayable compatibility signature scheme for this key.
         #[arg(long)]
         compat_signature: bool,
+        /// Accept this key only from these client networks (CIDR; repeatable).
+        #[arg(long = "allow-ip", value_name = "CIDR")]
+        allow_ip: Vec<IpNet>,
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Limit an API key to client networks, replacing its list; requests from elsewhere
+    /// are refused with 403 IP_ADDRESS_DENIED. `--any` lifts the limit.
+    AllowIp {
+        #[arg(long)]
+        key: String,
+        #[arg(value_name = "CIDR", required_unless_present = "any")]
+        networks: Vec<IpNet>,
+        /// Accept the key from any address again.
+        #[arg(long, conflicts_with = "networks")]
+        any: bool,
         #[command(flatten)]
         storage: StorageArgs,
     },

@@ -5,6 +5,7 @@ mod cli;
 mod master_key;
 mod merchant_cmd;
 mod serve;
+mod sweeper;
 mod system;
 mod telemetry;
 mod wiring;
@@ -21,7 +22,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(args).await,
         Command::Migrate(storage) => {
             let db = wiring::open_database(&storage)?;
-            let applied = db.migrate()?;
+            let applied = wiring::migrate(&db)?;
             println!(
                 "{} migration(s) applied to {}",
                 applied.len(),

@@ -12,8 +12,14 @@ use ring::rand::{SecureRandom, SystemRandom};
 const KEY_FILE: &str = "master.key";
 
 /// From `configured` (64 hex characters) if given; else from the data directory's key
-/// file, created with mode 0600 on first use.
-pub fn load(configured: Option<&str>, data_dir: &Path) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
+/// file, created with mode 0600 on first use. A new key is never made for a database
+/// that already holds sealed data (`sealed_under` names the key it was sealed with): that
+/// data would be lost for good; the operator is told to restore the key instead.
+pub fn load(
+    configured: Option<&str>,
+    data_dir: &Path,
+    sealed_under: impl FnOnce() -> anyhow::Result<Option<String>>,
+) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
     if let Some(hex) = configured {
         return decode(hex.trim()).context("IDV_MASTER_KEY must be 64 hex characters");
     }
@@ -23,6 +29,15 @@ pub fn load(configured: Option<&str>, data_dir: &Path) -> anyhow::Result<[u8; MA
             fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         return decode(text.trim())
             .with_context(|| format!("{} must hold 64 hex characters", path.display()));
+    }
+    if let Some(fingerprint) = sealed_under()? {
+        bail!(
+            "no master key: {} is missing and IDV_MASTER_KEY is not set, but the database \
+             holds data sealed under the master key with fingerprint {fingerprint}. Restore \
+             that key (the key file from your backup, or IDV_MASTER_KEY); a new key would \
+             make the data unreadable, so none is created.",
+            path.display()
+        );
     }
     let mut key = [0u8; MASTER_KEY_LEN];
     SystemRandom::new()
@@ -56,23 +71,36 @@ mod tests {
     #[test]
     fn a_key_file_is_created_private_and_read_back() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let first = load(None, dir.path()).expect("created");
+        let first = load(None, dir.path(), nothing_sealed).expect("created");
         let mode = fs::metadata(dir.path().join(KEY_FILE))
             .expect("exists")
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
-        assert_eq!(load(None, dir.path()).expect("read"), first);
+        assert_eq!(load(None, dir.path(), nothing_sealed).expect("read"), first);
     }
 
     #[test]
     fn a_configured_key_must_be_64_hex_characters() {
         let dir = tempfile::tempdir().expect("tempdir");
         assert_eq!(
-            load(Some(&"ab".repeat(32)), dir.path()).expect("valid"),
+            load(Some(&"ab".repeat(32)), dir.path(), nothing_sealed).expect("valid"),
             [0xab; 32]
         );
-        assert!(load(Some("abcd"), dir.path()).is_err());
-        assert!(load(Some(&"zz".repeat(32)), dir.path()).is_err());
+        assert!(load(Some("abcd"), dir.path(), nothing_sealed).is_err());
+        assert!(load(Some(&"zz".repeat(32)), dir.path(), nothing_sealed).is_err());
+    }
+
+    fn nothing_sealed() -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
+
+    #[test]
+    fn no_new_key_is_made_for_a_database_that_holds_sealed_data() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let err =
+            load(None, dir.path(), || Ok(Some("0123456789abcdef".into()))).expect_err("refused");
+        assert!(err.to_string().contains("0123456789abcdef"), "{err}");
+        assert!(!dir.path().join(KEY_FILE).exists(), "no key file made");
     }
 }

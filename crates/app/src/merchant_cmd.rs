@@ -36,14 +36,34 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
         MerchantCommand::Key(KeyCommand::Create {
             merchant,
             compat_signature,
+            allow_ip,
             json,
             storage,
         }) => {
             let merchants = wiring::merchant_service(&storage)?;
             let key = merchants
-                .create_key(&MerchantId(merchant), compat_signature)
+                .create_key(&MerchantId(merchant), compat_signature, allow_ip)
                 .await?;
             print_key(&key, json, None);
+        }
+        MerchantCommand::Key(KeyCommand::AllowIp {
+            key,
+            networks,
+            any: _,
+            storage,
+        }) => {
+            let merchants = wiring::merchant_service(&storage)?;
+            let shown = if networks.is_empty() {
+                "any address".to_owned()
+            } else {
+                networks
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            merchants.set_key_networks(&key, networks).await?;
+            println!("{key} accepted from {shown}");
         }
         MerchantCommand::Key(KeyCommand::Disable { key, storage }) => {
             let merchants = wiring::merchant_service(&storage)?;

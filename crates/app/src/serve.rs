@@ -2,9 +2,13 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
-use adapter_http::{ApiState, RateLimiter};
+use adapter_http::{ApiState, FailureGate, InProcess, Limiter, RateLimits, TrustedProxies};
+use anyhow::Context;
+use domain::quiz::UploadLimits;
+use ipnet::IpNet;
 
 use crate::cli::ServeArgs;
+use crate::sweeper;
 use crate::wiring::{self, DatabaseReadiness};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
@@ -20,7 +24,24 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{bound}"));
-    let services = wiring::services(&db, wiring::file_store(&args.storage), &public_url);
+    let limits = UploadLimits {
+        max_documents: args.quiz_max_documents,
+        max_bytes: args.quiz_max_bytes,
+    };
+    let services = wiring::services(
+        &db,
+        wiring::file_store(&db, &args.storage),
+        &public_url,
+        limits,
+    );
+    let proxies = args
+        .trusted_proxies
+        .iter()
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| p.trim().parse::<IpNet>())
+        .collect::<Result<Vec<_>, _>>()
+        .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
+    sweeper::start(services.documents.clone());
     let state = ApiState {
         profiles: services.profiles,
         merchants: services.merchants,
@@ -32,11 +53,21 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
-    // One limiter for all workers, so the limit is per instance, not per worker.
-    let limiter = web::Data::new(RateLimiter::new(args.client_rate_limit));
-    let server = HttpServer::new(move || adapter_http::app(state.clone(), limiter.clone()))
-        .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
-        .listen(listener)?;
+    // One set of limits for all workers, so a limit is per instance, not per worker.
+    let limited = |l: Option<InProcess>| l.map(|l| Box::new(l) as Box<dyn Limiter>);
+    let limits = web::Data::new(RateLimits {
+        api: limited(InProcess::per_second(
+            args.api_rate_limit,
+            args.api_rate_limit.saturating_mul(2),
+        )),
+        auth_failures: FailureGate::new(limited(InProcess::per_minute(args.auth_failure_limit))),
+        client_pages: limited(InProcess::per_minute(args.client_rate_limit)),
+    });
+    let proxies = web::Data::new(TrustedProxies::new(proxies));
+    let server =
+        HttpServer::new(move || adapter_http::app(state.clone(), limits.clone(), proxies.clone()))
+            .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
+            .listen(listener)?;
     // On stdout, for scripts and tests that start the server on port 0.
     println!("listening on http://{bound}");
     tracing::info!(database = %db.describe(), %public_url, "serving");

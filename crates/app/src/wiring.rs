@@ -3,9 +3,13 @@
 use std::fs;
 use std::sync::Arc;
 
-use adapter_db::{Database, FileStore, Vault};
+use std::os::unix::fs::PermissionsExt;
+
+use adapter_db::{Database, FileStore, Vault, create_private_dir};
 use anyhow::Context;
 use async_trait::async_trait;
+use domain::ports::Clock;
+use domain::quiz::UploadLimits;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
     QuizService, TemplateService,
@@ -18,25 +22,37 @@ use crate::system::{RandomSecrets, SystemClock, UlidIds};
 const SQLITE_FILE: &str = "idv.sqlite3";
 
 /// Opens (and for SQLite, creates) the configured database. Does not migrate.
+/// The data directory is made private (0700): it holds the database, the key file and
+/// the stored files.
 pub fn open_database(storage: &StorageArgs) -> anyhow::Result<Database> {
-    fs::create_dir_all(&storage.data_dir)
-        .with_context(|| format!("creating the data directory {}", storage.data_dir.display()))?;
-    let key = master_key::load(storage.master_key.as_deref(), &storage.data_dir)?;
+    let dir = &storage.data_dir;
+    create_private_dir(dir)
+        .and_then(|()| fs::set_permissions(dir, fs::Permissions::from_mode(0o700)))
+        .with_context(|| format!("creating the data directory {}", dir.display()))?;
     let url = match &storage.database_url {
         Some(url) => url.clone(),
-        None => storage.data_dir.join(SQLITE_FILE).display().to_string(),
+        None => dir.join(SQLITE_FILE).display().to_string(),
     };
-    Ok(Database::open(&url, Vault::new(&key))?)
+    let key = master_key::load(storage.master_key.as_deref(), dir, || {
+        Ok(adapter_db::sealed_under(&url)?)
+    })?;
+    Ok(Database::open(&url, Arc::new(Vault::new(&key)))?)
 }
 
-/// Opens and migrates: what every command that uses the data needs first.
+/// Opens and migrates: what every command that uses the data needs first. Refuses a
+/// master key that is not this database's.
 pub fn open_migrated(storage: &StorageArgs) -> anyhow::Result<Database> {
     let db = open_database(storage)?;
-    let applied = db.migrate()?;
+    let applied = migrate(&db)?;
     if !applied.is_empty() {
         tracing::info!(count = applied.len(), database = %db.describe(), "migrations applied");
     }
     Ok(db)
+}
+
+/// Applies pending migrations, checks the master key, seals values stored in clear.
+pub fn migrate(db: &Database) -> anyhow::Result<Vec<String>> {
+    Ok(db.migrate(SystemClock.now().unix_timestamp())?)
 }
 
 pub struct Services {
@@ -50,13 +66,18 @@ pub struct Services {
     pub clock: Arc<SystemClock>,
 }
 
-/// Where uploaded files live: `files/` in the data directory.
-pub fn file_store(storage: &StorageArgs) -> FileStore {
-    FileStore::new(storage.data_dir.join("files"))
+/// Where uploaded files live: `files/` in the data directory, sealed.
+pub fn file_store(db: &Database, storage: &StorageArgs) -> FileStore {
+    db.file_store(storage.data_dir.join("files"))
 }
 
 /// The use cases over `db` and `files`; quiz addresses are made under `public_url`.
-pub fn services(db: &Database, files: FileStore, public_url: &str) -> Services {
+pub fn services(
+    db: &Database,
+    files: FileStore,
+    public_url: &str,
+    limits: UploadLimits,
+) -> Services {
     let db = Arc::new(db.clone());
     let files = Arc::new(files);
     let clock = Arc::new(SystemClock);
@@ -83,6 +104,7 @@ pub fn services(db: &Database, files: FileStore, public_url: &str) -> Services {
             clock.clone(),
             ids.clone(),
             public_url,
+            limits,
         ),
         documents: DocumentService::new(db.clone(), db.clone(), files, clock.clone(), ids.clone()),
         notes: NoteService::new(db.clone(), db, clock.clone(), ids),

@@ -31,6 +31,9 @@ pub enum DomainError {
     /// The client already completed this quiz; it takes no more submissions.
     #[error("quiz already submitted")]
     QuizSubmitted,
+    /// The quiz link already holds as many documents or bytes as one link may add.
+    #[error("upload limit reached")]
+    UploadLimitReached,
     /// quiz/expire on a quiz already expired.
     #[error("quiz already expired")]
     QuizExpired,

@@ -15,8 +15,8 @@ use crate::ports::{
     StoreResult,
 };
 use crate::ports::{ProfileWrite, QuizRepository, TemplateRepository};
-use crate::profile::{Profile, ProfileId, ProfileKey};
-use crate::quiz::{Quiz, QuizLink, QuizWithClient};
+use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
+use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::Template;
 
 #[derive(Debug)]
@@ -224,6 +224,20 @@ impl MerchantRepository for MemoryMerchants {
         Ok(())
     }
 
+    async fn set_key_networks(
+        &self,
+        key: &str,
+        networks: &[crate::merchant::IpNet],
+    ) -> StoreResult<()> {
+        let mut keys = self.keys.lock().expect("lock");
+        let stored = keys
+            .iter_mut()
+            .find(|k| k.key == key)
+            .ok_or(StoreError::Missing)?;
+        stored.allowed_networks = networks.to_vec();
+        Ok(())
+    }
+
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
         Ok(self
             .keys
@@ -290,6 +304,7 @@ impl TemplateRepository for MemoryTemplates {
 pub struct MemoryQuizzes {
     profiles: std::sync::Arc<MemoryProfiles>,
     quizzes: Mutex<Vec<Quiz>>,
+    documents: Mutex<Vec<crate::document::Document>>,
     /// When set, storing a document fails as a lost database would.
     pub refuse_documents: std::sync::atomic::AtomicBool,
 }
@@ -299,6 +314,7 @@ impl MemoryQuizzes {
         Self {
             profiles,
             quizzes: Mutex::default(),
+            documents: Mutex::default(),
             refuse_documents: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -408,20 +424,64 @@ impl QuizRepository for MemoryQuizzes {
         )
     }
 
-    async fn save_fields(&self, quiz: &Quiz, _profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn save_fields(
+        &self,
+        quiz: &Quiz,
+        profile: &ProfileId,
+        sent: &SubmittedFormFields,
+        event: &Event,
+    ) -> StoreResult<()> {
+        {
+            let mut profiles = self.profiles.profiles.lock().expect("lock");
+            let stored = profiles
+                .iter_mut()
+                .find(|p| &p.id == profile)
+                .ok_or(StoreError::Missing)?;
+            let submitted = stored.submitted.get_or_insert(SubmittedFormFields {
+                created_at: sent.created_at,
+                ..SubmittedFormFields::default()
+            });
+            let merge = |slot: &mut Option<String>, value: &Option<String>| {
+                if value.is_some() {
+                    slot.clone_from(value);
+                }
+            };
+            merge(&mut submitted.address, &sent.address);
+            merge(&mut submitted.mobile_number, &sent.mobile_number);
+            merge(&mut submitted.email_address, &sent.email_address);
+            merge(&mut submitted.date_of_birth, &sent.date_of_birth);
+            merge(&mut submitted.ssn, &sent.ssn);
+            submitted.updated_at = sent.updated_at;
+        }
         self.replace(quiz, event, |_| true, StoreError::Missing)
+    }
+
+    async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
+        let documents = self.documents.lock().expect("lock");
+        let mine = documents.iter().filter(|d| d.quiz_id == quiz.id);
+        Ok(mine.fold(QuizUsage::default(), |usage, d| QuizUsage {
+            documents: usage.documents + 1,
+            bytes: usage.bytes + d.files().iter().map(|f| f.size_bytes).sum::<u64>(),
+        }))
     }
 
     async fn add_document(
         &self,
         quiz: &Quiz,
-        _document: &crate::document::Document,
+        document: &crate::document::Document,
         event: &Event,
+        limits: UploadLimits,
     ) -> StoreResult<()> {
         if self.refuse_documents.load(Ordering::SeqCst) {
             return Err(StoreError::Unavailable("database gone".into()));
         }
-        self.replace(quiz, event, |_| true, StoreError::Missing)
+        let bytes = document.files().iter().map(|f| f.size_bytes).sum();
+        if !limits.admits(self.usage(quiz).await?, bytes) {
+            return Err(StoreError::LimitReached);
+        }
+        self.replace(quiz, event, |_| true, StoreError::Missing)?;
+        self.documents.lock().expect("lock").push(document.clone());
+        Ok(())
     }
 
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
@@ -460,8 +520,11 @@ impl MemoryQuizzes {
     }
 }
 
+type FileMap = std::sync::Arc<Mutex<std::collections::HashMap<String, Vec<u8>>>>;
+
+/// Finished files by id; an upload shows only once finished.
 #[derive(Debug, Default)]
-pub struct MemoryFiles(Mutex<std::collections::HashMap<String, Vec<u8>>>);
+pub struct MemoryFiles(FileMap);
 
 impl MemoryFiles {
     pub fn count(&self) -> usize {
@@ -469,14 +532,38 @@ impl MemoryFiles {
     }
 }
 
+struct MemoryUpload {
+    files: FileMap,
+    file_id: String,
+    bytes: Vec<u8>,
+}
+
 #[async_trait]
-impl crate::ports::DocumentStore for MemoryFiles {
-    async fn put(&self, file_id: &str, bytes: &[u8]) -> StoreResult<()> {
-        self.0
+impl crate::ports::FileUpload for MemoryUpload {
+    async fn write(&mut self, bytes: Vec<u8>) -> StoreResult<()> {
+        self.bytes.extend(bytes);
+        Ok(())
+    }
+
+    async fn finish(self: Box<Self>) -> StoreResult<()> {
+        self.files
             .lock()
             .expect("lock")
-            .insert(file_id.to_owned(), bytes.to_vec());
+            .insert(self.file_id, self.bytes);
         Ok(())
+    }
+
+    async fn abort(self: Box<Self>) {}
+}
+
+#[async_trait]
+impl crate::ports::DocumentStore for MemoryFiles {
+    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn crate::ports::FileUpload>> {
+        Ok(Box::new(MemoryUpload {
+            files: self.0.clone(),
+            file_id: file_id.to_owned(),
+            bytes: Vec::new(),
+        }))
     }
 
     async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>> {
@@ -486,5 +573,19 @@ impl crate::ports::DocumentStore for MemoryFiles {
     async fn delete(&self, file_id: &str) -> StoreResult<()> {
         self.0.lock().expect("lock").remove(file_id);
         Ok(())
+    }
+
+    async fn list(&self) -> StoreResult<Vec<crate::ports::StoredObject>> {
+        Ok(self
+            .0
+            .lock()
+            .expect("lock")
+            .keys()
+            .map(|id| crate::ports::StoredObject {
+                file_id: id.clone(),
+                partial: false,
+                modified: time::OffsetDateTime::UNIX_EPOCH,
+            })
+            .collect())
     }
 }

@@ -1,5 +1,8 @@
 //! Merchants, their API credentials and their settings.
 
+use std::net::IpAddr;
+
+pub use ipnet::IpNet;
 use time::OffsetDateTime;
 
 use crate::validation::Invalid;
@@ -42,7 +45,16 @@ pub struct ApiKey {
     pub enabled: bool,
     /// Whether the replayable compatibility signature scheme is accepted for this key.
     pub compat_signature: bool,
+    /// The client addresses this key may be used from; empty: any.
+    pub allowed_networks: Vec<IpNet>,
     pub created_at: OffsetDateTime,
+}
+
+impl ApiKey {
+    /// Whether a request from `ip` may use this key.
+    pub fn admits(&self, ip: IpAddr) -> bool {
+        self.allowed_networks.is_empty() || self.allowed_networks.iter().any(|n| n.contains(&ip))
+    }
 }
 
 /// Days a quiz link stays valid: 1 to 30.
@@ -89,6 +101,28 @@ mod tests {
         assert!(QuizExpiryDays::new(31).is_err());
         assert!(QuizExpiryDays::new(-5).is_err());
         assert_eq!(MerchantSettings::default().quiz_expiry_days.days(), 5);
+    }
+
+    #[test]
+    fn a_key_with_networks_admits_only_their_addresses() {
+        let mut key = ApiKey {
+            key: "key-1".into(),
+            merchant_id: MerchantId("m".into()),
+            secret: "sec-1".into(),
+            enabled: true,
+            compat_signature: false,
+            allowed_networks: Vec::new(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().expect("ip");
+        assert!(key.admits(ip("203.0.113.9")), "no list: any address");
+        key.allowed_networks = vec![
+            "203.0.113.0/24".parse().expect("cidr"),
+            "2001:db8::/32".parse().expect("cidr"),
+        ];
+        assert!(key.admits(ip("203.0.113.9")));
+        assert!(key.admits(ip("2001:db8::1")));
+        assert!(!key.admits(ip("198.51.100.1")));
     }
 
     #[test]

@@ -5,11 +5,11 @@ use time::OffsetDateTime;
 
 use crate::document::Document;
 use crate::event::Event;
-use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
-use crate::profile::{Profile, ProfileId, ProfileKey};
-use crate::quiz::{Quiz, QuizLink, QuizWithClient};
+use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
+use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::Template;
 
 /// Why storage refused or failed.
@@ -24,6 +24,9 @@ pub enum StoreError {
     /// The object to change does not exist (any more).
     #[error("missing")]
     Missing,
+    /// A per-quiz cap (documents or bytes) would be passed by this write.
+    #[error("limit reached")]
+    LimitReached,
     #[error("unavailable: {0}")]
     Unavailable(String),
     #[error("{0}")]
@@ -58,6 +61,8 @@ pub trait MerchantRepository: Send + Sync {
     async fn add_key(&self, key: &ApiKey) -> StoreResult<()>;
     /// `Missing` when no such key exists.
     async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
+    /// `Missing` when no such key exists.
+    async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()>;
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()>;
 }
@@ -127,15 +132,26 @@ pub trait QuizRepository: Send + Sync {
     async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>>;
     /// Records the first opening (`Conflict` when it was already recorded).
     async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
-    /// Stores what the client typed (the profile's submitted fields only) and adds the
-    /// quiz's newly completed steps to those already stored.
-    async fn save_fields(&self, quiz: &Quiz, profile: &Profile, event: &Event) -> StoreResult<()>;
-    /// Stores a document and adds the quiz's newly completed steps.
+    /// Stores the fields the client sent in this post (the `Some` values of `sent`), each
+    /// on its own, so that concurrent posts of different fields both keep theirs, and adds
+    /// the quiz's newly completed steps to those already stored.
+    async fn save_fields(
+        &self,
+        quiz: &Quiz,
+        profile: &ProfileId,
+        sent: &SubmittedFormFields,
+        event: &Event,
+    ) -> StoreResult<()>;
+    /// How many documents the quiz holds and their files' bytes in all.
+    async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage>;
+    /// Stores a document and adds the quiz's newly completed steps; `LimitReached` if the
+    /// quiz would then pass `limits` (checked in the same transaction as the insert).
     async fn add_document(
         &self,
         quiz: &Quiz,
         document: &Document,
         event: &Event,
+        limits: UploadLimits,
     ) -> StoreResult<()>;
     /// Completes the quiz (`Conflict` when it was already completed).
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
@@ -151,6 +167,8 @@ pub trait DocumentRepository: Send + Sync {
     async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()>;
     /// `Missing` if the document is gone.
     async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()>;
+    /// Whether any document names this file (the sweeper keeps those).
+    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool>;
 }
 
 #[async_trait]
@@ -160,11 +178,33 @@ pub trait NoteRepository: Send + Sync {
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>>;
 }
 
-/// Where uploaded file bytes live. Writes are durable when `put` returns.
+/// A file being written, piece by piece as it arrives. Nothing is visible under its id
+/// until `finish` returns, and then it is durable.
+#[async_trait]
+pub trait FileUpload: Send {
+    async fn write(&mut self, bytes: Vec<u8>) -> StoreResult<()>;
+    async fn finish(self: Box<Self>) -> StoreResult<()>;
+    /// Drops what was written.
+    async fn abort(self: Box<Self>);
+}
+
+/// A file the store holds, finished or not, as the sweeper sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredObject {
+    pub file_id: String,
+    /// An upload that was never finished (a crash, a dropped connection).
+    pub partial: bool,
+    pub modified: OffsetDateTime,
+}
+
+/// Where uploaded file bytes live. Stores may seal the bytes; `get` gives back exactly
+/// what was written.
 #[async_trait]
 pub trait DocumentStore: Send + Sync {
-    async fn put(&self, file_id: &str, bytes: &[u8]) -> StoreResult<()>;
+    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn FileUpload>>;
     async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>>;
     /// Removing a file that is not there is not an error.
     async fn delete(&self, file_id: &str) -> StoreResult<()>;
+    /// Every file and partial upload held.
+    async fn list(&self) -> StoreResult<Vec<StoredObject>>;
 }

@@ -116,6 +116,45 @@ pub struct QuizWithClient {
     pub client: Profile,
 }
 
+/// What one quiz link already holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QuizUsage {
+    pub documents: u64,
+    /// The sizes of the documents' files, added up.
+    pub bytes: u64,
+}
+
+/// How much one quiz link may add: a link is a public credential, so what it can make the
+/// service store is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UploadLimits {
+    pub max_documents: u64,
+    pub max_bytes: u64,
+}
+
+impl Default for UploadLimits {
+    /// 20 documents and 100 MiB of files per quiz.
+    fn default() -> Self {
+        Self {
+            max_documents: 20,
+            max_bytes: 100 * 1024 * 1024,
+        }
+    }
+}
+
+impl UploadLimits {
+    /// Whether `usage` plus one more document of `bytes` stays within the limits.
+    pub fn admits(&self, usage: QuizUsage, bytes: u64) -> bool {
+        usage.documents < self.max_documents && usage.bytes.saturating_add(bytes) <= self.max_bytes
+    }
+
+    /// The file bytes one more document may still carry (`None`: no more documents).
+    pub fn room(&self, usage: QuizUsage) -> Option<u64> {
+        (usage.documents < self.max_documents && usage.bytes < self.max_bytes)
+            .then(|| self.max_bytes - usage.bytes)
+    }
+}
+
 /// The days a new quiz stays valid: the requested number when it is a whole number from
 /// 1 to 30, otherwise (absent, null, 0, 31, not a number) the merchant's default.
 pub fn expiry_days(requested: Option<i64>, merchant_default: QuizExpiryDays) -> QuizExpiryDays {

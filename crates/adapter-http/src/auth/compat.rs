@@ -19,6 +19,28 @@ pub(super) fn verify(secret: &[u8], header: &str, body: &[u8]) -> bool {
     hmac::verify(&key, http_build_query(&json).as_bytes(), &expected).is_ok()
 }
 
+/// The body as far as the compatibility signature covers it: `null`s and empty arrays
+/// and objects, at any depth, removed (`None` when nothing is left of `value`).
+/// `http_build_query` leaves them out, so an attacker could add them to a captured body
+/// without breaking its signature; dropped, they can neither clear nor set anything.
+pub fn drop_empty(value: Value) -> Option<Value> {
+    match value {
+        Value::Null => None,
+        Value::Array(items) => {
+            let kept: Vec<Value> = items.into_iter().filter_map(drop_empty).collect();
+            (!kept.is_empty()).then_some(Value::Array(kept))
+        }
+        Value::Object(map) => {
+            let kept: serde_json::Map<String, Value> = map
+                .into_iter()
+                .filter_map(|(k, v)| drop_empty(v).map(|v| (k, v)))
+                .collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        scalar => Some(scalar),
+    }
+}
+
 /// The query string PHP's `http_build_query` makes of the decoded JSON body: keys in
 /// order, nested keys as `a[b][c]` (brackets percent-encoded, as PHP does), RFC 1738
 /// encoding with `+` for spaces, `true` as 1, `false` as 0, `null` and empty arrays left out.
@@ -112,6 +134,18 @@ mod tests {
         assert_eq!(
             http_build_query(&json!({"a": 1.0, "b": 12.5})),
             "a=1&b=12.5"
+        );
+    }
+
+    #[test]
+    fn what_the_compat_signature_does_not_cover_is_dropped() {
+        let body = json!({"ssn": null, "a": "x", "list": [], "t": {"list": {}, "k": null}, "n": [null, 1]});
+        let kept = drop_empty(body.clone()).expect("something left");
+        assert_eq!(kept, json!({"a": "x", "n": [1]}));
+        assert_eq!(
+            http_build_query(&body),
+            "a=x&n%5B1%5D=1",
+            "same signed text"
         );
     }
 

@@ -4,13 +4,23 @@
 mod compat;
 mod signature;
 
-pub use compat::http_build_query;
+pub use compat::{drop_empty, http_build_query};
 pub use signature::{SIGNATURE_TOLERANCE_SECONDS, sign_v1};
 
 use domain::merchant::ApiKey;
 use time::OffsetDateTime;
 
 use crate::error::ApiError;
+
+/// Which scheme signed a request: what the server may read of the body depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// The raw bytes are signed: all of the body may be read.
+    V1,
+    /// `http_build_query` of the body is signed, which leaves out nulls and empty
+    /// containers: those must be dropped before the body is read ([`drop_empty`]).
+    Compat,
+}
 
 /// Checks `header` against the request. `v1` is always accepted; the compatibility
 /// scheme only for keys created with it enabled.
@@ -20,7 +30,7 @@ pub fn verify(
     path: &str,
     body: &[u8],
     now: OffsetDateTime,
-) -> Result<(), ApiError> {
+) -> Result<Scheme, ApiError> {
     let header = header
         .map(str::trim)
         .filter(|h| !h.is_empty())
@@ -28,10 +38,11 @@ pub fn verify(
             ApiError::unauthorized("SIGNATURE_REQUIRED", "The Signature header is required.")
         })?;
     if signature::looks_like_v1(header) {
-        return signature::verify_v1(key.secret.as_bytes(), header, path, body, now);
+        return signature::verify_v1(key.secret.as_bytes(), header, path, body, now)
+            .map(|()| Scheme::V1);
     }
     if key.compat_signature && compat::verify(key.secret.as_bytes(), header, body) {
-        return Ok(());
+        return Ok(Scheme::Compat);
     }
     Err(invalid_signature())
 }

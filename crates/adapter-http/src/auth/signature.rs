@@ -9,6 +9,9 @@ use crate::error::ApiError;
 
 /// How far `t` may be from the server's clock, either way.
 pub const SIGNATURE_TOLERANCE_SECONDS: i64 = 300;
+/// Most `v1=` values one header may carry (one per secret during a rotation is plenty);
+/// past that no MAC is computed, so a long header costs the server nothing.
+pub const MAX_V1_VALUES: usize = 5;
 
 pub(super) fn looks_like_v1(header: &str) -> bool {
     header.starts_with("t=")
@@ -42,28 +45,34 @@ pub(super) fn verify_v1(
     let mut candidates = Vec::new();
     for part in header.split(',') {
         match part.trim().split_once('=') {
-            Some(("t", t)) => timestamp = Some(t),
-            Some(("v1", sig)) => candidates.extend(hex::decode(sig).ok()),
+            Some(("t", t)) if timestamp.is_none() => timestamp = Some(t),
+            Some(("v1", sig)) => {
+                if candidates.len() == MAX_V1_VALUES {
+                    return Err(invalid_signature());
+                }
+                candidates.push(sig);
+            }
             _ => {}
         }
     }
     let timestamp = timestamp.ok_or_else(invalid_signature)?;
     let seconds: i64 = timestamp.parse().map_err(|_| invalid_signature())?;
-    let key = hmac::Key::new(hmac::HMAC_SHA256, secret);
-    let msg = message(timestamp, path, body);
-    // Constant-time comparison, per candidate; any match passes (key rotation).
-    if !candidates
-        .iter()
-        .any(|c| hmac::verify(&key, &msg, c).is_ok())
-    {
-        return Err(invalid_signature());
-    }
-    // Checked after the MAC so that the answer says nothing to a forger.
+    // The timestamp first: a stale or replayed request costs no MAC.
     if (now.unix_timestamp() - seconds).abs() > SIGNATURE_TOLERANCE_SECONDS {
         return Err(ApiError::unauthorized(
             "SIGNATURE_EXPIRED",
             "The signature's timestamp is more than 300 seconds from the server's clock.",
         ));
+    }
+    let key = hmac::Key::new(hmac::HMAC_SHA256, secret);
+    let msg = message(timestamp, path, body);
+    // Constant-time comparison, per candidate; any match passes (key rotation).
+    let matches = candidates
+        .iter()
+        .filter_map(|c| hex::decode(c).ok())
+        .any(|c| hmac::verify(&key, &msg, &c).is_ok());
+    if !matches {
+        return Err(invalid_signature());
     }
     Ok(())
 }
@@ -151,10 +160,43 @@ mod tests {
     }
 
     #[test]
+    fn more_than_five_v1_values_are_refused_even_with_a_good_one() {
+        let good = sign_v1(b"s", NOW, "/p", b"x");
+        let v1 = good.split_once(",v1=").map(|(_, v)| v).expect("has v1");
+        let five = format!("t={NOW}{},v1={v1}", ",v1=00".repeat(4));
+        assert!(verify_v1(b"s", &five, "/p", b"x", at(NOW)).is_ok());
+        let six = format!("t={NOW}{},v1={v1}", ",v1=00".repeat(5));
+        assert_eq!(
+            codes(verify_v1(b"s", &six, "/p", b"x", at(NOW))),
+            ["SIGNATURE_INVALID"]
+        );
+        let empties = format!("t={NOW}{}", ",v1=".repeat(20_000));
+        assert_eq!(
+            codes(verify_v1(b"s", &empties, "/p", b"x", at(NOW))),
+            ["SIGNATURE_INVALID"]
+        );
+    }
+
+    #[test]
+    fn an_expired_timestamp_is_reported_before_the_mac_is_checked() {
+        let header = format!("t={},v1={}", NOW - 1000, "00".repeat(32));
+        assert_eq!(
+            codes(verify_v1(b"s", &header, "/p", b"x", at(NOW))),
+            ["SIGNATURE_EXPIRED"]
+        );
+    }
+
+    #[test]
     fn malformed_headers_are_invalid() {
-        for header in ["t=abc,v1=00", "t=1", "v1=00", "t=1,v1=zz"] {
+        let now = NOW.to_string();
+        for header in [
+            "t=abc,v1=00".to_owned(),
+            format!("t={now}"),
+            "v1=00".to_owned(),
+            format!("t={now},v1=zz"),
+        ] {
             assert_eq!(
-                codes(verify_v1(b"s", header, "/p", b"", at(NOW))),
+                codes(verify_v1(b"s", &header, "/p", b"", at(NOW))),
                 ["SIGNATURE_INVALID"],
                 "{header}"
             );

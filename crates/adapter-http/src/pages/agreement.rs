@@ -3,7 +3,7 @@ use domain::profile::ShortText;
 use domain::quiz::QuizLink;
 use serde_json::Value;
 
-use super::fields::form_or_json;
+use super::form_post;
 use super::respond::{after_post, api_error, document_answer};
 use crate::error::ApiError;
 use crate::fields::Fields;
@@ -27,12 +27,15 @@ pub async fn handle(
     state: State,
     req: HttpRequest,
     token: web::Path<String>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let link = QuizLink::Token(token.into_inner());
-    let map = form_or_json(&req, &body)?;
+    let map = match form_post(&state, &req, &link, payload).await {
+        Ok(map) => map,
+        Err(e) => return after_post(&state, &req, &link, Err(e)).await,
+    };
     let mut f = Fields::new(&map);
-    let name = f.required("full_name", ShortText::parse);
+    let name = f.required("full_name", ShortText::parse_plain);
     let result = match f.finish(|| name) {
         Ok(name) => state
             .client

@@ -1,7 +1,12 @@
-use actix_multipart::Multipart;
+//! `POST /quiz/{token}/documents`: the link and the quiz's room for more are checked
+//! before the body is read; then each file is streamed to the store as it arrives
+//! (sealed there), hashed and sniffed on the way, never held whole in memory.
+
+use actix_multipart::{Field, Multipart};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::{FileType, MAX_FILE_BYTES};
+use domain::ports::FileUpload;
 use domain::quiz::QuizLink;
 use domain::services::IncomingFile;
 use domain::template::Feature;
@@ -10,33 +15,54 @@ use ring::digest;
 
 use super::MAX_UPLOAD_BYTES;
 use super::respond::{after_post, api_error, document_answer};
+use super::sniff::{HEAD_BYTES, Tail, sniff};
+use crate::body;
 use crate::error::ApiError;
 use crate::handlers::State;
 
-/// Longest file name kept, in characters.
+/// Longest file name kept, in characters (before the extension).
 const MAX_FILE_NAME: usize = 100;
+/// Bytes gathered before they are hashed and handed to the store, off the async workers.
+const BATCH_BYTES: usize = 256 * 1024;
+/// Longest `step` value read.
+const MAX_STEP_BYTES: usize = 1024;
 
-/// A file as read from the form. Bytes past the size limit are read and dropped, so the
-/// client gets an answer instead of a reset connection; only the size is kept.
-struct Part {
-    file_name: String,
-    bytes: Vec<u8>,
-    size: usize,
-}
-
-/// No folders, no reserved or control characters, no leading dots (hidden files or what
-/// remains of `../`), at most 100 characters.
-fn clean_name(raw: &str) -> String {
-    let name: String = sanitize_filename::sanitize(raw)
-        .trim_start_matches('.')
+/// No folders, no reserved, control or bidirectional characters (which can make
+/// `gpj.exe` read as `exe.jpg`), no leading dots, at most 100 characters, and the
+/// extension of the type the bytes really are.
+fn clean_name(raw: &str, file_type: Option<FileType>) -> String {
+    let sanitised = sanitize_filename::sanitize(raw);
+    let visible: String = sanitised
         .chars()
-        .take(MAX_FILE_NAME)
+        .filter(|c| !c.is_control() && !is_bidi_control(*c))
         .collect();
-    if name.trim_matches('.').is_empty() {
+    let visible = visible.trim_start_matches('.');
+    let stem = match visible.rsplit_once('.') {
+        Some((stem, _)) if file_type.is_some() => stem.to_owned(),
+        _ => visible.to_owned(),
+    };
+    let stem: String = stem.trim().chars().take(MAX_FILE_NAME).collect();
+    let stem = if stem.trim_matches('.').is_empty() {
         "file".to_owned()
     } else {
-        name
+        stem
+    };
+    match file_type {
+        Some(t) => format!("{stem}.{}", extension(t)),
+        None => stem,
     }
+}
+
+fn extension(file_type: FileType) -> &'static str {
+    match file_type {
+        FileType::Jpeg => "jpg",
+        FileType::Png => "png",
+        FileType::Pdf => "pdf",
+    }
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 fn invalid(field: &str, reason: &str) -> ApiError {
@@ -53,64 +79,210 @@ fn unreadable(e: impl std::fmt::Display) -> ApiError {
     )
 }
 
-/// Reads the `step` and the `file` parts. Over `limit` bytes in all, it stops reading:
-/// 413, as for any body too large.
-async fn read_form(
-    mut form: Multipart,
-    limit: usize,
-) -> Result<(Option<String>, Vec<Part>), ApiError> {
-    let mut step = None;
-    let mut files = Vec::new();
-    let mut total = 0;
-    while let Some(field) = form.next().await {
-        let mut field = field.map_err(unreadable)?;
-        let name = field.name().unwrap_or_default().to_owned();
-        let file_name = field
-            .content_disposition()
-            .and_then(|cd| cd.get_filename())
-            .map(clean_name);
-        let mut part = Part {
-            file_name: file_name.unwrap_or_else(|| "file".to_owned()),
-            bytes: Vec::new(),
-            size: 0,
-        };
-        while let Some(chunk) = field.next().await {
-            let chunk = chunk.map_err(unreadable)?;
-            total += chunk.len();
-            if total > limit {
-                return Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "REQUEST_TOO_LARGE",
-                    format!(
-                        "An upload takes at most {} MiB in all.",
-                        limit / (1024 * 1024)
-                    ),
-                ));
-            }
-            part.size += chunk.len();
-            if part.size <= MAX_FILE_BYTES {
-                part.bytes.extend_from_slice(&chunk);
-            }
-        }
-        match name.as_str() {
-            "step" => step = Some(String::from_utf8_lossy(&part.bytes).trim().to_owned()),
-            "file" if part.size > 0 => files.push(part),
-            _ => {}
-        }
-    }
-    Ok((step, files))
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        format!(
+            "An upload takes at most {} MiB in all.",
+            limit / (1024 * 1024)
+        ),
+    )
 }
 
-fn incoming(part: Part) -> IncomingFile {
-    let file_type = infer::get(&part.bytes).and_then(|kind| FileType::from_mime(kind.mime_type()));
-    let sha256 = hex::encode(digest::digest(&digest::SHA256, &part.bytes));
-    IncomingFile {
-        file_name: part.file_name,
-        file_type,
-        sha256,
-        size_bytes: part.size as u64,
-        bytes: part.bytes,
+fn limit_reached() -> ApiError {
+    api_error(domain::DomainError::UploadLimitReached)
+}
+
+/// One file part on its way to the store.
+struct Intake {
+    file_id: String,
+    /// `None` once the file passed 10 MiB: its bytes are no longer stored.
+    upload: Option<Box<dyn FileUpload>>,
+    hash: digest::Context,
+    head: Vec<u8>,
+    tail: Tail,
+    batch: Vec<u8>,
+    size: u64,
+}
+
+impl Intake {
+    async fn take(&mut self, chunk: &[u8]) -> Result<(), ApiError> {
+        self.size += chunk.len() as u64;
+        if self.size > MAX_FILE_BYTES as u64 {
+            if let Some(upload) = self.upload.take() {
+                upload.abort().await;
+            }
+            return Ok(());
+        }
+        if self.head.len() < HEAD_BYTES {
+            let room = HEAD_BYTES - self.head.len();
+            self.head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        self.tail.push(chunk);
+        self.batch.extend_from_slice(chunk);
+        if self.batch.len() >= BATCH_BYTES {
+            self.flush().await?;
+        }
+        Ok(())
     }
+
+    /// Hashes the batch off the async workers, then hands it to the store.
+    async fn flush(&mut self) -> Result<(), ApiError> {
+        let Some(upload) = self.upload.as_mut() else {
+            return Ok(());
+        };
+        let batch = std::mem::take(&mut self.batch);
+        let mut hash = std::mem::replace(&mut self.hash, digest::Context::new(&digest::SHA256));
+        let (hash, batch) = web::block(move || {
+            hash.update(&batch);
+            (hash, batch)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("hashing failed: {e}")))?;
+        self.hash = hash;
+        upload.write(batch).await.map_err(|e| api_error(e.into()))
+    }
+
+    /// The file as received; stored whole unless it was too large.
+    async fn finish(mut self, raw_name: &str) -> Result<IncomingFile, (String, ApiError)> {
+        if let Err(e) = self.flush().await {
+            return Err((self.file_id, e));
+        }
+        let file_type = sniff(&self.head, self.tail.bytes());
+        if let Some(upload) = self.upload.take()
+            && let Err(e) = upload.finish().await
+        {
+            return Err((self.file_id, api_error(e.into())));
+        }
+        Ok(IncomingFile {
+            file_id: self.file_id,
+            file_name: clean_name(raw_name, file_type),
+            file_type,
+            sha256: hex::encode(self.hash.finish()),
+            size_bytes: self.size,
+        })
+    }
+
+    async fn abort(self) -> String {
+        if let Some(upload) = self.upload {
+            upload.abort().await;
+        }
+        self.file_id
+    }
+}
+
+/// What the form holds: the step and the files, already in the store.
+#[derive(Default)]
+struct Received {
+    step: Option<String>,
+    files: Vec<IncomingFile>,
+    /// Bytes of the files so far, against the quiz's room.
+    file_bytes: u64,
+    /// Bytes of the whole form so far, against the request's limit.
+    total: usize,
+}
+
+impl Received {
+    fn file_ids(&self) -> Vec<String> {
+        self.files.iter().map(|f| f.file_id.clone()).collect()
+    }
+}
+
+async fn read_step(field: &mut Field, received: &mut Received) -> Result<(), ApiError> {
+    let mut text = Vec::new();
+    while let Some(chunk) = field.next().await {
+        let chunk = chunk.map_err(unreadable)?;
+        received.total += chunk.len();
+        if text.len() + chunk.len() > MAX_STEP_BYTES {
+            return Err(invalid("step", "is not a step of this quiz"));
+        }
+        text.extend_from_slice(&chunk);
+    }
+    received.step = Some(String::from_utf8_lossy(&text).trim().to_owned());
+    Ok(())
+}
+
+async fn read_file(
+    state: &State,
+    field: &mut Field,
+    received: &mut Received,
+    room: u64,
+) -> Result<(), (Option<String>, ApiError)> {
+    let raw_name = field
+        .content_disposition()
+        .and_then(|cd| cd.get_filename())
+        .unwrap_or("file")
+        .to_owned();
+    let (file_id, upload) = state
+        .client
+        .begin_file()
+        .await
+        .map_err(|e| (None, api_error(e)))?;
+    let mut intake = Intake {
+        file_id,
+        upload: Some(upload),
+        hash: digest::Context::new(&digest::SHA256),
+        head: Vec::new(),
+        tail: Tail::default(),
+        batch: Vec::new(),
+        size: 0,
+    };
+    while let Some(chunk) = field.next().await {
+        let problem = match chunk {
+            Err(e) => Some(unreadable(e)),
+            Ok(chunk) => {
+                received.total += chunk.len();
+                received.file_bytes += chunk.len() as u64;
+                if received.total > MAX_UPLOAD_BYTES {
+                    Some(too_large(MAX_UPLOAD_BYTES))
+                } else if received.file_bytes > room {
+                    Some(limit_reached())
+                } else {
+                    intake.take(&chunk).await.err()
+                }
+            }
+        };
+        if let Some(problem) = problem {
+            return Err((Some(intake.abort().await), problem));
+        }
+    }
+    if intake.size == 0 {
+        // An empty file input ("no file chosen") is no file: nothing was stored.
+        intake.abort().await;
+        return Ok(());
+    }
+    let file = intake
+        .finish(&raw_name)
+        .await
+        .map_err(|(id, e)| (Some(id), e))?;
+    received.files.push(file);
+    Ok(())
+}
+
+/// Reads the form, storing each file as it comes. On any failure every file of the form
+/// is removed again before the error is returned.
+async fn receive(state: &State, mut form: Multipart, room: u64) -> Result<Received, ApiError> {
+    let mut received = Received::default();
+    while let Some(field) = form.next().await {
+        let outcome = match field {
+            Err(e) => Err((None, unreadable(e))),
+            Ok(mut field) => match field.name().unwrap_or_default() {
+                "step" => read_step(&mut field, &mut received)
+                    .await
+                    .map_err(|e| (None, e)),
+                "file" => read_file(state, &mut field, &mut received, room).await,
+                _ => Ok(()),
+            },
+        };
+        if let Err((partial, error)) = outcome {
+            let mut ids = received.file_ids();
+            ids.extend(partial);
+            state.client.discard_files(&ids).await;
+            return Err(error);
+        }
+    }
+    Ok(received)
 }
 
 /// `POST /quiz/{token}/documents`: multipart `step` and 1 to 4 `file`s.
@@ -118,24 +290,52 @@ pub async fn handle(
     state: State,
     req: HttpRequest,
     token: web::Path<String>,
-    form: Multipart,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let link = QuizLink::Token(token.into_inner());
     let result = async {
-        let (step, parts) = read_form(form, MAX_UPLOAD_BYTES).await?;
-        let step = step
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| ApiError::bad_request("STEP_REQUIRED", "step is required."))?;
-        let feature = Feature::from_name(&step)
-            .ok_or_else(|| invalid("step", "is not a step of this quiz"))?;
-        let files = parts.into_iter().map(incoming).collect();
+        let room = state.client.upload_room(&link).await.map_err(api_error)?;
+        let (stream, stalled) = body::guarded(payload.into_inner());
+        let form = Multipart::new(req.headers(), stream);
+        let received = receive(&state, form, room)
+            .await
+            .map_err(|e| stalled.explain(e))?;
+        let step = match received.step.as_deref().filter(|s| !s.is_empty()) {
+            Some(step) => Feature::from_name(step)
+                .ok_or_else(|| invalid("step", "is not a step of this quiz")),
+            None => Err(ApiError::bad_request("STEP_REQUIRED", "step is required.")),
+        };
+        let step = match step {
+            Ok(step) => step,
+            Err(e) => {
+                state.client.discard_files(&received.file_ids()).await;
+                return Err(e);
+            }
+        };
         let document = state
             .client
-            .upload(&link, feature, files)
+            .upload(&link, step, received.files)
             .await
             .map_err(api_error)?;
         Ok(document_answer(&document))
     }
     .await;
     after_post(&state, &req, &link, result).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_lose_folders_controls_and_bidi_tricks_and_take_the_true_extension() {
+        let jpeg = Some(FileType::Jpeg);
+        assert_eq!(clean_name("../../etc/passwd", jpeg), "etcpasswd.jpg");
+        assert_eq!(clean_name("scan\u{202E}gpj.exe", jpeg), "scangpj.jpg");
+        assert_eq!(clean_name("id\u{0007}card.png", jpeg), "idcard.jpg");
+        assert_eq!(clean_name("report.pdf", Some(FileType::Pdf)), "report.pdf");
+        assert_eq!(clean_name("...", jpeg), "file.jpg");
+        assert_eq!(clean_name("notes.txt", None), "notes.txt");
+        assert!(clean_name(&"a".repeat(300), jpeg).len() <= MAX_FILE_NAME + 4);
+    }
 }

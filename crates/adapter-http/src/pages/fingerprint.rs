@@ -2,7 +2,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use domain::quiz::QuizLink;
 use domain::validation::Invalid;
 
-use super::fields::form_or_json;
+use super::form_post;
 use super::respond::{after_post, api_error, document_answer};
 use crate::error::ApiError;
 use crate::fields::Fields;
@@ -13,10 +13,13 @@ pub async fn handle(
     state: State,
     req: HttpRequest,
     token: web::Path<String>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let link = QuizLink::Token(token.into_inner());
-    let map = form_or_json(&req, &body)?;
+    let map = match form_post(&state, &req, &link, payload).await {
+        Ok(map) => map,
+        Err(e) => return after_post(&state, &req, &link, Err(e)).await,
+    };
     let mut f = Fields::new(&map);
     let fingerprint = f.required("fingerprint", |s| Ok::<_, Invalid>(s.trim().to_owned()));
     let result = match f.finish(|| fingerprint) {

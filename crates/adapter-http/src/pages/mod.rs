@@ -7,6 +7,7 @@ mod fields;
 mod fingerprint;
 mod open;
 mod respond;
+mod sniff;
 mod submit;
 mod view;
 
@@ -17,11 +18,36 @@ use actix_web::{HttpResponse, web};
 use crate::ratelimit;
 
 /// Largest upload: four files of 10 MiB and the form around them. A larger file than
-/// allowed is still read (and dropped) up to this, so its sender gets a `FILE_INVALID`
+/// allowed is still read (not stored) up to this, so its sender gets a `FILE_INVALID`
 /// answer rather than a cut connection.
 const MAX_UPLOAD_BYTES: usize = 4 * domain::document::MAX_FILE_BYTES + 64 * 1024;
 /// Largest form post other than an upload (fields, agreement, fingerprint).
 const MAX_FORM_BYTES: usize = 64 * 1024;
+
+/// The body of a form post (form-encoded or JSON) to a quiz that takes submissions: the
+/// link and the quiz's state are checked first, so a post to a dead link is answered at
+/// once, whatever its body.
+async fn form_post(
+    state: &crate::handlers::State,
+    req: &actix_web::HttpRequest,
+    link: &domain::quiz::QuizLink,
+    payload: web::Payload,
+) -> Result<serde_json::Map<String, serde_json::Value>, crate::error::ApiError> {
+    state
+        .client
+        .ensure_active(link)
+        .await
+        .map_err(respond::api_error)?;
+    let too_large = || {
+        crate::error::ApiError::new(
+            actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "REQUEST_TOO_LARGE",
+            format!("A form post takes at most {} KiB.", MAX_FORM_BYTES / 1024),
+        )
+    };
+    let body = crate::body::read(payload.into_inner(), MAX_FORM_BYTES, too_large).await?;
+    fields::form_or_json(req, &body)
+}
 
 /// The address holds the token: it must not leak through the Referer, frames, caches or
 /// content sniffing. Scripts and styles come only from this service.
@@ -67,14 +93,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .service(
         web::scope("/q")
             .wrap(security_headers())
-            .wrap(from_fn(ratelimit::middleware))
+            .wrap(from_fn(ratelimit::client_pages))
             .route("/{code}", web::get().to(open::short)),
     )
     .service(
         web::scope("/quiz/{token}")
             .wrap(security_headers())
-            .wrap(from_fn(ratelimit::middleware))
-            .app_data(web::PayloadConfig::new(MAX_FORM_BYTES))
+            .wrap(from_fn(ratelimit::client_pages))
             .route("", web::get().to(open::page))
             .route("/", web::get().to(open::page))
             .route("/fields", web::post().to(fields::handle))

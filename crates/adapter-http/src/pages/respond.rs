@@ -8,7 +8,8 @@ use askama::Template;
 use domain::DomainError;
 use domain::document::Document;
 use domain::error::Resource;
-use domain::quiz::QuizLink;
+use domain::quiz::{Quiz, QuizLink};
+use domain::template::Feature;
 use serde_json::{Map, Value};
 
 use super::view::{MessagePage, QuizPage};
@@ -113,6 +114,20 @@ pub async fn after_post(
                 Ok(html(error.status, &QuizPage::new(&session, Some(&error))))
             }
         },
+    }
+}
+
+/// What a form post answers a script: the steps done so far, never a stored value.
+pub fn steps_done(quiz: &Quiz) -> Map<String, Value> {
+    let completed: Vec<&str> = Feature::ALL
+        .iter()
+        .filter(|f| quiz.completed.contains(**f))
+        .map(|f| f.name())
+        .collect();
+    let missing: Vec<&str> = quiz.missing_steps().iter().map(|f| f.name()).collect();
+    object! {
+        "completed_steps": completed,
+        "missing_steps": missing,
     }
 }
 

@@ -30,6 +30,16 @@ impl<const MAX: usize> BoundedText<MAX> {
         Ok(Self(text.to_owned()))
     }
 
+    /// As [`BoundedText::parse`], and without `<` or `>`: for text a client types on a
+    /// public page (an agreement's name, an address), which a reviewer later reads in a
+    /// browser.
+    pub fn parse_plain(raw: &str) -> Result<Self, Invalid> {
+        if raw.contains(['<', '>']) {
+            return Err(Invalid::new("must be plain text, without < or >"));
+        }
+        Self::parse(raw)
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -271,6 +281,19 @@ impl fmt::Display for Amount {
 mod tests {
     use super::*;
     use time::macros::date;
+
+    #[test]
+    fn text_typed_by_a_client_refuses_markup() {
+        assert!(ShortText::parse_plain("Ada Lovelace").is_ok());
+        assert!(LongText::parse_plain("1 Main St, Apt 2").is_ok());
+        for markup in ["<b>Ada</b>", "Ada <script>", "a > b", "\"><img src=x>"] {
+            assert!(ShortText::parse_plain(markup).is_err(), "{markup}");
+        }
+        assert!(
+            ShortText::parse_plain("Ada\u{7}").is_err(),
+            "control characters too"
+        );
+    }
 
     #[test]
     fn bounded_text_counts_characters_not_bytes() {

@@ -10,13 +10,13 @@ use crate::document::{
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
 use crate::ports::{
-    Clock, DocumentStore, IdGenerator, MerchantRepository, QuizRepository, StoreError,
+    Clock, DocumentStore, FileUpload, IdGenerator, MerchantRepository, QuizRepository, StoreError,
 };
 use crate::profile::{
     Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State,
     SubmittedFormFields,
 };
-use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient};
+use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient, UploadLimits};
 use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
 
@@ -62,15 +62,16 @@ pub struct FieldsInput {
 /// A file as received, with what the adapter learnt from its bytes.
 #[derive(Debug, Clone)]
 pub struct IncomingFile {
+    /// Where its bytes were stored, from [`ClientService::begin_file`].
+    pub file_id: String,
     /// Already sanitised.
     pub file_name: String,
     /// `None` when the bytes are none of the accepted types.
     pub file_type: Option<FileType>,
     pub sha256: String,
-    /// The size as sent. For a file over the limit the adapter may keep only a prefix of
-    /// the bytes; this stays the true size, and the file is refused by it.
+    /// The size as sent. A file over the limit is not stored whole (the adapter stops
+    /// writing it); this stays the true size, and the file is refused by it.
     pub size_bytes: u64,
-    pub bytes: Vec<u8>,
 }
 
 /// What a quiz page shows.
@@ -90,6 +91,7 @@ pub struct ClientService {
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     public_url: String,
+    limits: UploadLimits,
 }
 
 impl std::fmt::Debug for ClientService {
@@ -106,6 +108,7 @@ impl ClientService {
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
         public_url: impl Into<String>,
+        limits: UploadLimits,
     ) -> Self {
         Self {
             quizzes,
@@ -114,6 +117,7 @@ impl ClientService {
             clock,
             ids,
             public_url: public_url.into(),
+            limits,
         }
     }
 
@@ -121,6 +125,12 @@ impl ClientService {
     pub async fn find_links(&self, link: &QuizLink) -> Result<QuizLinks, DomainError> {
         let view = self.find(link).await?;
         Ok(QuizLinks::of(&self.public_url, &view.quiz))
+    }
+
+    /// `Ok` when the link names a quiz that still takes submissions; checked before a
+    /// request's body is read, so a stranger's post to a dead link costs nothing.
+    pub async fn ensure_active(&self, link: &QuizLink) -> Result<(), DomainError> {
+        self.active(link).await.map(|_| ())
     }
 
     /// The quiz behind a link, in whatever state; logs the first opening of an active one.
@@ -217,33 +227,17 @@ impl ClientService {
         }
         violations.into_result(())?;
 
-        let submitted = view.client.submitted.get_or_insert(SubmittedFormFields {
+        // Only what this post sent: the store writes each field on its own, so a
+        // concurrent post of other fields keeps its values.
+        let sent_fields = SubmittedFormFields {
+            address: input.address.as_ref().map(AddressInput::one_line),
+            mobile_number: input.mobile_number.map(|m| m.as_str().to_owned()),
+            email_address: input.email_address.map(|e| e.as_str().to_owned()),
+            date_of_birth: input.date_of_birth.map(|d| d.to_string()),
+            ssn: input.ssn.map(|s| s.as_str().to_owned()),
             created_at: now,
-            ..SubmittedFormFields::default()
-        });
-        let set = |slot: &mut Option<String>, value: Option<String>| {
-            if value.is_some() {
-                *slot = value;
-            }
+            updated_at: now,
         };
-        set(
-            &mut submitted.address,
-            input.address.as_ref().map(AddressInput::one_line),
-        );
-        set(
-            &mut submitted.mobile_number,
-            input.mobile_number.map(|m| m.as_str().to_owned()),
-        );
-        set(
-            &mut submitted.email_address,
-            input.email_address.map(|e| e.as_str().to_owned()),
-        );
-        set(
-            &mut submitted.date_of_birth,
-            input.date_of_birth.map(|d| d.to_string()),
-        );
-        set(&mut submitted.ssn, input.ssn.map(|s| s.as_str().to_owned()));
-        submitted.updated_at = now;
         let mut done = Vec::new();
         for (feature, _, present) in sent {
             if present {
@@ -254,13 +248,48 @@ impl ClientService {
         let details = format!("The client submitted: {}", done.join(", "));
         let event = self.event(&view, Activity::FormFieldsSubmitted, details, now);
         self.quizzes
-            .save_fields(&view.quiz, &view.client, &event)
+            .save_fields(&view.quiz, &view.client.id, &sent_fields, &event)
             .await?;
         Ok(view)
     }
 
-    /// Stores 1 to 4 files for an upload step as one new document.
+    /// The file bytes one more upload to this quiz may carry, checked before the
+    /// upload's body is read: `UploadLimitReached` when the link may add no more.
+    pub async fn upload_room(&self, link: &QuizLink) -> Result<u64, DomainError> {
+        let view = self.active(link).await?;
+        let usage = self.quizzes.usage(&view.quiz).await?;
+        self.limits
+            .room(usage)
+            .ok_or(DomainError::UploadLimitReached)
+    }
+
+    /// A new file in the store, to be written as its bytes arrive. Its id goes into the
+    /// `IncomingFile` handed to [`ClientService::upload`], or to
+    /// [`ClientService::discard_files`] if the upload is given up.
+    pub async fn begin_file(&self) -> Result<(String, Box<dyn FileUpload>), DomainError> {
+        let file_id = self.ids.next_id();
+        let upload = self.store.begin(&file_id).await?;
+        Ok((file_id, upload))
+    }
+
+    /// Records 1 to 4 stored files for an upload step as one new document. Files that
+    /// are refused, or whose document cannot be stored, are removed from the store.
     pub async fn upload(
+        &self,
+        link: &QuizLink,
+        step: Feature,
+        files: Vec<IncomingFile>,
+    ) -> Result<Document, DomainError> {
+        let ids: Vec<String> = files.iter().map(|f| f.file_id.clone()).collect();
+        let result = self.record_upload(link, step, files).await;
+        if result.is_err() {
+            // The bytes must not outlive a document that was never stored.
+            self.discard_files(&ids).await;
+        }
+        result
+    }
+
+    async fn record_upload(
         &self,
         link: &QuizLink,
         step: Feature,
@@ -277,21 +306,17 @@ impl ClientService {
         }
         let types = check_files(&files)?;
         let now = self.clock.now();
-        let mut stored = Vec::with_capacity(files.len());
-        for (file, file_type) in files.into_iter().zip(types) {
-            let file_id = self.ids.next_id();
-            if let Err(e) = self.store.put(&file_id, &file.bytes).await {
-                self.discard(&stored).await;
-                return Err(e.into());
-            }
-            stored.push(StoredFile {
-                file_id,
+        let stored: Vec<StoredFile> = files
+            .into_iter()
+            .zip(types)
+            .map(|(file, file_type)| StoredFile {
+                file_id: file.file_id,
                 file_name: file.file_name,
                 file_type,
                 size_bytes: file.size_bytes,
                 sha256: file.sha256,
-            });
-        }
+            })
+            .collect();
         let count = stored.len();
         let document = self.document(&view, step, Evidence::Files(stored), now);
         let details = format!(
@@ -299,14 +324,14 @@ impl ClientService {
             step.label(),
             if count == 1 { "" } else { "s" }
         );
-        match self.record(view, step, &document, details, now).await {
-            Ok(()) => Ok(document),
-            Err(e) => {
-                // The bytes must not outlive a document that was never stored.
-                self.discard(document.files()).await;
-                Err(e)
-            }
-        }
+        self.record(view, step, &document, details, now).await?;
+        Ok(document)
+    }
+
+    /// Removes files of an upload that was given up. A file that cannot be removed now is
+    /// left to the sweeper, which removes files no document names.
+    pub async fn discard_files(&self, file_ids: &[String]) {
+        super::remove_files(self.store.as_ref(), file_ids.iter().map(String::as_str)).await;
     }
 
     /// `agreement_sign`: the client's typed full name and consent.
@@ -447,7 +472,7 @@ impl ClientService {
         let event = self.event(&view, Activity::DocumentUploaded, details, now);
         Ok(self
             .quizzes
-            .add_document(&view.quiz, document, &event)
+            .add_document(&view.quiz, document, &event, self.limits)
             .await?)
     }
 
@@ -468,13 +493,6 @@ impl ClientService {
             evidence,
             created_at: now,
             updated_at: now,
-        }
-    }
-
-    async fn discard(&self, files: &[StoredFile]) {
-        for file in files {
-            // Best effort: the failure that got us here is the one to report.
-            let _ = self.store.delete(&file.file_id).await;
         }
     }
 
@@ -547,6 +565,7 @@ mod tests {
     use crate::paging::Page;
     use crate::ports::ProfileRepository;
     use crate::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey};
+    use crate::quiz::QuizUsage;
     use crate::services::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
     use crate::template::Requirement;
     use futures_executor::block_on;
@@ -616,6 +635,7 @@ mod tests {
             clock,
             ids,
             "https://idv.example",
+            UploadLimits::default(),
         );
         World {
             client,
@@ -626,13 +646,17 @@ mod tests {
         }
     }
 
-    fn photo() -> IncomingFile {
+    /// A JPEG written to the store as an upload would be.
+    fn photo(w: &World) -> IncomingFile {
+        let (file_id, mut upload) = block_on(w.client.begin_file()).expect("begun");
+        block_on(upload.write(vec![1, 2, 3])).expect("written");
+        block_on(upload.finish()).expect("finished");
         IncomingFile {
+            file_id,
             file_name: "id.jpg".into(),
             file_type: Some(FileType::Jpeg),
             sha256: "00".repeat(32),
             size_bytes: 3,
-            bytes: vec![1, 2, 3],
         }
     }
 
@@ -700,16 +724,17 @@ mod tests {
         );
         block_on(
             w.client
-                .upload(&w.link, Feature::PassportUpload, vec![photo()]),
+                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
         )
         .expect("uploaded");
         let input = FieldsInput {
             address: Some(address()),
             ..FieldsInput::default()
         };
-        let view = block_on(w.client.submit_fields(&w.link, input)).expect("saved");
+        block_on(w.client.submit_fields(&w.link, input)).expect("saved");
+        let stored = block_on(w.client.open(&w.link)).expect("open").view.client;
         assert_eq!(
-            view.client.submitted.and_then(|s| s.address).as_deref(),
+            stored.submitted.and_then(|s| s.address).as_deref(),
             Some("1 Main St, Toronto, ON M5V 2T6, CA")
         );
         block_on(w.client.complete(&w.link)).expect("completed: the optional SSN is not needed");
@@ -720,7 +745,7 @@ mod tests {
         assert!(matches!(
             block_on(
                 w.client
-                    .upload(&w.link, Feature::PassportUpload, vec![photo()])
+                    .upload(&w.link, Feature::PassportUpload, vec![photo(&w)])
             ),
             Err(DomainError::QuizSubmitted)
         ));
@@ -733,24 +758,91 @@ mod tests {
         let err = block_on(w.client.upload(
             &w.link,
             Feature::PassportUpload,
-            vec![photo(), photo()],
+            vec![photo(&w), photo(&w)],
         ));
         assert!(matches!(err, Err(DomainError::Unavailable(_))));
         assert_eq!(w.files.count(), 0, "no orphan bytes");
         w.quizzes.refuse_documents.store(false, Ordering::SeqCst);
         block_on(
             w.client
-                .upload(&w.link, Feature::PassportUpload, vec![photo()]),
+                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
         )
         .expect("uploaded");
         assert_eq!(w.files.count(), 1);
     }
 
     #[test]
+    fn fields_sent_in_separate_posts_are_all_kept() {
+        let w = world();
+        let address = FieldsInput {
+            address: Some(address()),
+            ..FieldsInput::default()
+        };
+        let ssn = FieldsInput {
+            ssn: Some(Ssn::parse("123456789").expect("valid")),
+            ..FieldsInput::default()
+        };
+        block_on(w.client.submit_fields(&w.link, address)).expect("address");
+        block_on(w.client.submit_fields(&w.link, ssn)).expect("ssn");
+        let submitted = block_on(w.client.open(&w.link))
+            .expect("open")
+            .view
+            .client
+            .submitted
+            .expect("submitted");
+        assert!(submitted.address.is_some(), "the address stays");
+        assert_eq!(submitted.ssn.as_deref(), Some("123456789"));
+    }
+
+    #[test]
+    fn a_link_takes_no_more_documents_than_its_limit() {
+        let w = world();
+        for _ in 0..UploadLimits::default().max_documents {
+            assert!(block_on(w.client.upload_room(&w.link)).is_ok());
+            block_on(
+                w.client
+                    .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
+            )
+            .expect("within the limit");
+        }
+        assert!(matches!(
+            block_on(w.client.upload_room(&w.link)),
+            Err(DomainError::UploadLimitReached)
+        ));
+        let before = w.files.count();
+        let refused = block_on(
+            w.client
+                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
+        );
+        assert!(matches!(refused, Err(DomainError::UploadLimitReached)));
+        assert_eq!(
+            w.files.count(),
+            before,
+            "the refused file's bytes are removed"
+        );
+    }
+
+    #[test]
+    fn upload_limits_count_documents_and_bytes() {
+        let limits = UploadLimits {
+            max_documents: 2,
+            max_bytes: 100,
+        };
+        let used = |documents, bytes| QuizUsage { documents, bytes };
+        assert_eq!(limits.room(used(0, 0)), Some(100));
+        assert_eq!(limits.room(used(1, 40)), Some(60));
+        assert_eq!(limits.room(used(2, 0)), None);
+        assert_eq!(limits.room(used(1, 100)), None);
+        assert!(limits.admits(used(1, 40), 60));
+        assert!(!limits.admits(used(1, 40), 61));
+        assert!(!limits.admits(used(2, 0), 1));
+    }
+
+    #[test]
     fn only_upload_steps_the_quiz_asks_for_take_files() {
         let w = world();
         for step in [Feature::SelfieUpload, Feature::AddressSubmit] {
-            let err = block_on(w.client.upload(&w.link, step, vec![photo()]))
+            let err = block_on(w.client.upload(&w.link, step, vec![photo(&w)]))
                 .expect_err("not an asked upload");
             assert!(matches!(err, DomainError::Invalid(v) if v.iter().any(|v| v.field == "step")));
         }
@@ -758,11 +850,11 @@ mod tests {
 
     fn file(name: &str, size: usize, file_type: Option<FileType>) -> IncomingFile {
         IncomingFile {
+            file_id: "F1".into(),
             file_name: name.into(),
             file_type,
             sha256: String::new(),
             size_bytes: size as u64,
-            bytes: vec![0; size],
         }
     }
 

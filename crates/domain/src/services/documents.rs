@@ -13,6 +13,16 @@ use crate::ports::{
 };
 use crate::profile::{Profile, ProfileKey};
 
+/// How old a partial upload or an unnamed file must be before the sweeper removes it.
+pub const SWEEP_AFTER: time::Duration = time::Duration::hours(1);
+
+/// What one sweep removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    pub partial_uploads: u64,
+    pub orphan_files: u64,
+}
+
 /// The merchant's review of what clients handed in.
 #[derive(Clone)]
 pub struct DocumentService {
@@ -44,6 +54,30 @@ impl DocumentService {
             clock,
             ids,
         }
+    }
+
+    /// Removes what no crash or failure may leave behind in the file store: uploads never
+    /// finished, and files no document names (an upload whose record was never stored, a
+    /// file whose removal failed). Only objects older than [`SWEEP_AFTER`] are touched, so
+    /// an upload under way, or one whose record is being written, is left alone.
+    pub async fn sweep_files(&self) -> Result<SweepReport, DomainError> {
+        let cutoff = self.clock.now() - SWEEP_AFTER;
+        let mut report = SweepReport::default();
+        for object in self.store.list().await? {
+            if object.modified > cutoff {
+                continue;
+            }
+            let orphan = !object.partial && !self.documents.file_in_use(&object.file_id).await?;
+            if object.partial || orphan {
+                self.store.delete(&object.file_id).await?;
+                if object.partial {
+                    report.partial_uploads += 1;
+                } else {
+                    report.orphan_files += 1;
+                }
+            }
+        }
+        Ok(report)
     }
 
     /// The document, if it belongs to this profile of this merchant.
@@ -123,9 +157,11 @@ impl DocumentService {
             .delete(&document, &event)
             .await
             .map_err(missing_document)?;
-        for file in document.files() {
-            self.store.delete(&file.file_id).await?;
-        }
+        super::remove_files(
+            self.store.as_ref(),
+            document.files().iter().map(|f| f.file_id.as_str()),
+        )
+        .await;
         Ok(now)
     }
 
@@ -155,5 +191,122 @@ fn missing_document(e: StoreError) -> DomainError {
     match e {
         StoreError::Missing => DomainError::NotFound(Resource::Document),
         other => other.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use async_trait::async_trait;
+    use futures_executor::block_on;
+
+    use super::*;
+    use crate::fakes::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    use crate::ports::{FileUpload, StoreResult, StoredObject};
+    use crate::profile::ProfileId;
+
+    /// Documents that name a fixed set of files; the sweeper asks nothing else.
+    struct Naming(HashSet<String>);
+
+    #[async_trait]
+    impl DocumentRepository for Naming {
+        async fn find(&self, _: &ProfileId, _: &str) -> StoreResult<Option<Document>> {
+            Ok(None)
+        }
+        async fn list(&self, _: &ProfileId, _: Page) -> StoreResult<Paged<Document>> {
+            Ok(Paged {
+                items: Vec::new(),
+                total_count: 0,
+                filtered: 0,
+            })
+        }
+        async fn update_status(&self, _: &Document, _: &Event) -> StoreResult<()> {
+            Err(StoreError::Missing)
+        }
+        async fn delete(&self, _: &Document, _: &Event) -> StoreResult<()> {
+            Err(StoreError::Missing)
+        }
+        async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
+            Ok(self.0.contains(file_id))
+        }
+    }
+
+    /// Files with chosen ages and states, over the memory store.
+    struct Aged {
+        files: MemoryFiles,
+        objects: Vec<StoredObject>,
+    }
+
+    #[async_trait]
+    impl DocumentStore for Aged {
+        async fn begin(&self, id: &str) -> StoreResult<Box<dyn FileUpload>> {
+            self.files.begin(id).await
+        }
+        async fn get(&self, id: &str) -> StoreResult<Option<Vec<u8>>> {
+            self.files.get(id).await
+        }
+        async fn delete(&self, id: &str) -> StoreResult<()> {
+            self.files.delete(id).await
+        }
+        async fn list(&self) -> StoreResult<Vec<StoredObject>> {
+            let held = self.files.list().await?;
+            Ok(self
+                .objects
+                .iter()
+                .filter(|o| held.iter().any(|h| h.file_id == o.file_id))
+                .cloned()
+                .collect())
+        }
+    }
+
+    #[test]
+    fn the_sweeper_removes_old_partial_and_unnamed_files_only() {
+        let clock = FixedClock::default();
+        let now = clock.0;
+        let old = now - SWEEP_AFTER - time::Duration::minutes(1);
+        let recent = now - time::Duration::minutes(5);
+        let object = |id: &str, partial, modified| StoredObject {
+            file_id: id.into(),
+            partial,
+            modified,
+        };
+        let store = Arc::new(Aged {
+            files: MemoryFiles::default(),
+            objects: vec![
+                object("named", false, old),
+                object("orphan", false, old),
+                object("partial", true, old),
+                object("fresh-orphan", false, recent),
+                object("fresh-partial", true, recent),
+            ],
+        });
+        for o in &store.objects {
+            let mut upload = block_on(store.begin(&o.file_id)).expect("begin");
+            block_on(upload.write(vec![1])).expect("write");
+            block_on(upload.finish()).expect("finish");
+        }
+        let service = DocumentService::new(
+            Arc::new(MemoryProfiles::default()),
+            Arc::new(Naming(HashSet::from(["named".to_owned()]))),
+            store.clone(),
+            Arc::new(clock),
+            Arc::new(SequentialIds::default()),
+        );
+        let report = block_on(service.sweep_files()).expect("swept");
+        assert_eq!(
+            report,
+            SweepReport {
+                partial_uploads: 1,
+                orphan_files: 1
+            }
+        );
+        let mut left: Vec<String> = block_on(store.files.list())
+            .expect("list")
+            .into_iter()
+            .map(|o| o.file_id)
+            .collect();
+        left.sort();
+        assert_eq!(left, ["fresh-orphan", "fresh-partial", "named"]);
     }
 }

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use crate::error::{DomainError, Resource};
 use crate::merchant::{
-    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, Merchant, MerchantId,
+    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, Merchant, MerchantId,
     MerchantSettings,
 };
 use crate::ports::{Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
@@ -66,12 +66,15 @@ impl MerchantService {
 
     /// Another key for the merchant. `compat_signature` lets it sign with the replayable
     /// legacy scheme; only for integrations that cannot be changed.
+    /// `allowed_networks`, when not empty, limits the key to requests from those addresses.
     pub async fn create_key(
         &self,
         merchant: &MerchantId,
         compat_signature: bool,
+        allowed_networks: Vec<IpNet>,
     ) -> Result<ApiKey, DomainError> {
-        let key = self.new_key(merchant, compat_signature);
+        let mut key = self.new_key(merchant, compat_signature);
+        key.allowed_networks = allowed_networks;
         match self.merchants.add_key(&key).await {
             Ok(()) => Ok(key),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
@@ -81,6 +84,18 @@ impl MerchantService {
 
     pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> Result<(), DomainError> {
         match self.merchants.set_key_enabled(key, enabled).await {
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::ApiKey)),
+            other => Ok(other?),
+        }
+    }
+
+    /// Limits a key to requests from these networks (empty: from anywhere).
+    pub async fn set_key_networks(
+        &self,
+        key: &str,
+        networks: Vec<IpNet>,
+    ) -> Result<(), DomainError> {
+        match self.merchants.set_key_networks(key, &networks).await {
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::ApiKey)),
             other => Ok(other?),
         }
@@ -116,6 +131,7 @@ impl MerchantService {
             ),
             enabled: true,
             compat_signature,
+            allowed_networks: Vec::new(),
             created_at: self.clock.now(),
         }
     }
@@ -165,14 +181,15 @@ mod tests {
     fn keys_can_be_added_and_disabled() {
         let svc = service();
         let (merchant, _) = block_on(svc.create("Acme")).expect("created");
-        let second = block_on(svc.create_key(&merchant.id, true)).expect("added");
+        let second = block_on(svc.create_key(&merchant.id, true, Vec::new())).expect("added");
         assert!(second.compat_signature);
         block_on(svc.set_key_enabled(&second.key, false)).expect("disabled");
         let found = block_on(svc.find_key(&second.key))
             .expect("found")
             .expect("exists");
         assert!(!found.enabled);
-        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false)).expect_err("none");
+        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false, Vec::new()))
+            .expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
         let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::ApiKey)));

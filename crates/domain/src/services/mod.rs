@@ -9,7 +9,7 @@ mod quizzes;
 mod templates;
 
 pub use client::{AddressInput, ClientService, FieldsInput, IncomingFile, QuizSession};
-pub use documents::DocumentService;
+pub use documents::{DocumentService, SWEEP_AFTER, SweepReport};
 pub use merchants::MerchantService;
 pub use notes::NoteService;
 pub use profiles::ProfileService;
@@ -19,7 +19,7 @@ pub use templates::{ListChanges, TemplateService};
 use crate::DomainError;
 use crate::error::Resource;
 use crate::merchant::MerchantId;
-use crate::ports::{ProfileRepository, StoreError};
+use crate::ports::{DocumentStore, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileKey};
 
 /// The merchant's profile with this pair, or `NotFound(Profile)`.
@@ -40,7 +40,18 @@ impl From<StoreError> for DomainError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Unavailable(cause) => DomainError::Unavailable(cause),
+            StoreError::LimitReached => DomainError::UploadLimitReached,
             other => DomainError::Internal(other.to_string()),
         }
+    }
+}
+
+/// Removes the files of a change that has committed (or of an upload given up). Every file
+/// is tried, whatever happens to the others; one that cannot be removed now does not undo
+/// what was acknowledged: the store reports it, and the sweeper removes later what no
+/// document names.
+async fn remove_files<'a>(store: &dyn DocumentStore, file_ids: impl IntoIterator<Item = &'a str>) {
+    for id in file_ids {
+        let _ = store.delete(id).await;
     }
 }

@@ -131,9 +131,7 @@ impl ProfileService {
         match self.profiles.delete(&profile, &tombstone).await {
             Ok(file_ids) => {
                 // The records are gone; their files follow at once.
-                for file_id in file_ids {
-                    self.store.delete(&file_id).await?;
-                }
+                super::remove_files(self.store.as_ref(), file_ids.iter().map(String::as_str)).await;
                 Ok(now)
             }
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),

@@ -211,10 +211,22 @@ pub fn multipart(parts: &[(&str, Part<'_>)]) -> (String, Vec<u8>) {
 }
 
 /// A small file whose bytes say JPEG (the magic number, then noise).
+/// A PNG signature and an IHDR chunk of 2 x 3 pixels, then filler up to `size`.
+pub fn png(size: usize) -> Vec<u8> {
+    let mut bytes = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
+    bytes.extend_from_slice(b"IHDR");
+    bytes.extend_from_slice(&[0, 0, 0, 2, 0, 0, 0, 3, 8, 2, 0, 0, 0, 0, 0, 0, 0]);
+    bytes.resize(size.max(bytes.len()), 0);
+    bytes
+}
+
 pub fn jpeg(size: usize) -> Vec<u8> {
-    let mut bytes = vec![
-        0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, b'J', b'F', b'I', b'F', 0x00, 0x01,
-    ];
+    // SOI, a JFIF segment, then a frame header of 640 x 480 (so the image has dimensions),
+    // then filler up to `size`.
+    let mut bytes = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10];
+    bytes.extend_from_slice(b"JFIF\0\x01\x01\0\0\x01\0\x01\0\0");
+    bytes.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 0x03]);
+    bytes.extend_from_slice(&[1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
     bytes.extend((0..size.saturating_sub(bytes.len())).map(|i| (i * 31 % 251) as u8));
     bytes
 }

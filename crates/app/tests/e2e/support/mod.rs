@@ -6,7 +6,7 @@ pub mod client;
 pub mod database;
 mod server;
 
-pub use client::{Client, Part, Reply, jpeg, multipart, sign_v1};
+pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
 pub use server::{Merchant, Server};
 

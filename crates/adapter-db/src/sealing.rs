@@ -1,0 +1,111 @@
+//! What the schema's migrations cannot do in SQL: check the master key against the
+//! database, and seal the personal values stored before sealing existed.
+
+use diesel::prelude::*;
+
+use crate::connection::AnyConnection;
+use crate::documents::seal_stored_documents;
+use crate::failure::Failure;
+use crate::profiles::seal_stored_profiles;
+use crate::schema::{api_keys, data_migrations, master_key};
+use crate::vault::Vault;
+
+/// The data migration that seals values stored in clear by earlier versions.
+const SEAL_STORED_VALUES: &str = "2026-11-22-seal-stored-values";
+
+/// Why the master key was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyMismatch {
+    #[error(
+        "the master key (fingerprint {given}) is not the key of this database (fingerprint \
+         {stored}); start with the key this database was created with (IDV_MASTER_KEY or the \
+         data directory's master.key)"
+    )]
+    Fingerprint { given: String, stored: String },
+    #[error(
+        "the master key (fingerprint {given}) does not open the API secrets stored in this \
+         database; start with the key this database was created with"
+    )]
+    Secrets { given: String },
+}
+
+/// Records the key's fingerprint on first use; refuses a key whose fingerprint differs.
+/// A database from before fingerprints is checked by opening one of its API secrets.
+pub(crate) fn check_master_key(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    now: i64,
+) -> Result<Result<(), KeyMismatch>, Failure> {
+    let stored: Option<String> = master_key::table
+        .find(1)
+        .select(master_key::fingerprint)
+        .first(conn)
+        .optional()?;
+    let given = vault.fingerprint().to_owned();
+    match stored {
+        Some(stored) if stored == given => Ok(Ok(())),
+        Some(stored) => Ok(Err(KeyMismatch::Fingerprint { given, stored })),
+        None => {
+            let sample: Option<(String, Vec<u8>)> = api_keys::table
+                .select((api_keys::api_key, api_keys::sealed_secret))
+                .first(conn)
+                .optional()?;
+            if let Some((key, sealed)) = sample
+                && vault.open(&sealed, &key).is_err()
+            {
+                return Ok(Err(KeyMismatch::Secrets { given }));
+            }
+            diesel::insert_into(master_key::table)
+                .values((
+                    master_key::id.eq(1),
+                    master_key::fingerprint.eq(&given),
+                    master_key::created_at.eq(now),
+                ))
+                .execute(conn)?;
+            Ok(Ok(()))
+        }
+    }
+}
+
+/// Seals every personal value stored in clear, once, in one transaction; returns how many
+/// rows it sealed, or `None` when it had already run.
+pub(crate) fn seal_stored_values(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    now: i64,
+) -> Result<Option<u64>, Failure> {
+    conn.transaction(|conn| {
+        let done: i64 = data_migrations::table
+            .find(SEAL_STORED_VALUES)
+            .count()
+            .get_result(conn)?;
+        if done > 0 {
+            return Ok(None);
+        }
+        let rows = seal_stored_profiles(conn, vault)? + seal_stored_documents(conn, vault)?;
+        diesel::insert_into(data_migrations::table)
+            .values((
+                data_migrations::name.eq(SEAL_STORED_VALUES),
+                data_migrations::applied_at.eq(now),
+            ))
+            .execute(conn)?;
+        Ok(Some(rows))
+    })
+}
+
+/// The stored key fingerprint, or "unknown" where API secrets exist without one; `None`
+/// for a database that holds nothing sealed (or no tables yet).
+pub(crate) fn sealed_under(conn: &mut AnyConnection) -> Option<String> {
+    let stored: Option<String> = master_key::table
+        .find(1)
+        .select(master_key::fingerprint)
+        .first(conn)
+        .optional()
+        .ok()
+        .flatten();
+    if stored.is_some() {
+        return stored;
+    }
+    let secrets: i64 = api_keys::table.count().get_result(conn).unwrap_or(0);
+    (secrets > 0).then(|| "unknown".to_owned())
+}
