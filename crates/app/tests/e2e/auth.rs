@@ -169,7 +169,7 @@ fn disabled_key(backend: Backend) {
         .assert_status(200);
 }
 
-fn compat_signature(secret: &str, query: &str) -> String {
+pub fn compat_signature(secret: &str, query: &str) -> String {
     let key = hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes());
     base64::engine::general_purpose::STANDARD.encode(hmac::sign(&key, query.as_bytes()).as_ref())
 }

@@ -17,6 +17,7 @@ mod settings;
 mod support;
 mod templates;
 mod transport;
+mod trust;
 
 use libtest_mimic::{Arguments, Trial};
 use support::Backend;
@@ -37,6 +38,7 @@ fn main() {
         auth::SCENARIOS,
         transport::SCENARIOS,
         durability::SCENARIOS,
+        trust::SCENARIOS,
     ]
     .concat();
 

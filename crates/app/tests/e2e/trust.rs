@@ -1,0 +1,556 @@
+//! Trust (contract §8), tried as an attacker would: each attack of the trust issue, the
+//! leak search over everything the service writes, limits, keys and permissions.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::Scenario;
+use crate::auth::compat_signature;
+use crate::client_pages::{send_quiz, upload};
+use crate::support::{Backend, Env, Server, TestDatabase, jpeg, profile, with};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "a_signature_header_of_many_v1_values_is_refused_unread",
+        many_v1_values,
+    ),
+    (
+        "nulls_added_to_a_compat_signed_body_change_nothing",
+        compat_nulls_change_nothing,
+    ),
+    (
+        "a_field_post_answers_without_stored_values",
+        field_post_reads_nothing_back,
+    ),
+    ("a_pdf_polyglot_is_refused", polyglot_refused),
+    ("the_21st_document_of_a_link_is_refused", document_cap),
+    (
+        "two_concurrent_field_posts_both_keep_their_values",
+        concurrent_field_posts,
+    ),
+    (
+        "no_ssn_licence_or_document_bytes_in_clear_anywhere_on_disk",
+        nothing_in_clear,
+    ),
+    (
+        "an_upload_to_an_unknown_link_is_answered_before_it_is_sent",
+        upload_to_unknown_link_answered_early,
+    ),
+    ("the_api_is_limited_per_key", api_rate_limit),
+    (
+        "failed_authentications_are_limited_per_client_address",
+        auth_failure_limit,
+    ),
+    ("a_key_limited_to_networks_refuses_others", key_allowlist),
+    ("serve_refuses_a_wrong_master_key", wrong_master_key),
+    (
+        "the_data_directory_database_and_files_are_private",
+        private_permissions,
+    ),
+    ("a_stalled_body_is_answered_408", stalled_body),
+];
+
+const PAIR: (&str, &str) = ("ada@example.com", "4165550123");
+
+fn pair() -> Value {
+    json!({"email_address": PAIR.0, "mobile_number": PAIR.1})
+}
+
+fn many_v1_values(backend: Backend) {
+    let env = Env::start(backend);
+    let body = pair().to_string();
+    let t = crate::support::client::unix_now();
+    let good = crate::support::sign_v1(
+        &env.merchant.api_secret,
+        t,
+        "/api/v1/profile/get",
+        body.as_bytes(),
+    );
+    let v1 = good
+        .split_once(",v1=")
+        .map(|(_, v)| v.to_owned())
+        .expect("v1");
+    let c = env.client();
+    let send = |signature: &str| {
+        c.send(
+            "POST",
+            "/api/v1/profile/get",
+            &[("Api-Key", &env.merchant.api_key), ("Signature", signature)],
+            body.as_bytes(),
+        )
+    };
+    let empties = format!("t={t}{}", ",v1=".repeat(20_000));
+    send(&empties).assert_error(401, &["SIGNATURE_INVALID"]);
+    // Six values with the right one among them are refused too; five are not.
+    send(&format!("t={t}{},v1={v1}", ",v1=00".repeat(5))).assert_error(401, &["SIGNATURE_INVALID"]);
+    send(&format!("t={t}{},v1={v1}", ",v1=00".repeat(4))).assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn compat_nulls_change_nothing(backend: Backend) {
+    let env = Env::start(backend);
+    let body = with(
+        with(profile(PAIR.0, PAIR.1), "ssn", json!("123456789")),
+        "date_of_birth",
+        json!("1980-02-03"),
+    );
+    env.client()
+        .call("profile/create", &body)
+        .assert_status(201);
+    let compat = env.server.create_key(&env.merchant, true);
+    let signed = r#"{"email_address":"ada@example.com","mobile_number":"4165550123","first_name":"Ada","last_name":"Lovelace"}"#;
+    let query = "email_address=ada%40example.com&mobile_number=4165550123&first_name=Ada&last_name=Lovelace";
+    let sig = compat_signature(&compat.api_secret, query);
+    let c = env.client();
+    let send = |raw: &str| {
+        c.send(
+            "POST",
+            "/api/v1/profile/update",
+            &[("Api-Key", &compat.api_key), ("Signature", &sig)],
+            raw.as_bytes(),
+        )
+    };
+    send(signed).assert_status(200);
+    // The captured body, replayed with nulls and empty containers added: same signature.
+    let tampered = r#"{"email_address":"ada@example.com","mobile_number":"4165550123","first_name":"Ada","last_name":"Lovelace","ssn":null,"date_of_birth":null,"address_line_1":[],"city":{}}"#;
+    send(tampered).assert_status(200);
+    let got = env.client().call("profile/get", &pair());
+    let p = &got.assert_status(200)["profile"];
+    assert_eq!(p["ssn"], "123456789", "{p}");
+    assert_eq!(p["date_of_birth"], "1980-02-03");
+}
+
+fn post_fields(env: &Env, token: &str, body: Value) -> crate::support::Reply {
+    env.client().send(
+        "POST",
+        &format!("/quiz/{token}/fields"),
+        &[
+            ("Accept", "application/json"),
+            ("Content-Type", "application/json"),
+        ],
+        body.to_string().as_bytes(),
+    )
+}
+
+fn field_post_reads_nothing_back(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1, "date_of_birth_submit": 1}));
+    post_fields(
+        &env,
+        &token,
+        json!({"ssn": "987654321", "date_of_birth": "1971-05-06"}),
+    )
+    .assert_status(200);
+    // A holder of the link posts one field and hopes to read the others back.
+    let reply = post_fields(&env, &token, json!({"date_of_birth": "1972-01-01"}));
+    let text = reply.assert_status(200).to_string();
+    for secret in ["987654321", "1971-05-06", "1972-01-01"] {
+        assert!(!text.contains(secret), "{secret} echoed in {text}");
+    }
+    let page = env
+        .client()
+        .send("GET", &format!("/quiz/{token}"), &[], b"")
+        .text();
+    assert!(
+        !page.contains("987654321") && !page.contains("1972-01-01"),
+        "page shows a stored value"
+    );
+}
+
+fn polyglot_refused(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    let polyglot = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(document.domain)</script></svg>\n%PDF-1.4\n%%EOF\n";
+    upload(&env, &token, "passport_upload", &[("id.pdf", polyglot)])
+        .assert_error(400, &["FILE_INVALID"]);
+    assert!(
+        env.server.stored_files().is_empty(),
+        "nothing refused is kept"
+    );
+}
+
+fn document_cap(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    let photo = jpeg(200);
+    for _ in 0..20 {
+        upload(&env, &token, "passport_upload", &[("p.jpg", &photo)]).assert_status(200);
+    }
+    upload(&env, &token, "passport_upload", &[("p.jpg", &photo)])
+        .assert_error(400, &["UPLOAD_LIMIT_REACHED"]);
+    assert_eq!(env.server.stored_files().len(), 20);
+}
+
+fn concurrent_field_posts(backend: Backend) {
+    let env = Env::start(backend);
+    for round in 0..8 {
+        let (email, mobile) = (
+            format!("c{round}@example.com"),
+            format!("41655501{round:02}"),
+        );
+        let body = with(
+            profile(&email, &mobile),
+            "template",
+            json!({"list": {"address_submit": 1, "ssn_submit": 1}}),
+        );
+        let reply = env.client().call("quiz/create", &body);
+        let long = reply.assert_status(201)["long_url"]
+            .as_str()
+            .expect("url")
+            .to_owned();
+        let token = long.rsplit('/').next().expect("token").to_owned();
+        let address = json!({"address_line_1": "1 Main St", "city": "Toronto", "state": "ON", "postal": "M5V 2T6", "country": "CA"});
+        std::thread::scope(|s| {
+            let a = s.spawn(|| post_fields(&env, &token, address.clone()).status);
+            let b = s.spawn(|| post_fields(&env, &token, json!({"ssn": "123456789"})).status);
+            assert_eq!((a.join().expect("a"), b.join().expect("b")), (200, 200));
+        });
+        let got = env.client().call(
+            "profile/get",
+            &json!({"email_address": email, "mobile_number": mobile}),
+        );
+        let s = &got.assert_status(200)["profile"]["customer_submitted_form_fields"];
+        assert_eq!(s["ssn"], "123456789", "round {round}: {s}");
+        assert_eq!(
+            s["address"], "1 Main St, Toronto, ON M5V 2T6, CA",
+            "round {round}"
+        );
+    }
+}
+
+/// Nine random digits, not starting with 0 or 9.
+fn random_digits(seed: u128) -> String {
+    format!("{}{:08}", 1 + seed % 8, (seed / 7) % 100_000_000)
+}
+
+fn every_file_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            every_file_under(&path, out);
+        } else if path.file_name().is_some_and(|n| n != "server.log") {
+            out.push(path);
+        }
+    }
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+fn nothing_in_clear(backend: Backend) {
+    let env = Env::start(backend);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_nanos();
+    let ssn = random_digits(seed);
+    let licence = format!("LIC{}", random_digits(seed / 3));
+    let marker = format!("MARKER{}", random_digits(seed / 11));
+    let body = with(
+        with(
+            with(profile(PAIR.0, PAIR.1), "ssn", json!(ssn)),
+            "driver_licence_id",
+            json!(licence),
+        ),
+        "date_of_birth",
+        json!("1966-07-08"),
+    );
+    env.client()
+        .call("profile/create", &body)
+        .assert_status(201);
+    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1, "passport_upload": 1}));
+    post_fields(&env, &token, json!({"ssn": ssn})).assert_status(200);
+    let mut photo = jpeg(4000);
+    photo.extend_from_slice(marker.as_bytes());
+    photo.extend(jpeg(3000).into_iter().skip(40));
+    let uploaded = upload(&env, &token, "passport_upload", &[("p.jpg", &photo)]);
+    let document_id = uploaded.assert_status(200)["document_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+
+    let mut files = Vec::new();
+    every_file_under(env.server.db.data_dir.path(), &mut files);
+    assert!(
+        files.iter().any(|f| f.to_string_lossy().contains("files")),
+        "{files:?}"
+    );
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable");
+        for secret in [&ssn, &licence, &marker] {
+            assert!(
+                !contains(&bytes, secret),
+                "{secret} in clear in {}",
+                file.display()
+            );
+        }
+    }
+    if let Some(url) = &env.server.db.url {
+        let dump = std::process::Command::new("pg_dump")
+            .arg(url)
+            .output()
+            .expect("pg_dump runs");
+        assert!(
+            dump.status.success(),
+            "{}",
+            String::from_utf8_lossy(&dump.stderr)
+        );
+        assert!(dump.stdout.len() > 1000, "a real dump");
+        for secret in [&ssn, &licence, &marker] {
+            assert!(
+                !contains(&dump.stdout, secret),
+                "{secret} in clear in pg_dump"
+            );
+        }
+    }
+    // The merchant still reads everything, and downloads the exact bytes.
+    let got = env.client().call("profile/get", &pair());
+    let p = &got.assert_status(200)["profile"];
+    assert_eq!(p["ssn"], ssn.as_str());
+    assert_eq!(p["driver_licence_id"], licence.as_str());
+    assert_eq!(p["customer_submitted_form_fields"]["ssn"], ssn.as_str());
+    let doc = env.client().call(
+        "document/get",
+        &with(pair(), "document_id", json!(document_id)),
+    );
+    let file_id = doc.assert_status(200)["document"]["data"][0]["file_id"]
+        .as_str()
+        .expect("file id")
+        .to_owned();
+    let download = env.client().call(
+        "document/download",
+        &with(
+            with(pair(), "document_id", json!(document_id)),
+            "file_id",
+            json!(file_id),
+        ),
+    );
+    assert_eq!(download.status, 200);
+    assert_eq!(download.bytes, photo, "the exact bytes uploaded");
+}
+
+fn upload_to_unknown_link_answered_early(backend: Backend) {
+    let env = Env::start(backend);
+    let address = env.server.base_url.trim_start_matches("http://").to_owned();
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let declared = 40 * 1024 * 1024;
+    let head = format!(
+        "POST /quiz/{}/documents HTTP/1.1\r\nHost: {address}\r\nAccept: application/json\r\n\
+         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {declared}\r\n\r\n",
+        "x".repeat(43)
+    );
+    stream.write_all(head.as_bytes()).expect("head sent");
+    // One MiB of the forty: the answer must come without the rest.
+    stream.write_all(&vec![b'a'; 1024 * 1024]).ok();
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !contains(&answer, "\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 404"), "answer: {text}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+fn api_rate_limit(backend: Backend) {
+    let server = Server::start_with(
+        TestDatabase::create(backend),
+        &[("IDV_API_RATE_LIMIT", "2")],
+    );
+    let merchant = server.create_merchant("Acme");
+    let other = server.create_key(&merchant, false);
+    let c = server.client(&merchant);
+    let replies: Vec<_> = (0..12).map(|_| c.call("profile/get", &pair())).collect();
+    let limited: Vec<_> = replies.iter().filter(|r| r.status == 429).collect();
+    assert!(!limited.is_empty(), "past the burst of 4, some are refused");
+    assert!(
+        replies.iter().take(4).all(|r| r.status == 400),
+        "the burst passes"
+    );
+    let first = limited[0];
+    first.assert_error(429, &["RATE_LIMITED"]);
+    assert!(
+        first
+            .header("Retry-After")
+            .is_some_and(|s| s.parse::<u64>().is_ok_and(|n| n >= 1))
+    );
+    // The budget is per key: another key of the same merchant is not limited.
+    server
+        .client(&other)
+        .call("profile/get", &pair())
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn bad_signature(server: &Server, key: &str, forwarded: Option<&str>) -> crate::support::Reply {
+    let merchant = crate::support::Merchant {
+        id: String::new(),
+        api_key: key.to_owned(),
+        api_secret: "sec-wrong".to_owned(),
+    };
+    let body = pair().to_string();
+    let t = crate::support::client::unix_now();
+    let sig = crate::support::sign_v1("sec-wrong", t, "/api/v1/profile/get", body.as_bytes());
+    let mut headers = vec![("Api-Key", key), ("Signature", sig.as_str())];
+    if let Some(ip) = forwarded {
+        headers.push(("X-Forwarded-For", ip));
+    }
+    server
+        .client(&merchant)
+        .send("POST", "/api/v1/profile/get", &headers, body.as_bytes())
+}
+
+fn auth_failure_limit(backend: Backend) {
+    let server = Server::start_with(
+        TestDatabase::create(backend),
+        &[
+            ("IDV_AUTH_FAILURE_LIMIT", "3"),
+            ("IDV_TRUSTED_PROXIES", "127.0.0.0/8"),
+        ],
+    );
+    let merchant = server.create_merchant("Acme");
+    for _ in 0..3 {
+        bad_signature(&server, &merchant.api_key, Some("203.0.113.7"))
+            .assert_error(401, &["SIGNATURE_INVALID"]);
+    }
+    let limited = bad_signature(&server, &merchant.api_key, Some("203.0.113.7"));
+    limited.assert_error(429, &["RATE_LIMITED"]);
+    assert!(limited.header("Retry-After").is_some());
+    // Behind the trusted proxy, another client address has its own budget...
+    bad_signature(&server, &merchant.api_key, Some("203.0.113.8"))
+        .assert_error(401, &["SIGNATURE_INVALID"]);
+    // ...and failures never spend the key's own budget: its holder still gets through.
+    server
+        .client(&merchant)
+        .call("profile/get", &pair())
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn key_allowlist(backend: Backend) {
+    let env = Env::start(backend);
+    let out = env.server.run(&[
+        "merchant",
+        "key",
+        "create",
+        "--merchant",
+        &env.merchant.id,
+        "--json",
+        "--allow-ip",
+        "10.0.0.0/8",
+        "--allow-ip",
+        "192.0.2.0/24",
+    ]);
+    let json: Value = serde_json::from_str(out.trim()).expect("json");
+    let limited = crate::support::Merchant {
+        id: env.merchant.id.clone(),
+        api_key: json["api_key"].as_str().expect("key").to_owned(),
+        api_secret: json["api_secret"].as_str().expect("secret").to_owned(),
+    };
+    let c = env.server.client(&limited);
+    c.call("profile/get", &pair())
+        .assert_error(403, &["IP_ADDRESS_DENIED"]);
+    env.server.run(&[
+        "merchant",
+        "key",
+        "allow-ip",
+        "--key",
+        &limited.api_key,
+        "127.0.0.0/8",
+    ]);
+    c.call("profile/get", &pair())
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn wrong_master_key(backend: Backend) {
+    let mut env = Env::start(backend);
+    env.client()
+        .call(
+            "profile/create",
+            &with(profile(PAIR.0, PAIR.1), "ssn", json!("123456789")),
+        )
+        .assert_status(201);
+    env.server.kill();
+    let out = env
+        .server
+        .idv()
+        .env("IDV_MASTER_KEY", "11".repeat(32))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .output()
+        .expect("idv runs");
+    assert!(!out.status.success(), "a wrong key must not serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("master key") && stderr.contains("fingerprint"),
+        "{stderr}"
+    );
+    // Nothing was touched: the right key serves the same data.
+    env.server.restart();
+    let got = env.client().call("profile/get", &pair());
+    assert_eq!(got.assert_status(200)["profile"]["ssn"], "123456789");
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path)
+        .expect("exists")
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+fn private_permissions(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    upload(&env, &token, "passport_upload", &[("p.jpg", &jpeg(500))]).assert_status(200);
+    let dir = env.server.db.data_dir.path();
+    assert_eq!(mode(dir), 0o700, "data directory");
+    if backend == Backend::Sqlite {
+        assert_eq!(mode(&dir.join("idv.sqlite3")), 0o600, "database");
+        for suffix in ["-wal", "-shm"] {
+            let path = dir.join(format!("idv.sqlite3{suffix}"));
+            if path.exists() {
+                assert_eq!(mode(&path), 0o600, "{}", path.display());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    every_file_under(&dir.join("files"), &mut files);
+    assert_eq!(files.len(), 1);
+    assert_eq!(mode(&files[0]), 0o600, "stored file");
+    assert_eq!(
+        mode(files[0].parent().expect("shard")),
+        0o700,
+        "shard folder"
+    );
+}
+
+fn stalled_body(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1}));
+    let address = env.server.base_url.trim_start_matches("http://").to_owned();
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let head = format!(
+        "POST /quiz/{token}/fields HTTP/1.1\r\nHost: {address}\r\nAccept: application/json\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"ssn\":"
+    );
+    stream.write_all(head.as_bytes()).expect("sent");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "answer: {answer}");
+    assert!(answer.contains("REQUEST_TIMEOUT"), "answer: {answer}");
+}
