@@ -187,3 +187,73 @@ async fn concurrent_inserts_of_one_client_leave_one_profile() {
         1
     );
 }
+
+/// Runs SQL on the fixture's file behind the repositories' back, as an older version or
+/// an onlooker with the file would.
+fn raw(f: &Fixture, sql: &str) -> Vec<String> {
+    use diesel::{Connection, RunQueryDsl, SqliteConnection, sql_query, sql_types::Text};
+    #[derive(diesel::QueryableByName)]
+    struct Cell {
+        #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+        value: Option<String>,
+    }
+    let path = f._dir.path().join("idv.sqlite3");
+    let mut conn = SqliteConnection::establish(&path.display().to_string()).expect("raw");
+    if sql.starts_with("SELECT") {
+        let cells: Vec<Cell> = sql_query(sql).load(&mut conn).expect("select");
+        cells
+            .into_iter()
+            .map(|c| c.value.unwrap_or_default())
+            .collect()
+    } else {
+        sql_query(sql).execute(&mut conn).expect("statement");
+        Vec::new()
+    }
+}
+
+#[tokio::test]
+async fn values_stored_in_clear_by_an_older_version_are_sealed_on_migration() {
+    let f = fixture().await;
+    let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+    f.db.insert(&ada, &event("e1", &ada))
+        .await
+        .expect("inserted");
+    let sealed = raw(&f, "SELECT ssn AS value FROM profiles");
+    assert_eq!(sealed, [""], "no SSN yet");
+    // What a version before sealing left: a clear SSN, and no record of the sealing.
+    raw(
+        &f,
+        "UPDATE profiles SET ssn = '123456789', date_of_birth = '1970-01-02'",
+    );
+    raw(&f, "DELETE FROM data_migrations");
+    f.db.migrate(now().unix_timestamp())
+        .expect("migrated again");
+    let stored = raw(&f, "SELECT ssn AS value FROM profiles");
+    assert!(
+        stored[0].starts_with("k1:") && !stored[0].contains("123456789"),
+        "{stored:?}"
+    );
+    let key = ada.key.clone();
+    let read = ProfileRepository::find(&f.db, &f.merchant, &key)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(
+        read.attributes
+            .ssn
+            .map(|s| s.as_str().to_owned())
+            .as_deref(),
+        Some("123456789")
+    );
+    assert_eq!(
+        read.attributes
+            .date_of_birth
+            .map(|d| d.to_string())
+            .as_deref(),
+        Some("1970-01-02")
+    );
+    // Once done, it is not done again: a sealed value is not sealed twice.
+    f.db.migrate(now().unix_timestamp())
+        .expect("migrated a third time");
+    assert_eq!(raw(&f, "SELECT ssn AS value FROM profiles"), stored);
+}
