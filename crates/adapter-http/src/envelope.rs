@@ -9,11 +9,12 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderName, HeaderValue, RETRY_AFTER};
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, Responder};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 use time::OffsetDateTime;
 use tracing::Instrument;
+use utoipa::ToSchema;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorItem};
 use crate::timefmt::rfc3339;
 
 pub const REFERENCE_HEADER: HeaderName = HeaderName::from_static("query-reference-id");
@@ -43,34 +44,69 @@ impl RequestMeta {
     }
 
     /// The four envelope fields, then `body`'s fields in their order.
-    fn envelope(&self, status: StatusCode, time_as_text: bool, body: Map<String, Value>) -> Value {
+    fn envelope<T: Serialize>(
+        &self,
+        status: StatusCode,
+        time_as_text: bool,
+        body: T,
+    ) -> Envelope<T> {
         let seconds = self.started.elapsed().as_secs_f64();
         // Millisecond precision; a two-decimal string where the interface shows one.
         let response_time = if time_as_text {
-            json!(format!("{seconds:.2}"))
+            ResponseTime::Text(format!("{seconds:.2}"))
         } else {
-            json!((seconds * 1000.0).round() / 1000.0)
+            ResponseTime::Seconds((seconds * 1000.0).round() / 1000.0)
         };
-        let mut out = Map::new();
-        out.insert("http_status_code".into(), json!(status.as_u16()));
-        out.insert("query_reference_id".into(), json!(self.reference_id));
-        out.insert("response_time".into(), response_time);
-        out.insert("query_at".into(), json!(rfc3339(self.query_at)));
-        out.extend(body);
-        Value::Object(out)
+        Envelope {
+            http_status_code: status.as_u16(),
+            query_reference_id: self.reference_id.clone(),
+            response_time,
+            query_at: rfc3339(self.query_at),
+            body,
+        }
     }
+}
+
+/// Seconds; a two-decimal string in profile create and update, as the interface shows.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ResponseTime {
+    Seconds(f64),
+    Text(String),
+}
+
+/// Every answer, success or error: the four envelope fields, then the operation's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    /// The HTTP status, repeated.
+    pub http_status_code: u16,
+    /// A fresh ULID per request, also in the `Query-Reference-Id` header; quote it to
+    /// support.
+    pub query_reference_id: String,
+    pub response_time: ResponseTime,
+    /// When the request arrived (RFC 3339, UTC).
+    pub query_at: String,
+    #[serde(flatten)]
+    pub body: T,
+}
+
+/// An error answer's own field.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Every problem of the request, at once.
+    pub errors: Vec<ErrorItem>,
 }
 
 /// A successful answer: status 200 or 201 and the operation's fields.
 #[derive(Debug)]
-pub struct Reply {
+pub struct Reply<T> {
     status: StatusCode,
-    body: Map<String, Value>,
+    body: T,
     time_as_text: bool,
 }
 
-impl Reply {
-    pub fn ok(body: Map<String, Value>) -> Self {
+impl<T: Serialize> Reply<T> {
+    pub fn ok(body: T) -> Self {
         Self {
             status: StatusCode::OK,
             body,
@@ -78,7 +114,7 @@ impl Reply {
         }
     }
 
-    pub fn created(body: Map<String, Value>) -> Self {
+    pub fn created(body: T) -> Self {
         Self {
             status: StatusCode::CREATED,
             body,
@@ -93,7 +129,7 @@ impl Reply {
     }
 }
 
-impl Responder for Reply {
+impl<T: Serialize> Responder for Reply<T> {
     type Body = actix_web::body::BoxBody;
 
     fn respond_to(self, req: &HttpRequest) -> HttpResponse {
@@ -115,8 +151,9 @@ fn render_error(meta: &RequestMeta, error: &ApiError) -> HttpResponse {
             "request failed"
         );
     }
-    let mut body = Map::new();
-    body.insert("errors".into(), json!(error.errors));
+    let body = ErrorBody {
+        errors: error.errors.clone(),
+    };
     let mut response = HttpResponse::build(error.status);
     if let Some(seconds) = error.retry_after {
         response.insert_header((RETRY_AFTER, seconds.to_string()));

@@ -8,8 +8,10 @@ use domain::error::Resource;
 use domain::validation::{Problem, Violations};
 use serde::Serialize;
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+/// One problem of a request.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ErrorItem {
+    /// `EMAIL_ADDRESS_REQUIRED`, `PROFILE_NOT_FOUND`, `SIGNATURE_INVALID`...
     pub code: String,
     pub description: String,
 }
@@ -168,7 +170,9 @@ impl ResponseError for ApiError {
 
     /// A bare rendering; the envelope middleware replaces it with the full envelope.
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(serde_json::json!({ "errors": self.errors }))
+        HttpResponse::build(self.status).json(crate::envelope::ErrorBody {
+            errors: self.errors.clone(),
+        })
     }
 }
 

@@ -10,6 +10,7 @@ mod envelope;
 mod error;
 mod fields;
 mod handlers;
+pub mod openapi;
 mod pages;
 mod ratelimit;
 mod redact;

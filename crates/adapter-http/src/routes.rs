@@ -1,8 +1,42 @@
 //! The route table: every path the service answers, in one place.
 
-use actix_web::{FromRequest, Handler, Responder, web};
+use actix_web::http::header::LOCATION;
+use actix_web::{FromRequest, Handler, HttpResponse, Responder, web};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::openapi;
 
 use crate::handlers::{document, event, fallback, health, merchant, note, profile, quiz, template};
+
+/// Every merchant API operation, under `/api/v1/`. The OpenAPI document must hold each
+/// (a test checks it), and only these may be registered.
+pub const OPERATIONS: [&str; 25] = [
+    "profile/create",
+    "profile/update",
+    "profile/get",
+    "profile/read",
+    "profile/update-status",
+    "profile/delete",
+    "template/create",
+    "template/update",
+    "template/get",
+    "template/read",
+    "quiz/create",
+    "quiz/get",
+    "quiz/read",
+    "quiz/expire",
+    "quiz/delete",
+    "document/get",
+    "document/read",
+    "document/update-status",
+    "document/delete",
+    "document/download",
+    "note/create",
+    "note/read",
+    "event/read",
+    "merchant/settings/get",
+    "merchant/settings/update",
+];
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
 fn operation<F, Args>(cfg: &mut web::ServiceConfig, path: &str, handler: F)
@@ -11,6 +45,10 @@ where
     Args: FromRequest + 'static,
     F::Output: Responder + 'static,
 {
+    assert!(
+        OPERATIONS.contains(&path),
+        "{path} must be listed in OPERATIONS (and documented)"
+    );
     cfg.service(
         web::resource(format!("/api/v1/{path}"))
             .route(web::post().to(handler))
@@ -20,7 +58,26 @@ where
 
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/healthz", web::get().to(health::live))
-        .route("/readyz", web::get().to(health::ready));
+        .route("/readyz", web::get().to(health::ready))
+        .route(
+            "/api/v1/openapi.json",
+            web::get().to(|| async {
+                HttpResponse::Ok()
+                    .content_type("application/json")
+                    .body(openapi::document_json())
+            }),
+        )
+        .route(
+            "/docs",
+            web::get().to(|| async {
+                HttpResponse::Found()
+                    .insert_header((LOCATION, "/docs/"))
+                    .finish()
+            }),
+        )
+        .service(SwaggerUi::new("/docs/{_:.*}").config(
+            utoipa_swagger_ui::Config::from("/api/v1/openapi.json").try_it_out_enabled(false),
+        ));
 
     operation(cfg, "profile/create", profile::create::handle);
     operation(cfg, "profile/update", profile::update::handle);

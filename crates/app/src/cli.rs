@@ -28,6 +28,55 @@ pub enum Command {
     /// Manage merchants and their API keys.
     #[command(subcommand)]
     Merchant(MerchantCommand),
+    /// Sign (v1) and send one API request; print the answer's JSON. Exits non-zero on an
+    /// error answer.
+    Call(CallArgs),
+    /// Print the `Signature` header value (v1) of a request, for curl users.
+    Sign(SignArgs),
+    /// Print the OpenAPI document of the merchant API (as served at
+    /// `/api/v1/openapi.json`).
+    Openapi,
+}
+
+/// The body of a request: inline JSON, `@FILE`, or `{}` when absent.
+#[derive(Debug, Clone, Args)]
+pub struct Body {
+    /// JSON text, or `@path` to read it from a file (`@-`: standard input).
+    #[arg(long, default_value = "{}")]
+    pub data: String,
+}
+
+/// Who signs.
+#[derive(Debug, Clone, Args)]
+pub struct Credentials {
+    #[arg(long, env = "IDV_API_KEY", hide_env_values = true)]
+    pub api_key: String,
+    #[arg(long, env = "IDV_API_SECRET", hide_env_values = true)]
+    pub api_secret: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The operation, as in the path: `profile/get`, `quiz/create`...
+    pub operation: String,
+    #[command(flatten)]
+    pub body: Body,
+    #[command(flatten)]
+    pub credentials: Credentials,
+    /// The service's address.
+    #[arg(long, env = "IDV_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+}
+
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    /// The request path exactly as sent, e.g. `/api/v1/profile/get`.
+    #[arg(long)]
+    pub path: String,
+    #[command(flatten)]
+    pub body: Body,
+    #[arg(long, env = "IDV_API_SECRET", hide_env_values = true)]
+    pub api_secret: String,
 }
 
 #[derive(Debug, Args)]

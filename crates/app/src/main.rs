@@ -1,6 +1,7 @@
 //! `idv`: the identity-verification service. Parses the command line and hands over to
 //! the command; everything else is wiring.
 
+mod call;
 mod cli;
 mod master_key;
 mod merchant_cmd;
@@ -31,5 +32,11 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Merchant(cmd) => merchant_cmd::run(cmd).await,
+        Command::Call(args) => call::call(args),
+        Command::Sign(args) => call::sign(args),
+        Command::Openapi => {
+            println!("{}", adapter_http::openapi::document_json());
+            Ok(())
+        }
     }
 }

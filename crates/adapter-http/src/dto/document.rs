@@ -1,89 +1,208 @@
 use domain::document::{Document, Evidence};
 use domain::profile::{Country, LongText, Profile, ShortText, Ssn, State};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
-use super::opt;
+use super::paging::Paging;
 use crate::fields::Fields;
-use crate::object;
 use crate::timefmt::rfc3339;
 
 pub fn read_document_id(f: &mut Fields<'_>) -> Option<String> {
     f.required_id("document_id", domain::validation::parse_object_id)
 }
 
-/// A document of interface §2.5.
-pub fn document_json(d: &Document) -> Value {
-    let data: Vec<Value> = match &d.evidence {
-        Evidence::Files(files) => files
-            .iter()
-            .map(|f| {
-                json!({
-                    "file_id": f.file_id,
-                    "file_name": f.file_name,
-                    "content_type": f.file_type.mime(),
-                    "size_bytes": f.size_bytes,
-                    "sha256": f.sha256,
+/// One entry of a document's `data`, by the kind of step that made the document.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum EvidenceEntry {
+    /// An uploaded file.
+    File {
+        file_id: String,
+        /// The client's file name, sanitised, with the extension of its true type.
+        file_name: String,
+        /// `image/jpeg`, `image/png` or `application/pdf`, from the bytes.
+        content_type: String,
+        size_bytes: u64,
+        /// Lowercase hex SHA-256 of the bytes the client sent.
+        sha256: String,
+    },
+    /// `agreement_sign`.
+    Agreement {
+        signed_name: String,
+        consent: bool,
+        signed_at: String,
+    },
+    /// `device_finger_print`.
+    Fingerprint { fingerprint: String },
+}
+
+impl EvidenceEntry {
+    fn of(evidence: &Evidence) -> Vec<Self> {
+        match evidence {
+            Evidence::Files(files) => files
+                .iter()
+                .map(|f| Self::File {
+                    file_id: f.file_id.clone(),
+                    file_name: f.file_name.clone(),
+                    content_type: f.file_type.mime().to_owned(),
+                    size_bytes: f.size_bytes,
+                    sha256: f.sha256.clone(),
                 })
-            })
-            .collect(),
-        Evidence::Agreement {
-            signed_name,
-            signed_at,
-        } => {
-            vec![
-                json!({"signed_name": signed_name, "consent": true, "signed_at": rfc3339(*signed_at)}),
-            ]
+                .collect(),
+            Evidence::Agreement {
+                signed_name,
+                signed_at,
+            } => vec![Self::Agreement {
+                signed_name: signed_name.clone(),
+                consent: true,
+                signed_at: rfc3339(*signed_at),
+            }],
+            Evidence::Fingerprint { fingerprint } => vec![Self::Fingerprint {
+                fingerprint: fingerprint.clone(),
+            }],
         }
-        Evidence::Fingerprint { fingerprint } => vec![json!({ "fingerprint": fingerprint })],
-    };
-    Value::Object(object! {
-        "id": d.id,
-        "name": d.name,
-        "status": d.status.as_str(),
-        "data": data,
-        "created_at": rfc3339(d.created_at),
-        "updated_at": rfc3339(d.updated_at),
-    })
+    }
+}
+
+/// A document of interface §2.5.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentView {
+    pub id: String,
+    /// The step it answers, e.g. `passport_upload`.
+    pub name: String,
+    pub status: String,
+    pub data: Vec<EvidenceEntry>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl DocumentView {
+    pub fn of(d: &Document) -> Self {
+        Self {
+            id: d.id.clone(),
+            name: d.name.clone(),
+            status: d.status.as_str().to_owned(),
+            data: EvidenceEntry::of(&d.evidence),
+            created_at: rfc3339(d.created_at),
+            updated_at: rfc3339(d.updated_at),
+        }
+    }
+}
+
+/// What the client submitted, as document get and read show it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentSubmittedFields {
+    pub email: Option<String>,
+    pub mobile: Option<String>,
+    pub date_of_birth: Option<String>,
+    pub ssn: Option<String>,
+    pub full_address: Option<String>,
+    pub created_at: Option<String>,
+    pub updated_at: Option<String>,
 }
 
 /// The profile as document get and read show it: its own layout, quirks included
 /// (`address_lin_2`, `postal_code`, and `email`/`mobile`/`full_address` in the
 /// submitted fields).
-pub fn document_profile_json(p: &Profile) -> Value {
-    let a = &p.attributes;
-    let long = |t: &Option<LongText>| opt(t.as_ref().map(LongText::as_str));
-    let short = |t: &Option<ShortText>| opt(t.as_ref().map(ShortText::as_str));
-    let s = p.submitted.as_ref();
-    let submitted = |get: fn(&domain::profile::SubmittedFormFields) -> &Option<String>| {
-        opt(s.and_then(|s| get(s).clone()))
-    };
-    let submitted_fields: Map<String, Value> = object! {
-        "email": submitted(|s| &s.email_address),
-        "mobile": submitted(|s| &s.mobile_number),
-        "date_of_birth": submitted(|s| &s.date_of_birth),
-        "ssn": submitted(|s| &s.ssn),
-        "full_address": submitted(|s| &s.address),
-        "created_at": opt(s.map(|s| rfc3339(s.created_at))),
-        "updated_at": opt(s.map(|s| rfc3339(s.updated_at))),
-    };
-    Value::Object(object! {
-        "merchant_reference": long(&a.merchant_reference),
-        "customer_id": long(&a.customer_id),
-        "first_name": p.first_name.as_str(),
-        "middle_name": short(&a.middle_name),
-        "last_name": p.last_name.as_str(),
-        "address_line_1": long(&a.address_line_1),
-        "address_lin_2": long(&a.address_line_2),
-        "city": short(&a.city),
-        "state": opt(a.state.as_ref().map(State::as_str)),
-        "country": opt(a.country.as_ref().map(Country::as_str)),
-        "postal_code": opt(a.postal.as_ref().map(|p| p.as_str())),
-        "date_of_birth": opt(a.date_of_birth),
-        "driver_licence_id": long(&a.driver_licence_id),
-        "ssn": opt(a.ssn.as_ref().map(Ssn::as_str)),
-        "status": p.status.as_str(),
-        "created_at": rfc3339(p.created_at),
-        "updated_at": rfc3339(p.updated_at),
-        "customer_submitted_form_fields": submitted_fields,
-    })
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentProfile {
+    pub merchant_reference: Option<String>,
+    pub customer_id: Option<String>,
+    pub first_name: String,
+    pub middle_name: Option<String>,
+    pub last_name: String,
+    pub address_line_1: Option<String>,
+    pub address_lin_2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub country: Option<String>,
+    pub postal_code: Option<String>,
+    pub date_of_birth: Option<String>,
+    pub driver_licence_id: Option<String>,
+    pub ssn: Option<String>,
+    pub status: String,
+    pub created_at: String,
+    pub updated_at: String,
+    pub customer_submitted_form_fields: DocumentSubmittedFields,
+}
+
+impl DocumentProfile {
+    pub fn of(p: &Profile) -> Self {
+        let a = &p.attributes;
+        let long = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
+        let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
+        let s = p.submitted.as_ref();
+        let submitted = |get: fn(&domain::profile::SubmittedFormFields) -> &Option<String>| {
+            s.and_then(|s| get(s).clone())
+        };
+        Self {
+            merchant_reference: long(&a.merchant_reference),
+            customer_id: long(&a.customer_id),
+            first_name: p.first_name.as_str().to_owned(),
+            middle_name: short(&a.middle_name),
+            last_name: p.last_name.as_str().to_owned(),
+            address_line_1: long(&a.address_line_1),
+            address_lin_2: long(&a.address_line_2),
+            city: short(&a.city),
+            state: a.state.as_ref().map(|s| State::as_str(s).to_owned()),
+            country: a.country.as_ref().map(|c| Country::as_str(c).to_owned()),
+            postal_code: a.postal.as_ref().map(|p| p.as_str().to_owned()),
+            date_of_birth: a.date_of_birth.map(|d| d.to_string()),
+            driver_licence_id: long(&a.driver_licence_id),
+            ssn: a.ssn.as_ref().map(|s| Ssn::as_str(s).to_owned()),
+            status: p.status.as_str().to_owned(),
+            created_at: rfc3339(p.created_at),
+            updated_at: rfc3339(p.updated_at),
+            customer_submitted_form_fields: DocumentSubmittedFields {
+                email: submitted(|s| &s.email_address),
+                mobile: submitted(|s| &s.mobile_number),
+                date_of_birth: submitted(|s| &s.date_of_birth),
+                ssn: submitted(|s| &s.ssn),
+                full_address: submitted(|s| &s.address),
+                created_at: s.map(|s| rfc3339(s.created_at)),
+                updated_at: s.map(|s| rfc3339(s.updated_at)),
+            },
+        }
+    }
+}
+
+/// document/get.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentAnswer {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub profile: DocumentProfile,
+    pub document: DocumentView,
+}
+
+/// document/read: the profile's documents, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentList {
+    #[serde(flatten)]
+    pub paging: Paging,
+    pub email_address: String,
+    pub mobile_number: String,
+    pub profile: DocumentProfile,
+    pub documents: Vec<DocumentView>,
+}
+
+/// document/update-status.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentStatusAnswer {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub document_id: String,
+    pub status: String,
+    pub updated_at: String,
+}
+
+/// document/delete.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentDeleted {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub document_id: String,
+    /// Always 1.
+    pub deleted: u8,
+    pub deleted_at: String,
 }

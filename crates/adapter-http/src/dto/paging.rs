@@ -1,8 +1,8 @@
 use domain::paging::{DEFAULT_LIMIT, Page, Paged};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::fields::Fields;
-use crate::object;
 
 /// Reads `offset` and `limit`. Where the interface marks them required, missing is an
 /// error; elsewhere they default to 0 and 10.
@@ -15,12 +15,24 @@ pub fn read_page(fields: &mut Fields<'_>, required: bool) -> Option<Page> {
     Page::new(defaulted(offset, 0)?, defaulted(limit, DEFAULT_LIMIT)?).ok()
 }
 
-/// The paging fields of interface §4, as integers.
-pub fn paging_fields<T>(page: Page, paged: &Paged<T>) -> Map<String, Value> {
-    object! {
-        "total_count": paged.total_count,
-        "offset": page.offset(),
-        "limit": page.limit(),
-        "filtered": paged.filtered,
+/// The paging fields of interface §4.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Paging {
+    /// All records of the kind in scope (the merchant's, or the profile's).
+    pub total_count: i64,
+    pub offset: i64,
+    pub limit: i64,
+    /// How many match the request's filters (equal to `total_count` without filters).
+    pub filtered: i64,
+}
+
+impl Paging {
+    pub fn of<T>(page: Page, paged: &Paged<T>) -> Self {
+        Self {
+            total_count: paged.total_count,
+            offset: page.offset(),
+            limit: page.limit(),
+            filtered: paged.filtered,
+        }
     }
 }

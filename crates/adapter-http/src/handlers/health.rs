@@ -1,11 +1,18 @@
 use actix_web::HttpResponse;
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::handlers::State;
 
+/// What the probes answer.
+#[derive(Debug, Serialize)]
+struct Health {
+    status: &'static str,
+}
+
 /// `GET /healthz`: the process answers.
 pub async fn live() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
+    HttpResponse::Ok().json(Health { status: "ok" })
 }
 
 /// `GET /readyz`: the database answers too; load balancers route on this.
@@ -15,5 +22,5 @@ pub async fn ready(state: State) -> Result<HttpResponse, ApiError> {
         .check()
         .await
         .map_err(ApiError::unavailable)?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
+    Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }

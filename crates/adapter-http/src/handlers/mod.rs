@@ -16,4 +16,4 @@ use crate::error::ApiError;
 use crate::state::ApiState;
 
 pub type State = web::Data<ApiState>;
-pub type Answer = Result<crate::envelope::Reply, ApiError>;
+pub type Answer<T> = Result<crate::envelope::Reply<T>, ApiError>;

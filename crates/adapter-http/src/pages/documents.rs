@@ -14,7 +14,7 @@ use futures_util::StreamExt;
 use ring::digest;
 
 use super::MAX_UPLOAD_BYTES;
-use super::respond::{after_post, api_error, document_answer};
+use super::respond::{DocumentMade, after_post, api_error};
 use super::sniff::{HEAD_BYTES, Tail, sniff};
 use crate::body;
 use crate::error::ApiError;
@@ -317,7 +317,7 @@ pub async fn handle(
             .upload(&link, step, received.files)
             .await
             .map_err(api_error)?;
-        Ok(document_answer(&document))
+        Ok(DocumentMade::of(&document))
     }
     .await;
     after_post(&state, &req, &link, result).await

@@ -8,7 +8,7 @@ use domain::services::{AddressInput, FieldsInput};
 use serde_json::{Map, Value};
 
 use super::form_post;
-use super::respond::{after_post, api_error, steps_done};
+use super::respond::{StepsDone, after_post, api_error};
 use crate::error::ApiError;
 use crate::fields::Fields;
 use crate::handlers::State;
@@ -82,7 +82,7 @@ pub async fn handle(
     let link = QuizLink::Token(token.into_inner());
     let map = match form_post(&state, &req, &link, payload).await {
         Ok(map) => map,
-        Err(e) => return after_post(&state, &req, &link, Err(e)).await,
+        Err(e) => return after_post(&state, &req, &link, Err::<(), _>(e)).await,
     };
     let mut f = Fields::new(&map);
     let input = FieldsInput {
@@ -99,7 +99,7 @@ pub async fn handle(
             .await
             .map_err(api_error)
             // What is done, never what was stored: a link is no way to read an SSN.
-            .map(|view| steps_done(&view.quiz)),
+            .map(|view| StepsDone::of(&view.quiz)),
         Err(e) => Err(e),
     };
     after_post(&state, &req, &link, result).await

@@ -3,7 +3,7 @@ use domain::quiz::QuizLink;
 use domain::validation::Invalid;
 
 use super::form_post;
-use super::respond::{after_post, api_error, document_answer};
+use super::respond::{DocumentMade, after_post, api_error};
 use crate::error::ApiError;
 use crate::fields::Fields;
 use crate::handlers::State;
@@ -18,7 +18,7 @@ pub async fn handle(
     let link = QuizLink::Token(token.into_inner());
     let map = match form_post(&state, &req, &link, payload).await {
         Ok(map) => map,
-        Err(e) => return after_post(&state, &req, &link, Err(e)).await,
+        Err(e) => return after_post(&state, &req, &link, Err::<(), _>(e)).await,
     };
     let mut f = Fields::new(&map);
     let fingerprint = f.required("fingerprint", |s| Ok::<_, Invalid>(s.trim().to_owned()));
@@ -28,7 +28,7 @@ pub async fn handle(
             .fingerprint(&link, fingerprint)
             .await
             .map_err(api_error)
-            .map(|d| document_answer(&d)),
+            .map(|d| DocumentMade::of(&d)),
         Err(e) => Err(e),
     };
     after_post(&state, &req, &link, result).await

@@ -3,7 +3,7 @@ use actix_web::{HttpRequest, HttpResponse, Responder, web};
 use domain::quiz::{QuizLink, QuizState};
 
 use super::respond::{api_error, expired_page, html, not_found_page, thanks_page, wants_json};
-use super::view::{QuizPage, session_json};
+use super::view::{QuizPage, SessionJson};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -47,11 +47,7 @@ pub async fn page(
         if session.state == QuizState::Expired {
             return Err(api_error(domain::DomainError::QuizExpired));
         }
-        let body = session_json(&session)
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
-        return Ok(Reply::ok(body).respond_to(&req));
+        return Ok(Reply::ok(SessionJson::of(&session)).respond_to(&req));
     }
     Ok(match session.state {
         QuizState::Active => html(StatusCode::OK, &QuizPage::new(&session, None)),

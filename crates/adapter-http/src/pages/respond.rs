@@ -10,13 +10,12 @@ use domain::document::Document;
 use domain::error::Resource;
 use domain::quiz::{Quiz, QuizLink};
 use domain::template::Feature;
-use serde_json::{Map, Value};
+use serde::Serialize;
 
 use super::view::{MessagePage, QuizPage};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
-use crate::object;
 
 pub fn wants_json(req: &HttpRequest) -> bool {
     req.headers()
@@ -95,7 +94,7 @@ pub async fn after_post(
     state: &State,
     req: &HttpRequest,
     link: &QuizLink,
-    result: Result<Map<String, Value>, ApiError>,
+    result: Result<impl Serialize, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let token = match link {
         QuizLink::Token(t) | QuizLink::Code(t) => t.clone(),
@@ -118,24 +117,39 @@ pub async fn after_post(
 }
 
 /// What a form post answers a script: the steps done so far, never a stored value.
-pub fn steps_done(quiz: &Quiz) -> Map<String, Value> {
-    let completed: Vec<&str> = Feature::ALL
-        .iter()
-        .filter(|f| quiz.completed.contains(**f))
-        .map(|f| f.name())
-        .collect();
-    let missing: Vec<&str> = quiz.missing_steps().iter().map(|f| f.name()).collect();
-    object! {
-        "completed_steps": completed,
-        "missing_steps": missing,
+#[derive(Debug, Serialize)]
+pub struct StepsDone {
+    completed_steps: Vec<&'static str>,
+    missing_steps: Vec<&'static str>,
+}
+
+impl StepsDone {
+    pub fn of(quiz: &Quiz) -> Self {
+        Self {
+            completed_steps: Feature::ALL
+                .iter()
+                .filter(|f| quiz.completed.contains(**f))
+                .map(Feature::name)
+                .collect(),
+            missing_steps: quiz.missing_steps().iter().map(Feature::name).collect(),
+        }
     }
 }
 
 /// What a step that makes a document answers a script.
-pub fn document_answer(document: &Document) -> Map<String, Value> {
-    object! {
-        "document_id": document.id,
-        "name": document.name,
-        "status": document.status.as_str(),
+#[derive(Debug, Serialize)]
+pub struct DocumentMade {
+    document_id: String,
+    name: String,
+    status: &'static str,
+}
+
+impl DocumentMade {
+    pub fn of(document: &Document) -> Self {
+        Self {
+            document_id: document.id.clone(),
+            name: document.name.clone(),
+            status: document.status.as_str(),
+        }
     }
 }

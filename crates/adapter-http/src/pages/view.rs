@@ -6,7 +6,7 @@ use askama::Template;
 use domain::quiz::QuizState;
 use domain::services::QuizSession;
 use domain::template::{Feature, Requirement, StepKind};
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::timefmt::rfc3339;
@@ -168,28 +168,47 @@ pub fn state_name(state: QuizState) -> &'static str {
     }
 }
 
+/// One step as the page's JSON answer shows it.
+#[derive(Debug, Serialize)]
+struct StepJson {
+    step: &'static str,
+    label: &'static str,
+    kind: &'static str,
+    /// 1 required, 2 optional.
+    requirement: u8,
+    done: bool,
+    available: bool,
+}
+
 /// The quiz as the page's JSON answer shows it.
-pub fn session_json(session: &QuizSession) -> Value {
-    let quiz = &session.view.quiz;
-    let steps: Vec<Value> = steps(session)
-        .iter()
-        .map(|s| {
-            json!({
-                "step": s.name,
-                "label": s.label,
-                "kind": kind_name(s.kind),
-                "requirement": if s.required { 1 } else { 2 },
-                "done": s.done,
-                "available": s.kind != StepKind::Provider,
-            })
-        })
-        .collect();
-    let missing: Vec<&str> = quiz.missing_steps().iter().map(Feature::name).collect();
-    json!({
-        "merchant_name": session.merchant_name,
-        "status": state_name(session.state),
-        "expires_at": rfc3339(quiz.expires_at),
-        "steps": steps,
-        "missing_steps": missing,
-    })
+#[derive(Debug, Serialize)]
+pub struct SessionJson {
+    merchant_name: String,
+    status: &'static str,
+    expires_at: String,
+    steps: Vec<StepJson>,
+    missing_steps: Vec<&'static str>,
+}
+
+impl SessionJson {
+    pub fn of(session: &QuizSession) -> Self {
+        let quiz = &session.view.quiz;
+        Self {
+            merchant_name: session.merchant_name.clone(),
+            status: state_name(session.state),
+            expires_at: rfc3339(quiz.expires_at),
+            steps: steps(session)
+                .iter()
+                .map(|s| StepJson {
+                    step: s.name,
+                    label: s.label,
+                    kind: kind_name(s.kind),
+                    requirement: if s.required { 1 } else { 2 },
+                    done: s.done,
+                    available: s.kind != StepKind::Provider,
+                })
+                .collect(),
+            missing_steps: quiz.missing_steps().iter().map(Feature::name).collect(),
+        }
+    }
 }

@@ -10,12 +10,14 @@ mod client_pages;
 mod durability;
 mod events;
 mod outage;
+mod php;
 mod profiles;
 mod quizzes;
 mod review;
 mod settings;
 mod support;
 mod templates;
+mod tooling;
 mod transport;
 mod trust;
 
@@ -39,6 +41,7 @@ fn main() {
         transport::SCENARIOS,
         durability::SCENARIOS,
         trust::SCENARIOS,
+        tooling::SCENARIOS,
     ]
     .concat();
 
@@ -81,5 +84,20 @@ fn main() {
         Ok(())
     });
     trials.push(trial.with_ignored_flag(!browser::available() && !require_browser));
+
+    // PHP signs the compatibility scheme's corpus; the server's side is the same on
+    // either backend: it runs once, on SQLite.
+    let require_php = std::env::var("IDV_TEST_REQUIRE_PHP").is_ok_and(|v| v == "1");
+    if !php::available() && !require_php {
+        eprintln!("php is not installed; the PHP signing test is reported as ignored.");
+    }
+    let trial = Trial::test(
+        "php::php_signs_like_the_hosted_products_sample_code",
+        || {
+            php::php_signs_like_the_hosted_products_sample_code(Backend::Sqlite);
+            Ok(())
+        },
+    );
+    trials.push(trial.with_ignored_flag(!php::available() && !require_php));
     libtest_mimic::run(&args, trials).exit();
 }

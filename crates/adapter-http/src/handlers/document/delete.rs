@@ -1,24 +1,28 @@
-use crate::dto::document::read_document_id;
+use crate::dto::YES;
+use crate::dto::document::{DocumentDeleted, read_document_id};
 use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::requests::DocumentRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/document/delete`: the document and its files' bytes, at once.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Delete a document; its file bytes are removed at once.
+#[utoipa::path(post, path = "/api/v1/document/delete", tag = "documents",
+    request_body = DocumentRequest,
+    responses((status = 200, description = "Deleted", body = Envelope<DocumentDeleted>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<DocumentDeleted> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
     let (key, id) = f.finish(|| Some((key?, id?)))?;
     let deleted_at = state.documents.delete(&req.merchant, &key, &id).await?;
-    Ok(Reply::ok(object! {
-        "email_address": key.email.as_str(),
-        "mobile_number": key.mobile.as_str(),
-        "document_id": id,
-        "deleted": 1,
-        "deleted_at": rfc3339(deleted_at),
+    Ok(Reply::ok(DocumentDeleted {
+        email_address: key.email.as_str().to_owned(),
+        mobile_number: key.mobile.as_str().to_owned(),
+        document_id: id,
+        deleted: YES,
+        deleted_at: rfc3339(deleted_at),
     }))
 }

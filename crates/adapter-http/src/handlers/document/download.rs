@@ -3,6 +3,7 @@ use actix_web::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 
 use crate::dto::document::read_document_id;
 use crate::dto::profile::read_key;
+use crate::dto::requests::DownloadRequest;
 use crate::error::ApiError;
 use crate::fields::Fields;
 use crate::handlers::State;
@@ -21,7 +22,11 @@ fn header_name(name: &str) -> String {
         .collect()
 }
 
-/// `POST /api/v1/document/download`: one file's bytes, as an attachment.
+/// The bytes of one file of a document, as an attachment with its sniffed type.
+#[utoipa::path(post, path = "/api/v1/document/download", tag = "documents",
+    request_body = DownloadRequest,
+    responses((status = 200, description = "The file's bytes, exactly as uploaded",
+        content(("image/jpeg"), ("image/png"), ("application/pdf")))))]
 pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);

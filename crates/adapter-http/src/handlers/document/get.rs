@@ -1,22 +1,25 @@
-use crate::dto::document::{document_json, document_profile_json, read_document_id};
+use crate::dto::document::{DocumentAnswer, DocumentProfile, DocumentView, read_document_id};
 use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::requests::DocumentRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 
-/// `POST /api/v1/document/get`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// One document of a profile, with the profile in the document layout.
+#[utoipa::path(post, path = "/api/v1/document/get", tag = "documents",
+    request_body = DocumentRequest,
+    responses((status = 200, description = "The document", body = Envelope<DocumentAnswer>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<DocumentAnswer> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
     let (key, id) = f.finish(|| Some((key?, id?)))?;
     let (profile, document) = state.documents.get(&req.merchant, &key, &id).await?;
-    Ok(Reply::ok(object! {
-        "email_address": profile.key.email.as_str(),
-        "mobile_number": profile.key.mobile.as_str(),
-        "profile": document_profile_json(&profile),
-        "document": document_json(&document),
+    Ok(Reply::ok(DocumentAnswer {
+        email_address: profile.key.email.as_str().to_owned(),
+        mobile_number: profile.key.mobile.as_str().to_owned(),
+        profile: DocumentProfile::of(&profile),
+        document: DocumentView::of(&document),
     }))
 }

@@ -1,16 +1,19 @@
 use domain::document::DocumentStatus;
 
-use crate::dto::document::read_document_id;
+use crate::dto::document::{DocumentStatusAnswer, read_document_id};
 use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::requests::DocumentStatusRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/document/update-status`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Set a document's status (any status may follow any other).
+#[utoipa::path(post, path = "/api/v1/document/update-status", tag = "documents",
+    request_body = DocumentStatusRequest,
+    responses((status = 200, description = "The new status", body = Envelope<DocumentStatusAnswer>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<DocumentStatusAnswer> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
@@ -20,11 +23,11 @@ pub async fn handle(state: State, req: Signed) -> Answer {
         .documents
         .set_status(&req.merchant, &key, &id, status)
         .await?;
-    Ok(Reply::ok(object! {
-        "email_address": key.email.as_str(),
-        "mobile_number": key.mobile.as_str(),
-        "document_id": document.id,
-        "status": document.status.as_str(),
-        "updated_at": rfc3339(document.updated_at),
+    Ok(Reply::ok(DocumentStatusAnswer {
+        email_address: key.email.as_str().to_owned(),
+        mobile_number: key.mobile.as_str().to_owned(),
+        document_id: document.id,
+        status: document.status.as_str().to_owned(),
+        updated_at: rfc3339(document.updated_at),
     }))
 }

@@ -1,10 +1,13 @@
-use super::settings_json;
-use crate::envelope::Reply;
+use crate::dto::merchant::SettingsView;
+use crate::envelope::{Envelope, Reply};
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
-/// `POST /api/v1/merchant/settings/get`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// The merchant's settings.
+#[utoipa::path(post, path = "/api/v1/merchant/settings/get", tag = "merchant",
+    request_body(content = Object, description = "An empty object"),
+    responses((status = 200, description = "The settings", body = Envelope<SettingsView>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     let merchant = state.merchants.get(&req.merchant).await?;
-    Ok(Reply::ok(settings_json(&merchant.settings)))
+    Ok(Reply::ok(SettingsView::of(&merchant.settings)))
 }

@@ -1,25 +1,27 @@
 use domain::note::NoteText;
 
+use crate::dto::note::{NoteCreated, NoteView};
 use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::requests::NoteRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
-use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/note/create`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Write a note on a profile: plain text, kept exactly as sent.
+#[utoipa::path(post, path = "/api/v1/note/create", tag = "notes",
+    request_body = NoteRequest,
+    responses((status = 201, description = "Created", body = Envelope<NoteCreated>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<NoteCreated> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     // The reader hands the string over untrimmed: a note is kept exactly as sent.
     let text = f.required("note", NoteText::parse);
     let (key, text) = f.finish(|| Some((key?, text?)))?;
     let note = state.notes.create(&req.merchant, &key, text).await?;
-    Ok(Reply::created(object! {
-        "email_address": key.email.as_str(),
-        "mobile_number": key.mobile.as_str(),
-        "note": note.text.as_str(),
-        "created_at": rfc3339(note.created_at),
+    Ok(Reply::created(NoteCreated {
+        email_address: key.email.as_str().to_owned(),
+        mobile_number: key.mobile.as_str().to_owned(),
+        note: NoteView::of(&note),
     }))
 }

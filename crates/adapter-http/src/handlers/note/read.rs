@@ -1,33 +1,26 @@
-use serde_json::Value;
-
-use crate::dto::merged;
-use crate::dto::paging::{paging_fields, read_page};
+use crate::dto::note::{NoteList, NoteView};
+use crate::dto::paging::{Paging, read_page};
 use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::requests::ProfilePageRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
-use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/note/read`: a profile's notes, newest first.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// A profile's notes, newest first.
+#[utoipa::path(post, path = "/api/v1/note/read", tag = "notes",
+    request_body = ProfilePageRequest,
+    responses((status = 200, description = "A page of notes", body = Envelope<NoteList>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<NoteList> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let page = read_page(&mut f, false);
     let (key, page) = f.finish(|| Some((key?, page?)))?;
     let paged = state.notes.list(&req.merchant, &key, page).await?;
-    let notes: Vec<Value> = paged
-        .items
-        .iter()
-        .map(|n| {
-            Value::Object(object! { "note": n.text.as_str(), "created_at": rfc3339(n.created_at) })
-        })
-        .collect();
-    let rest = object! {
-        "email_address": key.email.as_str(),
-        "mobile_number": key.mobile.as_str(),
-        "notes": notes,
-    };
-    Ok(Reply::ok(merged(paging_fields(page, &paged), rest)))
+    Ok(Reply::ok(NoteList {
+        paging: Paging::of(page, &paged),
+        email_address: key.email.as_str().to_owned(),
+        mobile_number: key.mobile.as_str().to_owned(),
+        notes: paged.items.iter().map(NoteView::of).collect(),
+    }))
 }

@@ -1,17 +1,20 @@
-use crate::dto::profile::{read_key, reviewed_profile_json};
-use crate::envelope::Reply;
+use crate::dto::profile::{ReviewedProfile, ReviewedProfileAnswer, read_key};
+use crate::dto::requests::ProfileKeyRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 
-/// `POST /api/v1/profile/get`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// One profile, with its status and what the client submitted.
+#[utoipa::path(post, path = "/api/v1/profile/get", tag = "profiles",
+    request_body = ProfileKeyRequest,
+    responses((status = 200, description = "The profile", body = Envelope<ReviewedProfileAnswer>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<ReviewedProfileAnswer> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let key = f.finish(|| key)?;
     let profile = state.profiles.get(&req.merchant, &key).await?;
-    Ok(Reply::ok(
-        object! { "profile": reviewed_profile_json(&profile) },
-    ))
+    Ok(Reply::ok(ReviewedProfileAnswer {
+        profile: ReviewedProfile::of(&profile),
+    }))
 }

@@ -1,23 +1,22 @@
-use serde_json::Value;
-
-use crate::dto::merged;
-use crate::dto::paging::{paging_fields, read_page};
-use crate::dto::profile::reviewed_profile_json;
-use crate::envelope::Reply;
+use crate::dto::paging::{Paging, read_page};
+use crate::dto::profile::{ProfileList, ReviewedProfile};
+use crate::dto::requests::PageRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 
-/// `POST /api/v1/profile/read`: the merchant's profiles, newest first.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// The merchant's profiles, newest first.
+#[utoipa::path(post, path = "/api/v1/profile/read", tag = "profiles",
+    request_body = PageRequest,
+    responses((status = 200, description = "A page of profiles", body = Envelope<ProfileList>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<ProfileList> {
     let mut f = Fields::new(&req.body);
     let page = read_page(&mut f, true);
     let page = f.finish(|| page)?;
     let paged = state.profiles.list(&req.merchant, page).await?;
-    let profiles: Vec<Value> = paged.items.iter().map(reviewed_profile_json).collect();
-    Ok(Reply::ok(merged(
-        paging_fields(page, &paged),
-        object! { "profiles": profiles },
-    )))
+    Ok(Reply::ok(ProfileList {
+        paging: Paging::of(page, &paged),
+        profiles: paged.items.iter().map(ReviewedProfile::of).collect(),
+    }))
 }

@@ -1,15 +1,18 @@
 use domain::profile::ProfileStatus;
 
-use crate::dto::profile::read_key;
-use crate::envelope::Reply;
+use crate::dto::profile::{ProfileStatusAnswer, read_key};
+use crate::dto::requests::ProfileStatusRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/profile/update-status`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Set a profile's status (any status may follow any other).
+#[utoipa::path(post, path = "/api/v1/profile/update-status", tag = "profiles",
+    request_body = ProfileStatusRequest,
+    responses((status = 200, description = "The new status", body = Envelope<ProfileStatusAnswer>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<ProfileStatusAnswer> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let status = f.required("status", str::parse::<ProfileStatus>);
@@ -18,10 +21,10 @@ pub async fn handle(state: State, req: Signed) -> Answer {
         .profiles
         .set_status(&req.merchant, &key, status)
         .await?;
-    Ok(Reply::ok(object! {
-        "email_address": profile.key.email.as_str(),
-        "mobile_number": profile.key.mobile.as_str(),
-        "status": profile.status.as_str(),
-        "updated_at": rfc3339(profile.updated_at),
+    Ok(Reply::ok(ProfileStatusAnswer {
+        email_address: profile.key.email.as_str().to_owned(),
+        mobile_number: profile.key.mobile.as_str().to_owned(),
+        status: profile.status.as_str().to_owned(),
+        updated_at: rfc3339(profile.updated_at),
     }))
 }

@@ -3,11 +3,12 @@ use domain::template::parse_template_name;
 use domain::validation::parse_object_id;
 
 use crate::dto::profile::{read_changes, read_key};
-use crate::dto::template::{list_json, read_list};
-use crate::envelope::Reply;
+use crate::dto::quiz::QuizCreated;
+use crate::dto::requests::QuizCreateRequest;
+use crate::dto::template::{list_view, read_list};
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
@@ -24,8 +25,12 @@ fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
     Some(choice)
 }
 
-/// `POST /api/v1/quiz/create`: creates or updates the client's profile and sends a quiz.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Send a client a verification link: creates or updates the client's profile and makes
+/// a quiz from a stored template (`template.template_id`) or a list sent with it.
+#[utoipa::path(post, path = "/api/v1/quiz/create", tag = "quizzes",
+    request_body = QuizCreateRequest,
+    responses((status = 201, description = "The quiz's addresses", body = Envelope<QuizCreated>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let changes = read_changes(&mut f);
@@ -43,19 +48,17 @@ pub async fn handle(state: State, req: Signed) -> Answer {
     let created = state.quizzes.create(&req.merchant, request).await?;
     let (quiz, client) = (&created.quiz, &created.client);
     let links = state.quizzes.links(quiz);
-    let mut body = object! {
-        "email_address": client.key.email.as_str(),
-        "mobile_number": client.key.mobile.as_str(),
-        "tiny_url": links.tiny_url,
-        "long_url": links.long_url,
-        "quiz_expiry_days": quiz.expiry_days.days(),
-        "expires_at": rfc3339(quiz.expires_at),
-        "created_at": rfc3339(quiz.created_at),
-        "template_name": quiz.template.name,
-    };
-    match &quiz.template.template_id {
-        Some(id) => body.insert("template_id".into(), id.clone().into()),
-        None => body.insert("list".into(), list_json(&quiz.template.list)),
-    };
-    Ok(Reply::created(body))
+    let stored = quiz.template.template_id.clone();
+    Ok(Reply::created(QuizCreated {
+        email_address: client.key.email.as_str().to_owned(),
+        mobile_number: client.key.mobile.as_str().to_owned(),
+        tiny_url: links.tiny_url,
+        long_url: links.long_url,
+        quiz_expiry_days: quiz.expiry_days.days(),
+        expires_at: rfc3339(quiz.expires_at),
+        created_at: rfc3339(quiz.created_at),
+        template_name: quiz.template.name.clone(),
+        list: stored.is_none().then(|| list_view(&quiz.template.list)),
+        template_id: stored,
+    }))
 }

@@ -1,22 +1,26 @@
-use crate::dto::quiz::read_link;
-use crate::envelope::Reply;
+use crate::dto::YES;
+use crate::dto::quiz::{QuizDeleted, read_link};
+use crate::dto::requests::QuizLinkRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/quiz/delete`: the quiz is gone for every later call.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Withdraw a quiz: gone for every later call, its link shows a not-found page.
+#[utoipa::path(post, path = "/api/v1/quiz/delete", tag = "quizzes",
+    request_body = QuizLinkRequest,
+    responses((status = 200, description = "Deleted", body = Envelope<QuizDeleted>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<QuizDeleted> {
     let mut f = Fields::new(&req.body);
     let link = read_link(&mut f);
     let link = f.finish(|| link)?;
     let quiz = state.quizzes.delete(&req.merchant, &link).await?;
     let links = state.quizzes.links(&quiz);
-    Ok(Reply::ok(object! {
-        "tiny_url": links.tiny_url,
-        "long_url": links.long_url,
-        "deleted": 1,
-        "deleted_at": quiz.deleted_at.map(rfc3339),
+    Ok(Reply::ok(QuizDeleted {
+        tiny_url: links.tiny_url,
+        long_url: links.long_url,
+        deleted: YES,
+        deleted_at: quiz.deleted_at.map(rfc3339),
     }))
 }

@@ -1,22 +1,26 @@
-use crate::dto::quiz::read_link;
-use crate::envelope::Reply;
+use crate::dto::YES;
+use crate::dto::quiz::{QuizExpired, read_link};
+use crate::dto::requests::QuizLinkRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 use crate::timefmt::rfc3339;
 
-/// `POST /api/v1/quiz/expire`: ends the quiz before its expiry days are over.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// End a quiz early (`QUIZ_EXPIRED` if it already ended).
+#[utoipa::path(post, path = "/api/v1/quiz/expire", tag = "quizzes",
+    request_body = QuizLinkRequest,
+    responses((status = 200, description = "Expired", body = Envelope<QuizExpired>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<QuizExpired> {
     let mut f = Fields::new(&req.body);
     let link = read_link(&mut f);
     let link = f.finish(|| link)?;
     let quiz = state.quizzes.expire(&req.merchant, &link).await?;
     let links = state.quizzes.links(&quiz);
-    Ok(Reply::ok(object! {
-        "tiny_url": links.tiny_url,
-        "long_url": links.long_url,
-        "expired": 1,
-        "expired_at": quiz.expired_at.map(rfc3339),
+    Ok(Reply::ok(QuizExpired {
+        tiny_url: links.tiny_url,
+        long_url: links.long_url,
+        expired: YES,
+        expired_at: quiz.expired_at.map(rfc3339),
     }))
 }

@@ -1,18 +1,21 @@
-use crate::dto::quiz::{quiz_json, read_link};
-use crate::envelope::Reply;
+use crate::dto::quiz::{QuizAnswer, QuizView, read_link};
+use crate::dto::requests::QuizLinkRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 
-/// `POST /api/v1/quiz/get`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// One quiz, by its long or short address.
+#[utoipa::path(post, path = "/api/v1/quiz/get", tag = "quizzes",
+    request_body = QuizLinkRequest,
+    responses((status = 200, description = "The quiz", body = Envelope<QuizAnswer>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<QuizAnswer> {
     let mut f = Fields::new(&req.body);
     let link = read_link(&mut f);
     let link = f.finish(|| link)?;
     let view = state.quizzes.get(&req.merchant, &link).await?;
     let links = state.quizzes.links(&view.quiz);
-    Ok(Reply::ok(
-        object! { "quiz": quiz_json(&view, &links, state.clock.now()) },
-    ))
+    Ok(Reply::ok(QuizAnswer {
+        quiz: QuizView::of(&view, &links, state.clock.now()),
+    }))
 }

@@ -1,28 +1,27 @@
-use serde_json::Value;
-
-use crate::dto::merged;
-use crate::dto::paging::{paging_fields, read_page};
-use crate::dto::quiz::quiz_json;
-use crate::envelope::Reply;
+use crate::dto::paging::{Paging, read_page};
+use crate::dto::quiz::{QuizList, QuizView};
+use crate::dto::requests::PageRequest;
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
-use crate::object;
 use crate::signed::Signed;
 
-/// `POST /api/v1/quiz/read`: the merchant's quizzes, newest first, under the key `quiz`.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// The merchant's quizzes, newest first.
+#[utoipa::path(post, path = "/api/v1/quiz/read", tag = "quizzes",
+    request_body = PageRequest,
+    responses((status = 200, description = "A page of quizzes", body = Envelope<QuizList>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<QuizList> {
     let mut f = Fields::new(&req.body);
     let page = read_page(&mut f, true);
     let page = f.finish(|| page)?;
     let paged = state.quizzes.list(&req.merchant, page).await?;
     let now = state.clock.now();
-    let quizzes: Vec<Value> = paged
-        .items
-        .iter()
-        .map(|view| quiz_json(view, &state.quizzes.links(&view.quiz), now))
-        .collect();
-    Ok(Reply::ok(merged(
-        paging_fields(page, &paged),
-        object! { "quiz": quizzes },
-    )))
+    Ok(Reply::ok(QuizList {
+        paging: Paging::of(page, &paged),
+        quiz: paged
+            .items
+            .iter()
+            .map(|view| QuizView::of(view, &state.quizzes.links(&view.quiz), now))
+            .collect(),
+    }))
 }

@@ -1,17 +1,21 @@
 use domain::template::parse_template_name;
 
-use crate::dto::template::{read_list, template_json};
-use crate::envelope::Reply;
+use crate::dto::requests::TemplateCreateRequest;
+use crate::dto::template::{TemplateView, read_list};
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
-/// `POST /api/v1/template/create`: members left out of `list` are 0.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Store a template: members left out of `list` are 0; at least one must be 1 or 2.
+#[utoipa::path(post, path = "/api/v1/template/create", tag = "templates",
+    request_body = TemplateCreateRequest,
+    responses((status = 201, description = "Created", body = Envelope<TemplateView>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<TemplateView> {
     let mut f = Fields::new(&req.body);
     let name = f.required("template_name", parse_template_name);
     let list = read_list(&mut f, true);
     let (name, list) = f.finish(|| Some((name?, list?)))?;
     let template = state.templates.create(&req.merchant, name, &list).await?;
-    Ok(Reply::created(template_json(&template)))
+    Ok(Reply::created(TemplateView::of(&template)))
 }

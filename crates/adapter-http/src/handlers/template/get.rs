@@ -1,14 +1,18 @@
-use crate::dto::template::{read_template_id, template_json};
-use crate::envelope::Reply;
+use crate::dto::requests::TemplateIdRequest;
+use crate::dto::template::{TemplateView, read_template_id};
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
-/// `POST /api/v1/template/get`
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// One stored template.
+#[utoipa::path(post, path = "/api/v1/template/get", tag = "templates",
+    request_body = TemplateIdRequest,
+    responses((status = 200, description = "The template", body = Envelope<TemplateView>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<TemplateView> {
     let mut f = Fields::new(&req.body);
     let id = read_template_id(&mut f);
     let id = f.finish(|| id)?;
     let template = state.templates.get(&req.merchant, &id).await?;
-    Ok(Reply::ok(template_json(&template)))
+    Ok(Reply::ok(TemplateView::of(&template)))
 }

@@ -1,14 +1,18 @@
 use domain::template::parse_template_name;
 
-use crate::dto::template::{read_list, read_template_id, template_json};
-use crate::envelope::Reply;
+use crate::dto::requests::TemplateUpdateRequest;
+use crate::dto::template::{TemplateView, read_list, read_template_id};
+use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
-/// `POST /api/v1/template/update`: members left out of `list` keep their value; quizzes
-/// already sent keep the list they were sent with.
-pub async fn handle(state: State, req: Signed) -> Answer {
+/// Change a template: members left out of `list` keep their value. Quizzes already
+/// sent keep the list they were sent with.
+#[utoipa::path(post, path = "/api/v1/template/update", tag = "templates",
+    request_body = TemplateUpdateRequest,
+    responses((status = 200, description = "Updated", body = Envelope<TemplateView>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<TemplateView> {
     let mut f = Fields::new(&req.body);
     let id = read_template_id(&mut f);
     let name = f.optional("template_name", parse_template_name);
@@ -18,5 +22,5 @@ pub async fn handle(state: State, req: Signed) -> Answer {
         .templates
         .update(&req.merchant, &id, name, &list)
         .await?;
-    Ok(Reply::ok(template_json(&template)))
+    Ok(Reply::ok(TemplateView::of(&template)))
 }

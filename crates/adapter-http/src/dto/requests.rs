@@ -1,0 +1,175 @@
+//! The request bodies, as the OpenAPI document describes them. Handlers read bodies field
+//! by field (`fields.rs`) so that every problem of a request is reported at once; these
+//! types are the contract those readers implement. They describe, and are never built:
+//! hence the `dead_code` allowance.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+/// A number or a numeric string (`125.50`, `"125.50"`).
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum NumberOrString {
+    Number(f64),
+    Text(String),
+}
+
+/// The pair that identifies a profile.
+#[derive(ToSchema)]
+pub struct ProfileKeyRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    pub email_address: String,
+    /// 10 digits, NANP.
+    pub mobile_number: String,
+}
+
+/// profile/create and profile/update: absent leaves a field as it is (update), `null`
+/// or `""` clears it.
+#[derive(Deserialize, ToSchema)]
+pub struct ProfileRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub merchant_reference: Option<String>,
+    pub customer_id: Option<String>,
+    pub middle_name: Option<String>,
+    /// `YYYY-MM-DD`, in the past.
+    pub date_of_birth: Option<String>,
+    pub home_phone_number: Option<String>,
+    pub ip_address: Option<String>,
+    pub address_line_1: Option<String>,
+    pub address_line_2: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub postal: Option<String>,
+    /// ISO 3166-1 alpha-2.
+    pub country: Option<String>,
+    pub driver_licence_id: Option<String>,
+    /// 9 digits.
+    pub ssn: Option<String>,
+    /// Non-negative, at most two decimals.
+    pub amount: Option<NumberOrString>,
+}
+
+/// profile/update-status.
+#[derive(ToSchema)]
+pub struct ProfileStatusRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    /// `Pending`, `Reviewed`, `Approved` or `Declined`, in any case.
+    pub status: String,
+}
+
+/// profile/read, template/read, quiz/read: both required.
+#[derive(ToSchema)]
+pub struct PageRequest {
+    /// 0 or more.
+    pub offset: i64,
+    /// 1 to 50.
+    pub limit: i64,
+}
+
+/// document/read, note/read, event/read.
+#[derive(ToSchema)]
+pub struct ProfilePageRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    /// Default 0.
+    pub offset: Option<i64>,
+    /// 1 to 50, default 10.
+    pub limit: Option<i64>,
+}
+
+/// template/create: missing list members are 0; at least one must be 1 or 2.
+#[derive(ToSchema)]
+pub struct TemplateCreateRequest {
+    pub template_name: String,
+    /// Step name → 0 (not required), 1 (required), 2 (optional).
+    pub list: HashMap<String, u8>,
+}
+
+/// A template's id: a string, or an integer read as its decimal string.
+#[derive(ToSchema)]
+pub struct TemplateIdRequest {
+    pub template_id: NumberOrString,
+}
+
+/// template/update: missing list members keep their value.
+#[derive(ToSchema)]
+pub struct TemplateUpdateRequest {
+    pub template_id: NumberOrString,
+    pub template_name: Option<String>,
+    pub list: HashMap<String, u8>,
+}
+
+/// quiz/create's `template`: a stored template's id, or a list.
+#[derive(Deserialize, ToSchema)]
+pub struct QuizTemplateRequest {
+    pub template_id: Option<NumberOrString>,
+    pub template_name: Option<String>,
+    pub list: Option<HashMap<String, u8>>,
+}
+
+/// quiz/create: the client's profile fields (created or updated), and the template.
+#[derive(Deserialize, ToSchema)]
+pub struct QuizCreateRequest {
+    #[serde(flatten)]
+    pub profile: ProfileRequest,
+    /// 1 to 30; anything else means the merchant's default.
+    pub quiz_expiry_days: Option<i64>,
+    pub template: QuizTemplateRequest,
+}
+
+/// quiz/get, quiz/expire, quiz/delete: `url` (or `short_url`), either address.
+#[derive(ToSchema)]
+pub struct QuizLinkRequest {
+    pub url: Option<String>,
+    pub short_url: Option<String>,
+}
+
+/// document/get and document/delete.
+#[derive(ToSchema)]
+pub struct DocumentRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub document_id: String,
+}
+
+/// document/update-status.
+#[derive(ToSchema)]
+pub struct DocumentStatusRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub document_id: String,
+    /// `Pending`, `Reviewed`, `Approved` or `Declined`, in any case.
+    pub status: String,
+}
+
+/// document/download.
+#[derive(ToSchema)]
+pub struct DownloadRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    pub document_id: String,
+    pub file_id: String,
+}
+
+/// note/create.
+#[derive(ToSchema)]
+pub struct NoteRequest {
+    pub email_address: String,
+    pub mobile_number: String,
+    /// 1 to 255 characters, plain text.
+    pub note: String,
+}
+
+/// merchant/settings/update.
+#[derive(ToSchema)]
+pub struct SettingsRequest {
+    /// 1 to 30.
+    pub quiz_expiry_days: i64,
+}
