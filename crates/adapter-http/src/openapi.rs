@@ -12,6 +12,7 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::envelope::{Envelope, ErrorBody};
+use crate::error::ErrorItem;
 use crate::handlers::{document, event, merchant, note, profile, quiz, template};
 
 #[derive(Debug, OpenApi)]
@@ -137,6 +138,9 @@ impl Modify for Signed {
         components
             .schemas
             .insert(ErrorBody::name().into_owned(), ErrorBody::schema());
+        components
+            .schemas
+            .insert(ErrorItem::name().into_owned(), ErrorItem::schema());
         let error = |description: &str, status: &str| -> RefOr<Response> {
             let mut builder = ResponseBuilder::new().description(description).content(
                 "application/json",

@@ -21,8 +21,10 @@ pub enum NumberOrString {
 #[derive(ToSchema)]
 pub struct ProfileKeyRequest {
     /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
-    /// 10 digits, NANP.
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
 }
 
@@ -30,9 +32,17 @@ pub struct ProfileKeyRequest {
 /// or `""` clears it.
 #[derive(Deserialize, ToSchema)]
 pub struct ProfileRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
+    /// 1 to 45 characters.
+    #[schema(min_length = 1, max_length = 45)]
     pub first_name: String,
+    /// 1 to 45 characters.
+    #[schema(min_length = 1, max_length = 45)]
     pub last_name: String,
     pub merchant_reference: Option<String>,
     pub customer_id: Option<String>,
@@ -58,7 +68,11 @@ pub struct ProfileRequest {
 /// profile/update-status.
 #[derive(ToSchema)]
 pub struct ProfileStatusRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     /// `Pending`, `Reviewed`, `Approved` or `Declined`, in any case.
     pub status: String,
@@ -68,15 +82,21 @@ pub struct ProfileStatusRequest {
 #[derive(ToSchema)]
 pub struct PageRequest {
     /// 0 or more.
+    #[schema(minimum = 0)]
     pub offset: i64,
     /// 1 to 50.
+    #[schema(minimum = 1, maximum = 50)]
     pub limit: i64,
 }
 
 /// document/read, note/read, event/read.
 #[derive(ToSchema)]
 pub struct ProfilePageRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     /// Default 0.
     pub offset: Option<i64>,
@@ -134,7 +154,11 @@ pub struct QuizLinkRequest {
 /// document/get and document/delete.
 #[derive(ToSchema)]
 pub struct DocumentRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     pub document_id: String,
 }
@@ -142,7 +166,11 @@ pub struct DocumentRequest {
 /// document/update-status.
 #[derive(ToSchema)]
 pub struct DocumentStatusRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     pub document_id: String,
     /// `Pending`, `Reviewed`, `Approved` or `Declined`, in any case.
@@ -152,7 +180,11 @@ pub struct DocumentStatusRequest {
 /// document/download.
 #[derive(ToSchema)]
 pub struct DownloadRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     pub document_id: String,
     pub file_id: String,
@@ -161,7 +193,11 @@ pub struct DownloadRequest {
 /// note/create.
 #[derive(ToSchema)]
 pub struct NoteRequest {
+    /// E-mail, at most 45 characters; compared case-insensitively.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
     pub email_address: String,
+    /// 10 digits, NANP (first and fourth digit 2-9).
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: String,
     /// 1 to 255 characters, plain text.
     pub note: String,
