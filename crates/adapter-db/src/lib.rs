@@ -3,6 +3,7 @@
 
 mod connection;
 mod documents;
+mod encoding;
 mod failure;
 mod file_cipher;
 mod files;

@@ -9,9 +9,10 @@ use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
 use domain::profile::{ProfileId, SubmittedFormFields};
 use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, UploadLimits};
-use domain::template::{Feature, FeatureList, FeatureSet};
+use domain::template::{Feature, FeatureSet};
 
 use crate::Database;
+use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::connection::AnyConnection;
 use crate::documents::{DocumentRow, insert_document};
 use crate::failure::{Failure, corrupt};
@@ -59,7 +60,7 @@ impl QuizRow {
             code: q.code.clone(),
             template_id: q.template.template_id.clone(),
             template_name: q.template.name.clone(),
-            template_list: q.template.list.to_digits(),
+            template_list: list_to_text(&q.template.list),
             template_created_at: to_db(q.template.created_at),
             expiry_days: i32::from(q.expiry_days.days()),
             created_at: to_db(q.created_at),
@@ -68,12 +69,12 @@ impl QuizRow {
             submitted_at: q.submitted_at.map(to_db),
             deleted_at: q.deleted_at.map(to_db),
             opened_at: q.opened_at.map(to_db),
-            completed_steps: q.completed.to_digits(),
+            completed_steps: set_to_text(&q.completed),
         }
     }
 
     fn into_domain(self) -> StoreResult<Quiz> {
-        let list = FeatureList::from_digits(&self.template_list)
+        let list = list_from_text(&self.template_list)
             .map_err(|e| corrupt("quizzes.template_list", e))?;
         let days = QuizExpiryDays::new(i64::from(self.expiry_days))
             .map_err(|e| corrupt("quizzes.expiry_days", e))?;
@@ -96,7 +97,7 @@ impl QuizRow {
             submitted_at: optional_time("quizzes.submitted_at", self.submitted_at)?,
             deleted_at: optional_time("quizzes.deleted_at", self.deleted_at)?,
             opened_at: optional_time("quizzes.opened_at", self.opened_at)?,
-            completed: FeatureSet::from_digits(&self.completed_steps)
+            completed: set_from_text(&self.completed_steps)
                 .map_err(|e| corrupt("quizzes.completed_steps", e))?,
         })
     }
@@ -360,7 +361,7 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
             .select(quizzes::completed_steps)
             .first(conn)?;
         let mut merged =
-            FeatureSet::from_digits(&stored).map_err(|e| corrupt("quizzes.completed_steps", e))?;
+            set_from_text(&stored).map_err(|e| corrupt("quizzes.completed_steps", e))?;
         for feature in Feature::ALL.into_iter().filter(|f| done.contains(*f)) {
             merged.insert(feature);
         }
@@ -369,7 +370,7 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
                 .find(quiz_id)
                 .filter(quizzes::completed_steps.eq(&stored)),
         )
-        .set(quizzes::completed_steps.eq(merged.to_digits()))
+        .set(quizzes::completed_steps.eq(set_to_text(&merged)))
         .execute(conn)?;
         if changed == 1 {
             return Ok(());

@@ -5,9 +5,10 @@ use diesel::prelude::*;
 use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{StoreError, StoreResult, TemplateRepository};
-use domain::template::{FeatureList, Template};
+use domain::template::Template;
 
 use crate::Database;
+use crate::encoding::{list_from_text, list_to_text};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
 use crate::schema::templates;
@@ -30,7 +31,7 @@ impl TemplateRow {
             id: t.id.clone(),
             merchant_id: t.merchant_id.0.clone(),
             name: t.name.clone(),
-            list: t.list.to_digits(),
+            list: list_to_text(&t.list),
             created_at: to_db(t.created_at),
             updated_at: to_db(t.updated_at),
         }
@@ -38,7 +39,7 @@ impl TemplateRow {
 
     fn into_domain(self) -> StoreResult<Template> {
         Ok(Template {
-            list: FeatureList::from_digits(&self.list).map_err(|e| corrupt("templates.list", e))?,
+            list: list_from_text(&self.list).map_err(|e| corrupt("templates.list", e))?,
             id: self.id,
             merchant_id: MerchantId(self.merchant_id),
             name: self.name,

@@ -179,25 +179,6 @@ impl FeatureSet {
     pub fn insert(&mut self, feature: Feature) {
         self.0[feature.index()] = true;
     }
-
-    /// Storage form: 22 characters `0`/`1` in feature order.
-    pub fn to_digits(&self) -> String {
-        self.0
-            .iter()
-            .map(|&done| if done { '1' } else { '0' })
-            .collect()
-    }
-
-    pub fn from_digits(digits: &str) -> Result<Self, Invalid> {
-        if digits.len() != 22 || !digits.bytes().all(|b| b == b'0' || b == b'1') {
-            return Err(Invalid::new("must hold 22 digits 0 or 1"));
-        }
-        let mut set = Self::default();
-        for (slot, digit) in set.0.iter_mut().zip(digits.bytes()) {
-            *slot = digit == b'1';
-        }
-        Ok(set)
-    }
 }
 
 /// How a template asks for a step: the interface's 0, 1 and 2.
@@ -248,25 +229,6 @@ impl FeatureList {
     /// A template must ask for something: at least one step required or optional.
     pub fn asks_for_anything(&self) -> bool {
         self.0.iter().any(|r| *r != Requirement::NotRequired)
-    }
-
-    /// Compact storage form: one digit per feature, in order (`"0120..."`).
-    pub fn to_digits(&self) -> String {
-        self.0
-            .iter()
-            .map(|r| char::from(b'0' + r.value()))
-            .collect()
-    }
-
-    pub fn from_digits(digits: &str) -> Result<Self, Invalid> {
-        if digits.len() != 22 {
-            return Err(Invalid::new("must hold 22 digits"));
-        }
-        let mut list = Self::default();
-        for (slot, digit) in list.0.iter_mut().zip(digits.bytes()) {
-            *slot = Requirement::parse(i64::from(digit) - i64::from(b'0'))?;
-        }
-        Ok(list)
     }
 }
 
@@ -322,16 +284,6 @@ mod tests {
     }
 
     #[test]
-    fn feature_sets_round_trip_through_digits() {
-        let mut set = FeatureSet::default();
-        set.insert(Feature::SelfieUpload);
-        assert!(set.contains(Feature::SelfieUpload));
-        assert!(!set.contains(Feature::PassportUpload));
-        assert_eq!(FeatureSet::from_digits(&set.to_digits()), Ok(set));
-        assert!(FeatureSet::from_digits("2").is_err());
-    }
-
-    #[test]
     fn requirements_are_zero_one_or_two() {
         assert_eq!(Requirement::parse(1), Ok(Requirement::Required));
         assert_eq!(Requirement::parse(2).map(|r| r.value()), Ok(2));
@@ -345,18 +297,6 @@ mod tests {
         assert!(!list.asks_for_anything());
         list.set(Feature::SelfieUpload, Requirement::Optional);
         assert!(list.asks_for_anything());
-    }
-
-    #[test]
-    fn lists_round_trip_through_digits() {
-        let mut list = FeatureList::default();
-        list.set(Feature::DriverLicenceUpload, Requirement::Required);
-        list.set(Feature::UtilityStatement, Requirement::Optional);
-        let digits = list.to_digits();
-        assert_eq!(digits, "1000000000000000000002");
-        assert_eq!(FeatureList::from_digits(&digits), Ok(list));
-        assert!(FeatureList::from_digits("123").is_err());
-        assert!(FeatureList::from_digits("3000000000000000000000").is_err());
     }
 
     #[test]
