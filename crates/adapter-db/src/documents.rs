@@ -8,8 +8,9 @@ use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{DocumentRepository, StoreError, StoreResult};
 use domain::profile::ProfileId;
+use serde::{Deserialize, Serialize};
+
 use domain::template::Feature;
-use serde_json::{Value, json};
 
 use crate::Database;
 use crate::connection::AnyConnection;
@@ -39,71 +40,104 @@ pub(crate) struct DocumentRow {
 /// their file names.
 const DATA: Column = Column("documents.data");
 
-fn evidence_json(evidence: &Evidence) -> Value {
-    match evidence {
-        Evidence::Files(files) => Value::Array(
-            files
-                .iter()
-                .map(|f| {
-                    json!({
-                        "file_id": f.file_id,
-                        "file_name": f.file_name,
-                        "content_type": f.file_type.mime(),
-                        "size_bytes": f.size_bytes,
-                        "sha256": f.sha256,
-                    })
-                })
-                .collect(),
-        ),
-        Evidence::Agreement {
-            signed_name,
-            signed_at,
-        } => {
-            json!([{ "signed_name": signed_name, "signed_at": to_db(*signed_at) }])
-        }
-        Evidence::Fingerprint { fingerprint } => json!([{ "fingerprint": fingerprint }]),
+/// A document's evidence as stored in `documents.data`: a JSON array of entries whose
+/// shape depends on the step. Stored data depends on these names: never rename one.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+enum StoredEntry {
+    File {
+        file_id: String,
+        file_name: String,
+        content_type: String,
+        size_bytes: u64,
+        sha256: String,
+    },
+    Agreement {
+        signed_name: String,
+        /// Unix seconds.
+        signed_at: i64,
+    },
+    Fingerprint {
+        fingerprint: String,
+    },
+}
+
+/// The stored name of each file type, written out per variant.
+fn type_text(file_type: FileType) -> &'static str {
+    match file_type {
+        FileType::Jpeg => "image/jpeg",
+        FileType::Png => "image/png",
+        FileType::Pdf => "application/pdf",
     }
 }
 
-fn parse_evidence(step: &str, data: &str) -> StoreResult<Evidence> {
-    let bad = |what: &str| corrupt("documents.data", what);
-    let entries: Vec<Value> =
-        serde_json::from_str(data).map_err(|e| corrupt("documents.data", e))?;
-    let text = |v: &Value, key: &str| v[key].as_str().map(str::to_owned).ok_or_else(|| bad(key));
-    match Feature::from_name(step) {
-        Some(Feature::AgreementSign) => {
-            let entry = entries.first().ok_or_else(|| bad("agreement"))?;
-            Ok(Evidence::Agreement {
-                signed_name: text(entry, "signed_name")?,
-                signed_at: from_db(
-                    "documents.data.signed_at",
-                    entry["signed_at"]
-                        .as_i64()
-                        .ok_or_else(|| bad("signed_at"))?,
-                )?,
-            })
-        }
-        Some(Feature::DeviceFingerPrint) => {
-            let entry = entries.first().ok_or_else(|| bad("fingerprint"))?;
-            Ok(Evidence::Fingerprint {
-                fingerprint: text(entry, "fingerprint")?,
-            })
-        }
-        _ => entries
+fn type_from_text(text: &str) -> Option<FileType> {
+    [FileType::Jpeg, FileType::Png, FileType::Pdf]
+        .into_iter()
+        .find(|t| type_text(*t) == text)
+}
+
+fn evidence_text(evidence: &Evidence) -> String {
+    let entries: Vec<StoredEntry> = match evidence {
+        Evidence::Files(files) => files
             .iter()
-            .map(|f| {
-                Ok(StoredFile {
-                    file_id: text(f, "file_id")?,
-                    file_name: text(f, "file_name")?,
-                    file_type: FileType::from_mime(&text(f, "content_type")?)
-                        .ok_or_else(|| bad("content_type"))?,
-                    size_bytes: f["size_bytes"].as_u64().ok_or_else(|| bad("size_bytes"))?,
-                    sha256: text(f, "sha256")?,
-                })
+            .map(|f| StoredEntry::File {
+                file_id: f.file_id.clone(),
+                file_name: f.file_name.clone(),
+                content_type: type_text(f.file_type).to_owned(),
+                size_bytes: f.size_bytes,
+                sha256: f.sha256.clone(),
             })
-            .collect::<StoreResult<_>>()
-            .map(Evidence::Files),
+            .collect(),
+        Evidence::Agreement {
+            signed_name,
+            signed_at,
+        } => vec![StoredEntry::Agreement {
+            signed_name: signed_name.clone(),
+            signed_at: to_db(*signed_at),
+        }],
+        Evidence::Fingerprint { fingerprint } => vec![StoredEntry::Fingerprint {
+            fingerprint: fingerprint.clone(),
+        }],
+    };
+    serde_json::to_string(&entries).unwrap_or_default()
+}
+
+fn parse_evidence(data: &str) -> StoreResult<Evidence> {
+    let bad = |what: &str| corrupt("documents.data", what);
+    let entries: Vec<StoredEntry> =
+        serde_json::from_str(data).map_err(|e| corrupt("documents.data", e))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        match entry {
+            StoredEntry::Agreement {
+                signed_name,
+                signed_at,
+            } => {
+                return Ok(Evidence::Agreement {
+                    signed_name,
+                    signed_at: from_db("documents.data.signed_at", signed_at)?,
+                });
+            }
+            StoredEntry::Fingerprint { fingerprint } => {
+                return Ok(Evidence::Fingerprint { fingerprint });
+            }
+            StoredEntry::File {
+                file_id,
+                file_name,
+                content_type,
+                size_bytes,
+                sha256,
+            } => files.push(StoredFile {
+                file_id,
+                file_name,
+                file_type: type_from_text(&content_type).ok_or_else(|| bad("content_type"))?,
+                size_bytes,
+                sha256,
+            }),
+        }
     }
+    Ok(Evidence::Files(files))
 }
 
 impl DocumentRow {
@@ -132,9 +166,9 @@ impl DocumentRow {
             merchant_id: d.merchant_id.0.clone(),
             profile_id: d.profile_id.0.clone(),
             quiz_id: d.quiz_id.clone(),
-            name: d.name.clone(),
+            name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
-            data: evidence_json(&d.evidence).to_string(),
+            data: evidence_text(&d.evidence),
             created_at: to_db(d.created_at),
             updated_at: to_db(d.updated_at),
             size_bytes: i64::try_from(size).unwrap_or(i64::MAX),
@@ -147,12 +181,13 @@ impl DocumentRow {
             .parse()
             .map_err(|e| corrupt("documents.status", e))?;
         Ok(Document {
-            evidence: parse_evidence(&self.name, &self.data)?,
+            evidence: parse_evidence(&self.data)?,
             id: self.id,
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),
             quiz_id: self.quiz_id,
-            name: self.name,
+            step: Feature::from_name(&self.name)
+                .ok_or_else(|| corrupt("documents.name", &self.name))?,
             status,
             created_at: from_db("documents.created_at", self.created_at)?,
             updated_at: from_db("documents.updated_at", self.updated_at)?,

@@ -40,7 +40,10 @@ fn slot(feature: Feature) -> usize {
 fn chars_of(text: &str) -> Result<Vec<(Feature, u8)>, String> {
     let bytes = text.as_bytes();
     if bytes.len() != SLOTS {
-        return Err(format!("expected {SLOTS} characters, found {}", bytes.len()));
+        return Err(format!(
+            "expected {SLOTS} characters, found {}",
+            bytes.len()
+        ));
     }
     Ok(Feature::ALL
         .into_iter()

@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays};
+use domain::merchant::{
+    ApiKey, ExposeSecret, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
+};
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 
 use crate::failure::{Failure, corrupt};
@@ -74,7 +76,7 @@ fn networks_text(networks: &[IpNet]) -> String {
 impl ApiKeyRow {
     fn seal(key: &ApiKey, vault: &Vault) -> StoreResult<Self> {
         let sealed_secret = vault
-            .seal(key.secret.as_bytes(), &key.key)
+            .seal(key.secret.expose_secret().as_bytes(), &key.key)
             .map_err(|e| StoreError::Internal(e.to_string()))?;
         Ok(Self {
             api_key: key.key.clone(),
@@ -96,7 +98,7 @@ impl ApiKeyRow {
             created_at: from_db("api_keys.created_at", self.created_at)?,
             key: self.api_key,
             merchant_id: MerchantId(self.merchant_id),
-            secret,
+            secret: secret.into(),
             enabled: self.enabled,
             compat_signature: self.compat_signature,
             allowed_networks: self

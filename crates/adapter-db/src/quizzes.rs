@@ -12,9 +12,9 @@ use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, 
 use domain::template::{Feature, FeatureSet};
 
 use crate::Database;
-use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::connection::AnyConnection;
 use crate::documents::{DocumentRow, insert_document};
+use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
 use crate::profiles::{
@@ -74,8 +74,8 @@ impl QuizRow {
     }
 
     fn into_domain(self) -> StoreResult<Quiz> {
-        let list = list_from_text(&self.template_list)
-            .map_err(|e| corrupt("quizzes.template_list", e))?;
+        let list =
+            list_from_text(&self.template_list).map_err(|e| corrupt("quizzes.template_list", e))?;
         let days = QuizExpiryDays::new(i64::from(self.expiry_days))
             .map_err(|e| corrupt("quizzes.expiry_days", e))?;
         Ok(Quiz {

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use adapter_db::{Database, Vault};
 use domain::OffsetDateTime;
 use domain::event::{Activity, Event};
-use domain::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use domain::merchant::{
+    ApiKey, ExposeSecret, Merchant, MerchantId, MerchantSettings, SecretString,
+};
 use domain::paging::Page;
 use domain::ports::{MerchantRepository, ProfileRepository, StoreError};
 use domain::profile::{
@@ -39,7 +41,7 @@ async fn fixture() -> Fixture {
     let key = ApiKey {
         key: "key-1".into(),
         merchant_id: merchant.id.clone(),
-        secret: "sec-1".into(),
+        secret: SecretString::from("sec-1"),
         enabled: true,
         compat_signature: false,
         allowed_networks: Vec::new(),
@@ -86,7 +88,7 @@ async fn a_secret_is_stored_sealed_and_read_back_whole() {
         .await
         .expect("read")
         .expect("exists");
-    assert_eq!(key.secret, "sec-1");
+    assert_eq!(key.secret.expose_secret(), "sec-1");
     let wrong_vault = Database::open(
         &f._dir.path().join("idv.sqlite3").display().to_string(),
         Arc::new(Vault::new(&[8; 32])),

@@ -1,7 +1,7 @@
 //! `idv merchant ...`: credentials are issued here, on the server's machine, never
 //! through the API.
 
-use domain::merchant::{ApiKey, MerchantId};
+use domain::merchant::{ApiKey, ExposeSecret, MerchantId};
 use serde_json::json;
 
 use crate::cli::{KeyCommand, MerchantCommand};
@@ -79,7 +79,7 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
         let out = json!({
             "merchant_id": key.merchant_id.0,
             "api_key": key.key,
-            "api_secret": key.secret,
+            "api_secret": key.secret.expose_secret(),
         });
         println!("{out}");
         return;
@@ -89,6 +89,6 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
     }
     println!("merchant_id: {}", key.merchant_id.0);
     println!("api_key:     {}", key.key);
-    println!("api_secret:  {}", key.secret);
+    println!("api_secret:  {}", key.secret.expose_secret());
     println!("The secret is shown only now; store it safely.");
 }

@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
 use crate::statuses::review_status;
+use crate::template::Feature;
 
 review_status!(
     /// The merchant's verdict on a document. Any status may follow any other.
@@ -75,8 +76,8 @@ pub struct Document {
     pub merchant_id: MerchantId,
     pub profile_id: ProfileId,
     pub quiz_id: String,
-    /// The step it answers, e.g. `passport_upload`.
-    pub name: String,
+    /// The step it answers (the interface's document `name`, e.g. `passport_upload`).
+    pub step: Feature,
     pub status: DocumentStatus,
     pub evidence: Evidence,
     pub created_at: OffsetDateTime,

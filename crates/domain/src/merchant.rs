@@ -3,6 +3,7 @@
 use std::net::IpAddr;
 
 pub use ipnet::IpNet;
+pub use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
 use crate::validation::Invalid;
@@ -34,14 +35,15 @@ pub const API_KEY_PREFIX: &str = "key-";
 pub const API_SECRET_PREFIX: &str = "sec-";
 
 /// One API credential of a merchant. A merchant may hold several, so a key can be rotated
-/// without downtime, and each can be disabled on its own.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// without downtime, and each can be disabled on its own. Its `Debug` never shows the
+/// secret.
+#[derive(Debug, Clone)]
 pub struct ApiKey {
     /// Public: sent in the `Api-Key` header.
     pub key: String,
     pub merchant_id: MerchantId,
     /// Shared secret for the request signature. Shown once at creation.
-    pub secret: String,
+    pub secret: SecretString,
     pub enabled: bool,
     /// Whether the replayable compatibility signature scheme is accepted for this key.
     pub compat_signature: bool,
@@ -108,7 +110,7 @@ mod tests {
         let mut key = ApiKey {
             key: "key-1".into(),
             merchant_id: MerchantId("m".into()),
-            secret: "sec-1".into(),
+            secret: SecretString::from("sec-1"),
             enabled: true,
             compat_signature: false,
             allowed_networks: Vec::new(),
@@ -123,6 +125,24 @@ mod tests {
         assert!(key.admits(ip("203.0.113.9")));
         assert!(key.admits(ip("2001:db8::1")));
         assert!(!key.admits(ip("198.51.100.1")));
+    }
+
+    #[test]
+    fn a_key_never_shows_its_secret_in_debug_output() {
+        let key = ApiKey {
+            key: "key-1".into(),
+            merchant_id: MerchantId("m".into()),
+            secret: SecretString::from("sec-very-secret"),
+            enabled: true,
+            compat_signature: false,
+            allowed_networks: Vec::new(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        };
+        let shown = format!("{key:?}");
+        assert!(
+            shown.contains("key-1") && !shown.contains("sec-very-secret"),
+            "{shown}"
+        );
     }
 
     #[test]

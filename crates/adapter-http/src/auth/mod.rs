@@ -7,7 +7,7 @@ mod signature;
 pub use compat::{drop_empty, http_build_query};
 pub use signature::{SIGNATURE_TOLERANCE_SECONDS, sign_v1};
 
-use domain::merchant::ApiKey;
+use domain::merchant::{ApiKey, ExposeSecret};
 use time::OffsetDateTime;
 
 use crate::error::ApiError;
@@ -38,10 +38,16 @@ pub fn verify(
             ApiError::unauthorized("SIGNATURE_REQUIRED", "The Signature header is required.")
         })?;
     if signature::looks_like_v1(header) {
-        return signature::verify_v1(key.secret.as_bytes(), header, path, body, now)
-            .map(|()| Scheme::V1);
+        return signature::verify_v1(
+            key.secret.expose_secret().as_bytes(),
+            header,
+            path,
+            body,
+            now,
+        )
+        .map(|()| Scheme::V1);
     }
-    if key.compat_signature && compat::verify(key.secret.as_bytes(), header, body) {
+    if key.compat_signature && compat::verify(key.secret.expose_secret().as_bytes(), header, body) {
         return Ok(Scheme::Compat);
     }
     Err(invalid_signature())

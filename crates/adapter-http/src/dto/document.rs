@@ -80,7 +80,7 @@ impl DocumentView {
     pub fn of(d: &Document) -> Self {
         Self {
             id: d.id.clone(),
-            name: d.name.clone(),
+            name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
             data: EvidenceEntry::of(&d.evidence),
             created_at: rfc3339(d.created_at),

@@ -140,7 +140,7 @@ impl StepsDone {
 #[derive(Debug, Serialize)]
 pub struct DocumentMade {
     document_id: String,
-    name: String,
+    name: &'static str,
     status: &'static str,
 }
 
@@ -148,7 +148,7 @@ impl DocumentMade {
     pub fn of(document: &Document) -> Self {
         Self {
             document_id: document.id.clone(),
-            name: document.name.clone(),
+            name: document.step.name(),
             status: document.status.as_str(),
         }
     }

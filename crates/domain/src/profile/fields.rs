@@ -215,9 +215,20 @@ impl Postal {
     }
 }
 
-/// A social security / social insurance number: exactly 9 digits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A social security / social insurance number: exactly 9 digits. Its `Debug` shows only
+/// the last four, so a stray `{:?}` in a log never carries one.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Ssn(String);
+
+impl fmt::Debug for Ssn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let last = self
+            .0
+            .get(self.0.len().saturating_sub(4)..)
+            .unwrap_or_default();
+        write!(f, "Ssn(*****{last})")
+    }
+}
 
 impl Ssn {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
@@ -281,6 +292,12 @@ impl fmt::Display for Amount {
 mod tests {
     use super::*;
     use time::macros::date;
+
+    #[test]
+    fn an_ssn_never_shows_whole_in_debug_output() {
+        let ssn = Ssn::parse("123456789").expect("valid");
+        assert_eq!(format!("{ssn:?}"), "Ssn(*****6789)");
+    }
 
     #[test]
     fn text_typed_by_a_client_refuses_markup() {

@@ -488,7 +488,7 @@ impl ClientService {
             merchant_id: view.quiz.merchant_id.clone(),
             profile_id: view.client.id.clone(),
             quiz_id: view.quiz.id.clone(),
-            name: step.name().to_owned(),
+            step,
             status: DocumentStatus::Pending,
             evidence,
             created_at: now,

@@ -118,7 +118,8 @@ impl DocumentService {
         let now = self.clock.now();
         let details = format!(
             "Document {} status changed from {} to {status}",
-            document.name, document.status
+            document.step.name(),
+            document.status
         );
         document.status = status;
         document.updated_at = now;
@@ -145,7 +146,7 @@ impl DocumentService {
     ) -> Result<OffsetDateTime, DomainError> {
         let (profile, document) = self.get(merchant, key, id).await?;
         let now = self.clock.now();
-        let details = format!("Document {} deleted with its files", document.name);
+        let details = format!("Document {} deleted with its files", document.step.name());
         let event = Event::about(
             self.ids.next_id(),
             &profile,

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use crate::error::{DomainError, Resource};
 use crate::merchant::{
     API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, Merchant, MerchantId,
-    MerchantSettings,
+    MerchantSettings, SecretString,
 };
 use crate::ports::{Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
 use crate::validation::{Problem, Violations};
@@ -125,10 +125,10 @@ impl MerchantService {
                 self.secrets.base62(CREDENTIAL_RANDOM_LEN)
             ),
             merchant_id: merchant.clone(),
-            secret: format!(
+            secret: SecretString::from(format!(
                 "{API_SECRET_PREFIX}{}",
                 self.secrets.base62(CREDENTIAL_RANDOM_LEN)
-            ),
+            )),
             enabled: true,
             compat_signature,
             allowed_networks: Vec::new(),
@@ -141,6 +141,7 @@ impl MerchantService {
 mod tests {
     use super::*;
     use crate::fakes::{FixedClock, MemoryMerchants, SequentialIds};
+    use crate::merchant::ExposeSecret;
     use crate::merchant::QuizExpiryDays;
     use futures_executor::block_on;
 
@@ -165,7 +166,8 @@ mod tests {
             "{}",
             key.key
         );
-        assert!(key.secret.starts_with("sec-") && key.secret.len() == 36);
+        let secret = key.secret.expose_secret();
+        assert!(secret.starts_with("sec-") && secret.len() == 36);
         assert_eq!(merchant.settings.quiz_expiry_days.days(), 5);
     }
 
