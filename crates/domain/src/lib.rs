@@ -18,8 +18,13 @@ mod statuses;
 pub mod template;
 pub mod validation;
 
-#[cfg(test)]
-mod fakes;
+/// In-memory implementations of the ports, for trying the rules and testing code that
+/// uses them (feature `memory`).
+#[cfg(any(test, feature = "memory"))]
+pub mod memory;
+
+#[cfg(any(test, feature = "contract"))]
+pub mod contract;
 
 pub use error::DomainError;
 pub use time::{Date, OffsetDateTime};

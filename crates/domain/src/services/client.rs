@@ -557,7 +557,7 @@ fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
 mod tests {
     use super::*;
     use crate::event::Activity;
-    use crate::fakes::{
+    use crate::memory::{
         FixedClock, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes, MemoryTemplates,
         SequentialIds,
     };

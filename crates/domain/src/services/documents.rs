@@ -203,7 +203,7 @@ mod tests {
     use futures_executor::block_on;
 
     use super::*;
-    use crate::fakes::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    use crate::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
     use crate::ports::{FileUpload, StoreResult, StoredObject};
     use crate::profile::ProfileId;
 

@@ -140,7 +140,7 @@ impl MerchantService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fakes::{FixedClock, MemoryMerchants, SequentialIds};
+    use crate::memory::{FixedClock, MemoryMerchants, SequentialIds};
     use crate::merchant::ExposeSecret;
     use crate::merchant::QuizExpiryDays;
     use futures_executor::block_on;

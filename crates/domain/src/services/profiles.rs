@@ -192,7 +192,7 @@ impl ProfileService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fakes::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    use crate::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
     use crate::profile::{AttributesPatch, Email, Patch, PhoneNumber, ShortText};
     use futures_executor::block_on;
 

@@ -332,7 +332,7 @@ impl QuizService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fakes::{
+    use crate::memory::{
         FixedClock, MemoryMerchants, MemoryProfiles, MemoryQuizzes, MemoryTemplates, SequentialIds,
     };
     use crate::merchant::{Merchant, MerchantSettings};

@@ -109,7 +109,7 @@ impl TemplateService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fakes::{FixedClock, MemoryTemplates, SequentialIds};
+    use crate::memory::{FixedClock, MemoryTemplates, SequentialIds};
     use futures_executor::block_on;
 
     fn service() -> TemplateService {

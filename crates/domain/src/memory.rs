@@ -1,23 +1,31 @@
-//! In-memory stand-ins for the ports, for unit tests only.
+//! In-memory implementations of the ports: the domain's unit tests run on them, and so
+//! can another tool's. They pass the same port contract suite (`contract.rs`) as the
+//! SQLite and PostgreSQL adapters, so they behave as those do: a write changes only what
+//! the real adapters change, completed steps and submitted fields merge, a profile's
+//! deletion takes everything under it.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
+use crate::document::Document;
 use crate::event::Event;
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::note::Note;
 use crate::paging::{Page, Paged};
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
     StoreResult,
 };
-use crate::ports::{ProfileWrite, QuizRepository, TemplateRepository};
+use crate::ports::{
+    DocumentRepository, NoteRepository, ProfileWrite, QuizRepository, TemplateRepository,
+};
 use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
-use crate::template::Template;
+use crate::template::{Feature, Template};
 
 #[derive(Debug)]
 pub struct FixedClock(pub OffsetDateTime);
@@ -71,11 +79,22 @@ fn page_of<T: Clone>(mut items: Vec<T>, page: Page) -> Paged<T> {
 
 type Mutation = Box<dyn FnOnce(&mut Profile) + Send>;
 
+/// The data of one store: profiles and everything under them. The repositories below
+/// are views on it, as tables of one database are.
 #[derive(Default)]
 pub struct MemoryProfiles {
     profiles: Mutex<Vec<Profile>>,
     events: Mutex<Vec<Event>>,
+    quizzes: Mutex<Vec<Quiz>>,
+    documents: Mutex<Vec<Document>>,
+    notes: Mutex<Vec<Note>>,
     interfere: Mutex<Option<Mutation>>,
+}
+
+impl std::fmt::Debug for MemoryProfiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MemoryProfiles")
+    }
 }
 
 impl MemoryProfiles {
@@ -156,14 +175,34 @@ impl ProfileRepository for MemoryProfiles {
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
-        self.profiles
+        {
+            let mut profiles = self.profiles.lock().expect("lock");
+            let before = profiles.len();
+            profiles.retain(|p| p.id != profile.id);
+            if profiles.len() == before {
+                return Err(StoreError::Missing);
+            }
+        }
+        let mine = |id: &ProfileId| id == &profile.id;
+        let mut documents = self.documents.lock().expect("lock");
+        let files = documents
+            .iter()
+            .filter(|d| mine(&d.profile_id))
+            .flat_map(|d| d.files().iter().map(|f| f.file_id.clone()))
+            .collect();
+        documents.retain(|d| !mine(&d.profile_id));
+        self.quizzes
             .lock()
             .expect("lock")
-            .retain(|p| p.id != profile.id);
+            .retain(|q| !mine(&q.profile_id));
+        self.notes
+            .lock()
+            .expect("lock")
+            .retain(|n| !mine(&n.profile_id));
         let mut events = self.events.lock().expect("lock");
         events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
         events.push(tombstone.clone());
-        Ok(Vec::new())
+        Ok(files)
     }
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
@@ -301,20 +340,17 @@ impl TemplateRepository for MemoryTemplates {
 
 /// Quizzes over the profile fake, so that quiz creation writes profiles where the
 /// profile service reads them.
+#[derive(Debug)]
 pub struct MemoryQuizzes {
-    profiles: std::sync::Arc<MemoryProfiles>,
-    quizzes: Mutex<Vec<Quiz>>,
-    documents: Mutex<Vec<crate::document::Document>>,
+    profiles: Arc<MemoryProfiles>,
     /// When set, storing a document fails as a lost database would.
     pub refuse_documents: std::sync::atomic::AtomicBool,
 }
 
 impl MemoryQuizzes {
-    pub fn new(profiles: std::sync::Arc<MemoryProfiles>) -> Self {
+    pub fn new(profiles: Arc<MemoryProfiles>) -> Self {
         Self {
             profiles,
-            quizzes: Mutex::default(),
-            documents: Mutex::default(),
             refuse_documents: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -349,7 +385,11 @@ impl QuizRepository for MemoryQuizzes {
             .lock()
             .expect("lock")
             .extend(rest.iter().cloned());
-        self.quizzes.lock().expect("lock").push(quiz.clone());
+        self.profiles
+            .quizzes
+            .lock()
+            .expect("lock")
+            .push(quiz.clone());
         Ok(())
     }
 
@@ -359,7 +399,7 @@ impl QuizRepository for MemoryQuizzes {
         link: &QuizLink,
     ) -> StoreResult<Option<QuizWithClient>> {
         let quiz = {
-            let quizzes = self.quizzes.lock().expect("lock");
+            let quizzes = self.profiles.quizzes.lock().expect("lock");
             quizzes
                 .iter()
                 .find(|q| {
@@ -376,7 +416,7 @@ impl QuizRepository for MemoryQuizzes {
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
-        let quizzes = self.quizzes.lock().expect("lock").clone();
+        let quizzes = self.profiles.quizzes.lock().expect("lock").clone();
         let mine = quizzes
             .iter()
             .filter(|q| &q.merchant_id == merchant && q.deleted_at.is_none())
@@ -386,21 +426,22 @@ impl QuizRepository for MemoryQuizzes {
     }
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.replace(
-            quiz,
-            event,
-            |stored| stored.expired_at.is_none(),
-            StoreError::Conflict,
-        )
+        self.change(quiz, event, StoreError::Conflict, |stored| {
+            let first = stored.expired_at.is_none();
+            first.then(|| stored.expired_at = quiz.expired_at).is_some()
+        })
     }
 
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.replace(quiz, event, |_| true, StoreError::Missing)
+        self.change(quiz, event, StoreError::Missing, |stored| {
+            stored.deleted_at = quiz.deleted_at;
+            true
+        })
     }
 
     async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>> {
         let merchant = {
-            let quizzes = self.quizzes.lock().expect("lock");
+            let quizzes = self.profiles.quizzes.lock().expect("lock");
             quizzes
                 .iter()
                 .find(|q| match link {
@@ -416,12 +457,10 @@ impl QuizRepository for MemoryQuizzes {
     }
 
     async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.replace(
-            quiz,
-            event,
-            |stored| stored.opened_at.is_none(),
-            StoreError::Conflict,
-        )
+        self.change(quiz, event, StoreError::Conflict, |stored| {
+            let first = stored.opened_at.is_none();
+            first.then(|| stored.opened_at = quiz.opened_at).is_some()
+        })
     }
 
     async fn save_fields(
@@ -453,11 +492,13 @@ impl QuizRepository for MemoryQuizzes {
             merge(&mut submitted.ssn, &sent.ssn);
             submitted.updated_at = sent.updated_at;
         }
-        self.replace(quiz, event, |_| true, StoreError::Missing)
+        self.change(quiz, event, StoreError::Missing, |stored| {
+            add_steps(stored, quiz)
+        })
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
-        let documents = self.documents.lock().expect("lock");
+        let documents = self.profiles.documents.lock().expect("lock");
         let mine = documents.iter().filter(|d| d.quiz_id == quiz.id);
         Ok(mine.fold(QuizUsage::default(), |usage, d| QuizUsage {
             documents: usage.documents + 1,
@@ -479,44 +520,139 @@ impl QuizRepository for MemoryQuizzes {
         if !limits.admits(self.usage(quiz).await?, bytes) {
             return Err(StoreError::LimitReached);
         }
-        self.replace(quiz, event, |_| true, StoreError::Missing)?;
-        self.documents.lock().expect("lock").push(document.clone());
+        self.change(quiz, event, StoreError::Missing, |stored| {
+            add_steps(stored, quiz)
+        })?;
+        self.profiles
+            .documents
+            .lock()
+            .expect("lock")
+            .push(document.clone());
         Ok(())
     }
 
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.replace(
-            quiz,
-            event,
-            |stored| stored.submitted_at.is_none(),
-            StoreError::Conflict,
-        )
+        self.change(quiz, event, StoreError::Conflict, |stored| {
+            let first = stored.submitted_at.is_none();
+            first
+                .then(|| stored.submitted_at = quiz.submitted_at)
+                .is_some()
+        })
     }
 }
 
+/// Adds the steps `quiz` completed to those stored (another writer's stay).
+fn add_steps(stored: &mut Quiz, quiz: &Quiz) -> bool {
+    for step in Feature::ALL {
+        if quiz.completed.contains(step) {
+            stored.completed.insert(step);
+        }
+    }
+    true
+}
+
 impl MemoryQuizzes {
-    fn replace(
+    /// Applies `apply` to the stored quiz (not deleted) and records `event`, as one write;
+    /// `refusal` when `apply` declines, `Missing` when the quiz is gone.
+    fn change(
         &self,
         quiz: &Quiz,
         event: &Event,
-        allowed: impl Fn(&Quiz) -> bool,
         refusal: StoreError,
+        apply: impl FnOnce(&mut Quiz) -> bool,
     ) -> StoreResult<()> {
-        let mut quizzes = self.quizzes.lock().expect("lock");
+        let mut quizzes = self.profiles.quizzes.lock().expect("lock");
         let stored = quizzes
             .iter_mut()
             .find(|q| q.id == quiz.id && q.deleted_at.is_none())
             .ok_or(StoreError::Missing)?;
-        if !allowed(stored) {
+        if !apply(stored) {
             return Err(refusal);
         }
-        *stored = quiz.clone();
         self.profiles
             .events
             .lock()
             .expect("lock")
             .push(event.clone());
         Ok(())
+    }
+}
+
+/// Documents, over the same data as the quizzes that make them.
+#[derive(Debug)]
+pub struct MemoryDocuments(pub Arc<MemoryProfiles>);
+
+#[async_trait]
+impl DocumentRepository for MemoryDocuments {
+    async fn find(&self, profile: &ProfileId, id: &str) -> StoreResult<Option<Document>> {
+        let documents = self.0.documents.lock().expect("lock");
+        Ok(documents
+            .iter()
+            .find(|d| &d.profile_id == profile && d.id == id)
+            .cloned())
+    }
+
+    async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>> {
+        let documents = self.0.documents.lock().expect("lock");
+        let mine = documents
+            .iter()
+            .filter(|d| &d.profile_id == profile)
+            .cloned()
+            .collect();
+        Ok(page_of(mine, page))
+    }
+
+    async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {
+        let mut documents = self.0.documents.lock().expect("lock");
+        let stored = documents
+            .iter_mut()
+            .find(|d| d.id == document.id)
+            .ok_or(StoreError::Missing)?;
+        stored.status = document.status;
+        stored.updated_at = document.updated_at;
+        self.0.events.lock().expect("lock").push(event.clone());
+        Ok(())
+    }
+
+    async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
+        let mut documents = self.0.documents.lock().expect("lock");
+        let before = documents.len();
+        documents.retain(|d| d.id != document.id);
+        if documents.len() == before {
+            return Err(StoreError::Missing);
+        }
+        self.0.events.lock().expect("lock").push(event.clone());
+        Ok(())
+    }
+
+    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
+        let documents = self.0.documents.lock().expect("lock");
+        Ok(documents
+            .iter()
+            .any(|d| d.files().iter().any(|f| f.file_id == file_id)))
+    }
+}
+
+/// Notes, over the same data as the profiles they belong to.
+#[derive(Debug)]
+pub struct MemoryNotes(pub Arc<MemoryProfiles>);
+
+#[async_trait]
+impl NoteRepository for MemoryNotes {
+    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
+        self.0.notes.lock().expect("lock").push(note.clone());
+        self.0.events.lock().expect("lock").push(event.clone());
+        Ok(())
+    }
+
+    async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>> {
+        let notes = self.0.notes.lock().expect("lock");
+        let mine = notes
+            .iter()
+            .filter(|n| &n.profile_id == profile)
+            .cloned()
+            .collect();
+        Ok(page_of(mine, page))
     }
 }
 

@@ -1,0 +1,102 @@
+//! The port contract suite of `domain::contract`, run on SQLite and on PostgreSQL: the
+//! same promises the in-memory adapters keep. Each check gets a fresh database.
+//! PostgreSQL (`IDV_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432`) is
+//! reported as ignored when unreachable, and fails under `IDV_TEST_REQUIRE_POSTGRES=1`.
+
+use std::sync::Arc;
+
+use adapter_db::{Database, Vault};
+use diesel::{Connection, PgConnection, RunQueryDsl, sql_query};
+use domain::contract::{CHECKS, Ports};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn server() -> String {
+    std::env::var("IDV_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
+        .trim_end_matches('/')
+        .to_owned()
+}
+
+fn admin() -> Result<PgConnection, String> {
+    PgConnection::establish(&format!("{}/postgres", server())).map_err(|e| e.to_string())
+}
+
+fn ports_of(db: Database) -> Ports {
+    let db = Arc::new(db);
+    Ports {
+        merchants: db.clone(),
+        profiles: db.clone(),
+        templates: db.clone(),
+        quizzes: db.clone(),
+        documents: db.clone(),
+        notes: db,
+    }
+}
+
+fn open(url: &str) -> Database {
+    let db = Database::open(url, Arc::new(Vault::new(&[9; 32]))).expect("open");
+    db.migrate(1_795_000_000).expect("migrated");
+    db
+}
+
+fn run(check: domain::contract::Check, ports: Ports) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(check(ports));
+}
+
+fn on_sqlite(check: domain::contract::Check) -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let db = open(&dir.path().join("contract.sqlite3").display().to_string());
+    run(check, ports_of(db));
+    Ok(())
+}
+
+fn on_postgres(name: &str, check: domain::contract::Check) -> Result<(), Failed> {
+    let database = format!("idv_contract_{}_{}", std::process::id(), name);
+    let mut admin = admin()?;
+    sql_query(format!("DROP DATABASE IF EXISTS {database}"))
+        .execute(&mut admin)
+        .map_err(|e| e.to_string())?;
+    sql_query(format!("CREATE DATABASE {database}"))
+        .execute(&mut admin)
+        .map_err(|e| e.to_string())?;
+    let outcome = std::panic::catch_unwind(|| {
+        run(check, ports_of(open(&format!("{}/{database}", server()))));
+    });
+    // The pool is gone with the check; the database can go too.
+    let _ =
+        sql_query(format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)")).execute(&mut admin);
+    outcome.map_err(|_| Failed::from("the check failed (see above)"))
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let require = std::env::var("IDV_TEST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let skip_postgres = match admin() {
+        Ok(_) => false,
+        Err(e) if !require => {
+            eprintln!(
+                "PostgreSQL is not reachable ({e}); its contract checks are reported as ignored."
+            );
+            true
+        }
+        Err(_) => false,
+    };
+    let mut trials = Vec::new();
+    for &(name, check) in CHECKS {
+        trials.push(Trial::test(format!("sqlite::{name}"), move || {
+            on_sqlite(check)
+        }));
+        trials.push(
+            Trial::test(format!("postgres::{name}"), move || {
+                on_postgres(name, check)
+            })
+            .with_ignored_flag(skip_postgres),
+        );
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

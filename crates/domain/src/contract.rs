@@ -1,0 +1,739 @@
+//! The port contract: what every implementation of the storage ports must do, written once
+//! and run against each of them (the in-memory fakes here, SQLite and PostgreSQL in
+//! `adapter-db`'s tests), so that the fakes the rules are tested on cannot drift from the
+//! real adapters. Enabled by the `contract` feature; checks panic on a broken promise.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use time::OffsetDateTime;
+use time::macros::datetime;
+
+use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
+use crate::event::{Activity, Event};
+use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, SecretString};
+use crate::note::{Note, NoteText};
+use crate::paging::Page;
+use crate::ports::{
+    DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository, ProfileWrite,
+    QuizRepository, StoreError, TemplateRepository,
+};
+use crate::profile::{
+    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey, ShortText,
+    SubmittedFormFields,
+};
+use crate::quiz::{Quiz, QuizLink, TemplateSnapshot, UploadLimits};
+use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
+
+/// Every port an implementation provides, on one fresh, empty store.
+#[derive(Clone)]
+pub struct Ports {
+    pub merchants: Arc<dyn MerchantRepository>,
+    pub profiles: Arc<dyn ProfileRepository>,
+    pub templates: Arc<dyn TemplateRepository>,
+    pub quizzes: Arc<dyn QuizRepository>,
+    pub documents: Arc<dyn DocumentRepository>,
+    pub notes: Arc<dyn NoteRepository>,
+}
+
+impl std::fmt::Debug for Ports {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Ports")
+    }
+}
+
+/// One promise of the contract, run on fresh ports.
+pub type Check = fn(Ports) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Every check, by a name that reads as the promise.
+pub const CHECKS: &[(&str, Check)] = &[
+    (
+        "profiles_are_unique_per_merchant_by_email_and_by_mobile",
+        |p| Box::pin(unique_profiles(p)),
+    ),
+    ("a_stale_profile_update_is_a_conflict", |p| {
+        Box::pin(stale_update(p))
+    }),
+    (
+        "profile_delete_erases_everything_and_names_the_files",
+        |p| Box::pin(profile_delete(p)),
+    ),
+    ("completed_steps_of_two_writers_are_both_kept", |p| {
+        Box::pin(steps_merge(p))
+    }),
+    ("submitted_fields_merge_field_by_field", |p| {
+        Box::pin(fields_merge(p))
+    }),
+    ("quiz_state_changes_happen_once", |p| {
+        Box::pin(state_once(p))
+    }),
+    ("documents_past_the_limits_are_refused", |p| {
+        Box::pin(document_limits(p))
+    }),
+    ("documents_belong_to_their_profile", |p| {
+        Box::pin(document_scope(p))
+    }),
+    ("merchant_keys_and_settings", |p| Box::pin(merchant_keys(p))),
+    ("templates_belong_to_their_merchant", |p| {
+        Box::pin(template_scope(p))
+    }),
+    ("lists_are_newest_first_with_counts", |p| {
+        Box::pin(newest_first(p))
+    }),
+];
+
+const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+fn merchant(id: &str) -> Merchant {
+    Merchant {
+        id: MerchantId(id.into()),
+        name: format!("Merchant {id}"),
+        settings: MerchantSettings::default(),
+        created_at: NOW,
+    }
+}
+
+fn key_of(merchant: &Merchant, key: &str) -> ApiKey {
+    ApiKey {
+        key: key.into(),
+        merchant_id: merchant.id.clone(),
+        secret: SecretString::from(format!("sec-{key}")),
+        enabled: true,
+        compat_signature: false,
+        allowed_networks: Vec::new(),
+        created_at: NOW,
+    }
+}
+
+/// A merchant with one key, stored; returns its id.
+async fn seed_merchant(p: &Ports, id: &str) -> MerchantId {
+    let m = merchant(id);
+    p.merchants
+        .create(&m, &key_of(&m, &format!("key-{id}")))
+        .await
+        .expect("merchant stored");
+    m.id
+}
+
+fn profile(merchant: &MerchantId, id: &str, email: &str, mobile: &str) -> Profile {
+    let key = ProfileKey {
+        email: Email::parse(email).expect("valid"),
+        mobile: PhoneNumber::parse(mobile).expect("valid"),
+    };
+    let changes = ProfileChanges {
+        first_name: ShortText::parse("Ada").expect("valid"),
+        last_name: ShortText::parse("Lovelace").expect("valid"),
+        attributes: AttributesPatch::default(),
+    };
+    Profile::create(ProfileId(id.into()), merchant.clone(), key, changes, NOW).expect("valid")
+}
+
+fn event(id: &str, p: &Profile) -> Event {
+    Event::about(id.into(), p, Activity::ProfileCreated, "created", NOW)
+}
+
+/// A stored profile; `email` must be unique in the check (the mobile follows from it).
+async fn seed_profile(p: &Ports, merchant: &MerchantId, id: &str, email: &str) -> Profile {
+    let n: usize = email
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| (i + 1) * usize::from(b))
+        .sum();
+    let mobile = format!("41655{:05}", n % 100_000);
+    let profile = profile(merchant, id, email, &mobile);
+    p.profiles
+        .insert(&profile, &event(&format!("ev-{id}"), &profile))
+        .await
+        .expect("profile stored");
+    profile
+}
+
+fn quiz(client: &Profile, id: &str) -> Quiz {
+    let mut list = FeatureList::default();
+    for step in [
+        Feature::PassportUpload,
+        Feature::AddressSubmit,
+        Feature::SsnSubmit,
+    ] {
+        list.set(step, Requirement::Required);
+    }
+    Quiz {
+        id: id.into(),
+        merchant_id: client.merchant_id.clone(),
+        profile_id: client.id.clone(),
+        token: format!("token{id}"),
+        code: format!("code{id}"),
+        template: TemplateSnapshot {
+            template_id: None,
+            name: "Custom".into(),
+            list,
+            created_at: NOW,
+        },
+        expiry_days: Default::default(),
+        created_at: NOW,
+        expires_at: NOW + time::Duration::days(5),
+        expired_at: None,
+        submitted_at: None,
+        deleted_at: None,
+        opened_at: None,
+        completed: FeatureSet::default(),
+    }
+}
+
+/// A client with a quiz, stored; returns both.
+async fn seed_quiz(p: &Ports, merchant: &MerchantId, id: &str) -> (Profile, Quiz) {
+    let client = seed_profile(p, merchant, &format!("p{id}"), &format!("{id}@example.com")).await;
+    let quiz = quiz(&client, id);
+    let created = Event::about(format!("ev-q{id}"), &client, Activity::QuizCreated, "", NOW);
+    // The client exists already: the quiz's profile write is an update of it.
+    let mut updated = client.clone();
+    updated.revision += 1;
+    p.quizzes
+        .create(&ProfileWrite::Update(updated.clone()), &quiz, &[created])
+        .await
+        .expect("quiz stored");
+    (updated, quiz)
+}
+
+fn document(client: &Profile, quiz: &Quiz, id: &str, files: &[(&str, u64)]) -> Document {
+    let files = files
+        .iter()
+        .map(|(file_id, size)| StoredFile {
+            file_id: (*file_id).into(),
+            file_name: "id.jpg".into(),
+            file_type: FileType::Jpeg,
+            size_bytes: *size,
+            sha256: "00".repeat(32),
+        })
+        .collect();
+    Document {
+        id: id.into(),
+        merchant_id: client.merchant_id.clone(),
+        profile_id: client.id.clone(),
+        quiz_id: quiz.id.clone(),
+        step: Feature::PassportUpload,
+        status: DocumentStatus::Pending,
+        evidence: Evidence::Files(files),
+        created_at: NOW,
+        updated_at: NOW,
+    }
+}
+
+fn uploaded(id: &str, client: &Profile) -> Event {
+    Event::about(id.into(), client, Activity::DocumentUploaded, "", NOW)
+}
+
+fn page(limit: i64) -> Page {
+    Page::new(0, limit).expect("valid page")
+}
+
+async fn unique_profiles(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let other = seed_merchant(&p, "m2").await;
+    seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let same_email = profile(&m, "p2", "ADA@example.com", "4165550199");
+    let taken_mobile = p.profiles.list(&m, page(1)).await.expect("read").items[0]
+        .key
+        .mobile
+        .clone();
+    let same_mobile = profile(&m, "p3", "bob@example.com", taken_mobile.as_str());
+    for taken in [same_email, same_mobile] {
+        let result = p.profiles.insert(&taken, &event("ev-x", &taken)).await;
+        assert!(matches!(result, Err(StoreError::Duplicate)), "{result:?}");
+    }
+    let elsewhere = profile(&other, "p4", "ada@example.com", taken_mobile.as_str());
+    p.profiles
+        .insert(&elsewhere, &event("ev-4", &elsewhere))
+        .await
+        .expect("the same pair under another merchant is another profile");
+    let key = elsewhere.key.clone();
+    let found = p
+        .profiles
+        .find(&m, &key)
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(found.id.0, "p1", "each merchant sees its own");
+}
+
+async fn stale_update(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let stored = seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let mut first = stored.clone();
+    first.revision += 1;
+    p.profiles
+        .update(&first, &event("ev-2", &first))
+        .await
+        .expect("first writer");
+    let mut second = stored;
+    second.revision += 1;
+    let result = p.profiles.update(&second, &event("ev-3", &second)).await;
+    assert!(matches!(result, Err(StoreError::Conflict)), "{result:?}");
+    let ghost = profile(&m, "nobody", "no@example.com", "4165550100");
+    let mut ghost = ghost;
+    ghost.revision += 1;
+    let result = p.profiles.update(&ghost, &event("ev-4", &ghost)).await;
+    assert!(matches!(result, Err(StoreError::Missing)), "{result:?}");
+}
+
+async fn profile_delete(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    let doc = document(&client, &quiz, "d1", &[("F1", 10), ("F2", 20)]);
+    p.quizzes
+        .add_document(
+            &quiz,
+            &doc,
+            &uploaded("ev-d1", &client),
+            UploadLimits::default(),
+        )
+        .await
+        .expect("document stored");
+    let tombstone = Event {
+        profile_id: None,
+        ..Event::about("ev-del".into(), &client, Activity::ProfileDeleted, "", NOW)
+    };
+    let mut files = p
+        .profiles
+        .delete(&client, &tombstone)
+        .await
+        .expect("deleted");
+    files.sort();
+    assert_eq!(files, ["F1", "F2"], "the files to remove");
+    assert!(
+        p.profiles
+            .find(&m, &client.key)
+            .await
+            .expect("read")
+            .is_none()
+    );
+    let events = p.profiles.events(&client.id, page(50)).await.expect("read");
+    assert_eq!(events.total_count, 0, "its events are gone");
+    assert!(
+        p.quizzes
+            .find_live(&QuizLink::Token(quiz.token))
+            .await
+            .expect("read")
+            .is_none()
+    );
+    assert!(!p.documents.file_in_use("F1").await.expect("read"));
+    let again = p.profiles.delete(&client, &tombstone).await;
+    assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
+}
+
+async fn steps_merge(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    // Two requests read the quiz at once, each completes a different step.
+    let (mut a, mut b) = (quiz.clone(), quiz.clone());
+    a.completed.insert(Feature::AddressSubmit);
+    let fields = SubmittedFormFields {
+        address: Some("1 Main St, Toronto, ON M5V 2T6, CA".into()),
+        created_at: NOW,
+        updated_at: NOW,
+        ..SubmittedFormFields::default()
+    };
+    let submitted = Event::about(
+        "ev-f".into(),
+        &client,
+        Activity::FormFieldsSubmitted,
+        "",
+        NOW,
+    );
+    p.quizzes
+        .save_fields(&a, &client.id, &fields, &submitted)
+        .await
+        .expect("fields stored");
+    b.completed.insert(Feature::PassportUpload);
+    let doc = document(&client, &b, "d1", &[("F1", 10)]);
+    p.quizzes
+        .add_document(
+            &b,
+            &doc,
+            &uploaded("ev-d", &client),
+            UploadLimits::default(),
+        )
+        .await
+        .expect("document stored");
+    let stored = p
+        .quizzes
+        .find_live(&QuizLink::Token(quiz.token))
+        .await
+        .expect("read")
+        .expect("found")
+        .quiz;
+    assert!(
+        stored.completed.contains(Feature::AddressSubmit),
+        "the first writer's step"
+    );
+    assert!(
+        stored.completed.contains(Feature::PassportUpload),
+        "the second writer's step"
+    );
+}
+
+async fn fields_merge(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    let post = |fields: SubmittedFormFields, id: &str| {
+        let (p, quiz, client) = (p.clone(), quiz.clone(), client.clone());
+        let id = id.to_owned();
+        async move {
+            let e = Event::about(id, &client, Activity::FormFieldsSubmitted, "", NOW);
+            p.quizzes
+                .save_fields(&quiz, &client.id, &fields, &e)
+                .await
+                .expect("fields stored");
+        }
+    };
+    post(
+        SubmittedFormFields {
+            address: Some("1 Main St".into()),
+            created_at: NOW,
+            updated_at: NOW,
+            ..SubmittedFormFields::default()
+        },
+        "ev-1",
+    )
+    .await;
+    let later = NOW + time::Duration::minutes(1);
+    post(
+        SubmittedFormFields {
+            ssn: Some("123456789".into()),
+            created_at: later,
+            updated_at: later,
+            ..SubmittedFormFields::default()
+        },
+        "ev-2",
+    )
+    .await;
+    let stored = p
+        .profiles
+        .find(&m, &client.key)
+        .await
+        .expect("read")
+        .expect("found");
+    let s = stored.submitted.expect("submitted fields");
+    assert_eq!(s.address.as_deref(), Some("1 Main St"), "kept");
+    assert_eq!(s.ssn.as_deref(), Some("123456789"));
+    assert_eq!(s.created_at, NOW, "the first submission's time");
+    assert_eq!(s.updated_at, later);
+}
+
+async fn state_once(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, mut quiz) = seed_quiz(&p, &m, "q1").await;
+    let e = |id: &str, a| Event::about(id.into(), &client, a, "", NOW);
+    quiz.opened_at = Some(NOW);
+    p.quizzes
+        .mark_opened(&quiz, &e("ev-o1", Activity::QuizOpened))
+        .await
+        .expect("first opening");
+    let again = p
+        .quizzes
+        .mark_opened(&quiz, &e("ev-o2", Activity::QuizOpened))
+        .await;
+    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
+    quiz.submitted_at = Some(NOW);
+    p.quizzes
+        .mark_submitted(&quiz, &e("ev-s1", Activity::QuizSubmitted))
+        .await
+        .expect("first submission");
+    let again = p
+        .quizzes
+        .mark_submitted(&quiz, &e("ev-s2", Activity::QuizSubmitted))
+        .await;
+    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
+    quiz.expired_at = Some(NOW);
+    p.quizzes
+        .mark_expired(&quiz, &e("ev-x1", Activity::QuizExpired))
+        .await
+        .expect("first expiry");
+    let again = p
+        .quizzes
+        .mark_expired(&quiz, &e("ev-x2", Activity::QuizExpired))
+        .await;
+    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
+    quiz.deleted_at = Some(NOW);
+    p.quizzes
+        .mark_deleted(&quiz, &e("ev-d1", Activity::QuizDeleted))
+        .await
+        .expect("deleted");
+    let link = QuizLink::Code(quiz.code.clone());
+    assert!(p.quizzes.find_live(&link).await.expect("read").is_none());
+    assert!(p.quizzes.find(&m, &link).await.expect("read").is_none());
+    let again = p
+        .quizzes
+        .mark_deleted(&quiz, &e("ev-d2", Activity::QuizDeleted))
+        .await;
+    assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
+}
+
+async fn document_limits(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    let limits = UploadLimits {
+        max_documents: 2,
+        max_bytes: 100,
+    };
+    let add = |id: &str, file: &str, size| {
+        let doc = document(&client, &quiz, id, &[(file, size)]);
+        let (p, quiz, client) = (p.clone(), quiz.clone(), client.clone());
+        let event = uploaded(&format!("ev-{id}"), &client);
+        async move { p.quizzes.add_document(&quiz, &doc, &event, limits).await }
+    };
+    add("d1", "F1", 60).await.expect("within the limits");
+    let too_big = add("d2", "F2", 41).await;
+    assert!(
+        matches!(too_big, Err(StoreError::LimitReached)),
+        "{too_big:?}"
+    );
+    add("d3", "F3", 40)
+        .await
+        .expect("exactly at the byte limit");
+    let usage = p.quizzes.usage(&quiz).await.expect("read");
+    assert_eq!((usage.documents, usage.bytes), (2, 100));
+    let one_more = add("d4", "F4", 0).await;
+    assert!(
+        matches!(one_more, Err(StoreError::LimitReached)),
+        "{one_more:?}"
+    );
+    assert!(
+        !p.documents.file_in_use("F2").await.expect("read"),
+        "nothing of a refusal is kept"
+    );
+}
+
+async fn document_scope(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    let (other, _) = seed_quiz(&p, &m, "q2").await;
+    let doc = document(&client, &quiz, "d1", &[("F1", 10)]);
+    p.quizzes
+        .add_document(
+            &quiz,
+            &doc,
+            &uploaded("ev-d1", &client),
+            UploadLimits::default(),
+        )
+        .await
+        .expect("stored");
+    let found = p.documents.find(&client.id, "d1").await.expect("read");
+    assert_eq!(
+        found.as_ref().map(|d| d.step),
+        Some(Feature::PassportUpload)
+    );
+    assert_eq!(
+        found.map(|d| d.files().to_vec()),
+        Some(doc.files().to_vec())
+    );
+    assert!(
+        p.documents
+            .find(&other.id, "d1")
+            .await
+            .expect("read")
+            .is_none()
+    );
+    assert!(p.documents.file_in_use("F1").await.expect("read"));
+    let mut reviewed = doc.clone();
+    reviewed.status = DocumentStatus::Approved;
+    let e = Event::about(
+        "ev-s".into(),
+        &client,
+        Activity::DocumentStatusChanged,
+        "",
+        NOW,
+    );
+    p.documents
+        .update_status(&reviewed, &e)
+        .await
+        .expect("updated");
+    let stored = p
+        .documents
+        .find(&client.id, "d1")
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(stored.status, DocumentStatus::Approved);
+    let e = Event::about("ev-x".into(), &client, Activity::DocumentDeleted, "", NOW);
+    p.documents.delete(&doc, &e).await.expect("deleted");
+    assert!(!p.documents.file_in_use("F1").await.expect("read"));
+    let again = p.documents.delete(&doc, &e).await;
+    assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
+}
+
+async fn merchant_keys(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let found = p
+        .merchants
+        .find_key("key-m1")
+        .await
+        .expect("read")
+        .expect("found");
+    assert!(found.enabled);
+    let second = key_of(&merchant("m1"), "key-second");
+    p.merchants.add_key(&second).await.expect("added");
+    p.merchants
+        .set_key_enabled("key-m1", false)
+        .await
+        .expect("disabled");
+    let found = p
+        .merchants
+        .find_key("key-m1")
+        .await
+        .expect("read")
+        .expect("found");
+    assert!(!found.enabled);
+    let net = "10.0.0.0/8".parse().expect("cidr");
+    p.merchants
+        .set_key_networks("key-second", &[net])
+        .await
+        .expect("limited");
+    let found = p
+        .merchants
+        .find_key("key-second")
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(found.allowed_networks, [net]);
+    for missing in [
+        p.merchants.set_key_enabled("key-none", true).await,
+        p.merchants.set_key_networks("key-none", &[]).await,
+        p.merchants
+            .add_key(&key_of(&merchant("nobody"), "key-x"))
+            .await,
+    ] {
+        assert!(matches!(missing, Err(StoreError::Missing)), "{missing:?}");
+    }
+    let settings = MerchantSettings {
+        quiz_expiry_days: crate::merchant::QuizExpiryDays::new(9).expect("valid"),
+    };
+    p.merchants
+        .save_settings(&m, &settings)
+        .await
+        .expect("saved");
+    let stored = p.merchants.find(&m).await.expect("read").expect("found");
+    assert_eq!(stored.settings, settings);
+}
+
+async fn template_scope(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let other = seed_merchant(&p, "m2").await;
+    let mut list = FeatureList::default();
+    list.set(Feature::SelfieUpload, Requirement::Optional);
+    let template = Template {
+        id: "t1".into(),
+        merchant_id: m.clone(),
+        name: "KYC".into(),
+        list,
+        created_at: NOW,
+        updated_at: NOW,
+    };
+    p.templates.insert(&template).await.expect("stored");
+    assert_eq!(
+        p.templates.find(&m, "t1").await.expect("read"),
+        Some(template.clone())
+    );
+    assert_eq!(p.templates.find(&other, "t1").await.expect("read"), None);
+    let ghost = Template {
+        id: "t-none".into(),
+        ..template
+    };
+    let result = p.templates.update(&ghost).await;
+    assert!(matches!(result, Err(StoreError::Missing)), "{result:?}");
+}
+
+async fn newest_first(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let ada = seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let bob = profile(&m, "p2", "bob@example.com", "4165550999");
+    p.profiles
+        .insert(&bob, &event("ev-p2", &bob))
+        .await
+        .expect("stored");
+    let listed = p
+        .profiles
+        .list(&m, Page::new(0, 1).expect("page"))
+        .await
+        .expect("read");
+    assert_eq!(listed.total_count, 2);
+    assert_eq!(
+        listed
+            .items
+            .iter()
+            .map(|p| p.id.0.as_str())
+            .collect::<Vec<_>>(),
+        ["p2"]
+    );
+    for (i, text) in ["first", "second"].into_iter().enumerate() {
+        let note = Note {
+            id: format!("n{i}"),
+            merchant_id: m.clone(),
+            profile_id: ada.id.clone(),
+            text: NoteText::parse(text).expect("valid"),
+            created_at: NOW,
+        };
+        // Ids sort by creation, as ULIDs do: these come after the profile's `ev-p1`.
+        let e = Event::about(format!("ew-n{i}"), &ada, Activity::NoteCreated, "", NOW);
+        p.notes.insert(&note, &e).await.expect("stored");
+    }
+    let notes = p.notes.list(&ada.id, page(10)).await.expect("read");
+    assert_eq!(notes.total_count, 2);
+    let texts: Vec<&str> = notes.items.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(texts, ["second", "first"]);
+    let events = p.profiles.events(&ada.id, page(10)).await.expect("read");
+    let activities: Vec<Activity> = events.items.iter().map(|e| e.activity).collect();
+    assert_eq!(
+        activities,
+        [
+            Activity::NoteCreated,
+            Activity::NoteCreated,
+            Activity::ProfileCreated
+        ]
+    );
+}
+
+/// Runs every check on fresh ports from `fresh`, each under its name; panics naming every
+/// check that failed.
+pub fn run_all(
+    mut fresh: impl FnMut() -> Ports,
+    block_on: impl Fn(Pin<Box<dyn Future<Output = ()> + Send>>),
+) {
+    let mut failed = Vec::new();
+    for (name, check) in CHECKS {
+        let ports = fresh();
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(check(ports))));
+        if outcome.is_err() {
+            failed.push(*name);
+        }
+    }
+    assert!(failed.is_empty(), "broken promises: {failed:?}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::{
+        MemoryDocuments, MemoryMerchants, MemoryNotes, MemoryProfiles, MemoryQuizzes,
+        MemoryTemplates,
+    };
+
+    fn memory_ports() -> Ports {
+        let data = Arc::new(MemoryProfiles::default());
+        Ports {
+            merchants: Arc::new(MemoryMerchants::default()),
+            profiles: data.clone(),
+            templates: Arc::new(MemoryTemplates::default()),
+            quizzes: Arc::new(MemoryQuizzes::new(data.clone())),
+            documents: Arc::new(MemoryDocuments(data.clone())),
+            notes: Arc::new(MemoryNotes(data)),
+        }
+    }
+
+    #[test]
+    fn the_memory_adapters_keep_the_port_contract() {
+        run_all(memory_ports, futures_executor::block_on);
+    }
+}
