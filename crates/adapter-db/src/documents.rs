@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
 use domain::event::Event;
+use domain::ids::{DocumentId, FileId};
 use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{DocumentRepository, StoreError, StoreResult};
@@ -82,7 +83,7 @@ fn evidence_text(evidence: &Evidence) -> String {
         Evidence::Files(files) => files
             .iter()
             .map(|f| StoredEntry::File {
-                file_id: f.file_id.clone(),
+                file_id: f.file_id.to_string(),
                 file_name: f.file_name.clone(),
                 content_type: type_text(f.file_type).to_owned(),
                 size_bytes: f.size_bytes,
@@ -129,7 +130,7 @@ fn parse_evidence(data: &str) -> StoreResult<Evidence> {
                 size_bytes,
                 sha256,
             } => files.push(StoredFile {
-                file_id,
+                file_id: file_id.into(),
                 file_name,
                 file_type: type_from_text(&content_type).ok_or_else(|| bad("content_type"))?,
                 size_bytes,
@@ -162,10 +163,10 @@ impl DocumentRow {
     fn from_domain(d: &Document) -> Self {
         let size: u64 = d.files().iter().map(|f| f.size_bytes).sum();
         Self {
-            id: d.id.clone(),
+            id: d.id.to_string(),
             merchant_id: d.merchant_id.0.clone(),
             profile_id: d.profile_id.0.clone(),
-            quiz_id: d.quiz_id.clone(),
+            quiz_id: d.quiz_id.to_string(),
             name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
             data: evidence_text(&d.evidence),
@@ -182,10 +183,10 @@ impl DocumentRow {
             .map_err(|e| corrupt("documents.status", e))?;
         Ok(Document {
             evidence: parse_evidence(&self.data)?,
-            id: self.id,
+            id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),
-            quiz_id: self.quiz_id,
+            quiz_id: self.quiz_id.into(),
             step: Feature::from_name(&self.name)
                 .ok_or_else(|| corrupt("documents.name", &self.name))?,
             status,
@@ -212,8 +213,8 @@ pub(crate) fn name_files(conn: &mut AnyConnection, document: &Document) -> Resul
     for file in document.files() {
         diesel::insert_into(document_files::table)
             .values((
-                document_files::file_id.eq(&file.file_id),
-                document_files::document_id.eq(&document.id),
+                document_files::file_id.eq(file.file_id.as_str()),
+                document_files::document_id.eq(document.id.as_str()),
             ))
             .execute(conn)?;
     }
@@ -224,12 +225,13 @@ pub(crate) fn name_files(conn: &mut AnyConnection, document: &Document) -> Resul
 pub(crate) fn file_ids_of_profile(
     conn: &mut AnyConnection,
     profile_id: &str,
-) -> Result<Vec<String>, Failure> {
-    Ok(document_files::table
+) -> Result<Vec<FileId>, Failure> {
+    let ids: Vec<String> = document_files::table
         .inner_join(documents::table)
         .filter(documents::profile_id.eq(profile_id))
         .select(document_files::file_id)
-        .load(conn)?)
+        .load(conn)?;
+    Ok(ids.into_iter().map(FileId::from).collect())
 }
 
 /// Removes the file names of the documents matched by `filter` (explicitly: SQLite's
@@ -261,8 +263,8 @@ fn missing_unless_changed(changed: usize) -> Result<(), Failure> {
 
 #[async_trait]
 impl DocumentRepository for Database {
-    async fn find(&self, profile: &ProfileId, id: &str) -> StoreResult<Option<Document>> {
-        let (profile, id) = (profile.0.clone(), id.to_owned());
+    async fn find(&self, profile: &ProfileId, id: &DocumentId) -> StoreResult<Option<Document>> {
+        let (profile, id) = (profile.0.clone(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(documents::table
@@ -309,7 +311,7 @@ impl DocumentRepository for Database {
     }
 
     async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
-        let (id, event) = (document.id.clone(), event.clone());
+        let (id, event) = (document.id.to_string(), event.clone());
         self.write(move |conn| {
             forget_files(conn, vec![id.clone()])?;
             let changed = diesel::delete(documents::table.find(&id)).execute(conn)?;
@@ -319,8 +321,8 @@ impl DocumentRepository for Database {
         .await
     }
 
-    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
-        let id = file_id.to_owned();
+    async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool> {
+        let id = file_id.to_string();
         self.read(move |conn| {
             let named: i64 = document_files::table.find(id).count().get_result(conn)?;
             Ok(named > 0)

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use domain::OffsetDateTime;
+use domain::ids::FileId;
 use domain::ports::{DocumentStore, FileUpload, StoreError, StoreResult, StoredObject};
 
 use crate::vault::Vault;
@@ -66,7 +67,7 @@ impl FileStore {
 /// flushed and its folder flushed by `finish`, so that a file exists whole or not at all.
 struct LocalUpload {
     store: FileStore,
-    file_id: String,
+    file_id: FileId,
     path: PathBuf,
     partial: PathBuf,
     /// Plaintext not yet sealed and the file it goes to, moved into each blocking job.
@@ -140,12 +141,12 @@ impl FileUpload for LocalUpload {
 
 #[async_trait]
 impl DocumentStore for FileStore {
-    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn FileUpload>> {
-        let path = self.path(file_id)?;
+    async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn FileUpload>> {
+        let path = self.path(file_id.as_str())?;
         let partial = path.with_file_name(format!("{file_id}{PARTIAL}"));
         let encryptor = self
             .vault
-            .file_encryptor(file_id)
+            .file_encryptor(file_id.as_str())
             .map_err(|e| StoreError::Internal(e.to_string()))?;
         let open_path = partial.clone();
         let file = blocking(move || {
@@ -162,20 +163,20 @@ impl DocumentStore for FileStore {
         .await?;
         Ok(Box::new(LocalUpload {
             store: self.clone(),
-            file_id: file_id.to_owned(),
+            file_id: file_id.clone(),
             path,
             partial,
             state: Some((encryptor, file)),
         }))
     }
 
-    async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        let path = self.path(file_id)?;
+    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>> {
+        let path = self.path(file_id.as_str())?;
         let (vault, id) = (self.vault.clone(), file_id.to_owned());
         blocking(move || match fs::read(&path) {
             Ok(sealed) => vault
                 .files()
-                .decrypt(&id, &sealed)
+                .decrypt(id.as_str(), &sealed)
                 .map(Some)
                 .map_err(|e| StoreError::Internal(e.to_string())),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
@@ -186,8 +187,8 @@ impl DocumentStore for FileStore {
 
     /// Tried a few times; a file that still cannot be removed is logged (with its id, never
     /// its content) and left to the sweeper.
-    async fn delete(&self, file_id: &str) -> StoreResult<()> {
-        let path = self.path(file_id)?;
+    async fn delete(&self, file_id: &FileId) -> StoreResult<()> {
+        let path = self.path(file_id.as_str())?;
         let id = file_id.to_owned();
         blocking(move || {
             let mut last = None;
@@ -230,7 +231,7 @@ impl DocumentStore for FileStore {
                         .map(OffsetDateTime::from)
                         .map_err(io_error)?;
                     objects.push(StoredObject {
-                        file_id,
+                        file_id: file_id.into(),
                         partial,
                         modified,
                     });
@@ -261,7 +262,7 @@ mod tests {
     }
 
     async fn put(store: &FileStore, id: &str, pieces: &[&[u8]]) {
-        let mut upload = store.begin(id).await.expect("begin");
+        let mut upload = store.begin(&id.into()).await.expect("begin");
         for piece in pieces {
             upload.write(piece.to_vec()).await.expect("write");
         }
@@ -275,7 +276,7 @@ mod tests {
         run(async {
             put(&store, "01ABCDEF", &[b"MARKER-", b"bytes"]).await;
             assert_eq!(
-                store.get("01ABCDEF").await.expect("get"),
+                store.get(&"01ABCDEF".into()).await.expect("get"),
                 Some(b"MARKER-bytes".to_vec())
             );
             let path = dir.path().join("EF").join("01ABCDEF");
@@ -284,10 +285,10 @@ mod tests {
             let mode = |p: &Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
             assert_eq!(mode(&path), 0o600);
             assert_eq!(mode(&dir.path().join("EF")), 0o700);
-            store.delete("01ABCDEF").await.expect("delete");
-            assert_eq!(store.get("01ABCDEF").await.expect("get"), None);
+            store.delete(&"01ABCDEF".into()).await.expect("delete");
+            assert_eq!(store.get(&"01ABCDEF".into()).await.expect("get"), None);
             store
-                .delete("01ABCDEF")
+                .delete(&"01ABCDEF".into())
                 .await
                 .expect("deleting twice is fine");
         });
@@ -298,12 +299,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = store(dir.path());
         run(async {
-            let mut upload = store.begin("01PARTXY").await.expect("begin");
+            let mut upload = store.begin(&"01PARTXY".into()).await.expect("begin");
             upload.write(b"half".to_vec()).await.expect("write");
-            assert_eq!(store.get("01PARTXY").await.expect("get"), None);
+            assert_eq!(store.get(&"01PARTXY".into()).await.expect("get"), None);
             let listed = store.list().await.expect("list");
             assert_eq!(listed.len(), 1);
-            assert!(listed[0].partial && listed[0].file_id == "01PARTXY");
+            assert!(listed[0].partial && listed[0].file_id.as_str() == "01PARTXY");
             upload.abort().await;
             assert!(store.list().await.expect("list").is_empty());
         });
@@ -312,7 +313,7 @@ mod tests {
     #[test]
     fn odd_ids_are_refused() {
         let store = store(Path::new("/nonexistent"));
-        assert!(run(store.get("../etc/passwd")).is_err());
-        assert!(run(store.begin("a/b")).is_err());
+        assert!(run(store.get(&"../etc/passwd".into())).is_err());
+        assert!(run(store.begin(&"a/b".into())).is_err());
     }
 }

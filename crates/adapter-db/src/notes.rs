@@ -30,7 +30,7 @@ impl NoteRow {
     fn into_domain(self) -> StoreResult<Note> {
         Ok(Note {
             text: NoteText::parse(&self.note).map_err(|e| corrupt("notes.note", e))?,
-            id: self.id,
+            id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),
             created_at: from_db("notes.created_at", self.created_at)?,
@@ -42,7 +42,7 @@ impl NoteRow {
 impl NoteRepository for Database {
     async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
         let row = NoteRow {
-            id: note.id.clone(),
+            id: note.id.to_string(),
             merchant_id: note.merchant_id.0.clone(),
             profile_id: note.profile_id.0.clone(),
             note: note.text.as_str().to_owned(),

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::event::{Activity, Event};
+use domain::ids::FileId;
 use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
@@ -325,7 +326,7 @@ struct EventRow {
 impl EventRow {
     fn from_domain(e: &Event) -> Self {
         Self {
-            id: e.id.clone(),
+            id: e.id.to_string(),
             merchant_id: e.merchant_id.0.clone(),
             profile_id: e.profile_id.as_ref().map(|p| p.0.clone()),
             activity: e.activity.as_str().to_owned(),
@@ -345,7 +346,7 @@ impl EventRow {
             .parse()
             .map_err(|e| corrupt("events.status", e))?;
         Ok(Event {
-            id: self.id,
+            id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: self.profile_id.map(ProfileId),
             activity,
@@ -455,7 +456,7 @@ impl ProfileRepository for Database {
         paged(rows, |r| r.open(&self.vault))
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
         let id = profile.id.0.clone();
         let tombstone = tombstone.clone();
         self.write(move |conn| {

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::Document;
 use domain::event::Event;
+use domain::ids::TemplateId;
 use domain::merchant::{MerchantId, QuizExpiryDays};
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
@@ -53,12 +54,12 @@ fn optional_time(column: &str, value: Option<i64>) -> StoreResult<Option<time::O
 impl QuizRow {
     fn from_domain(q: &Quiz) -> Self {
         Self {
-            id: q.id.clone(),
+            id: q.id.to_string(),
             merchant_id: q.merchant_id.0.clone(),
             profile_id: q.profile_id.0.clone(),
-            token: q.token.clone(),
-            code: q.code.clone(),
-            template_id: q.template.template_id.clone(),
+            token: q.token.as_str().to_owned(),
+            code: q.code.as_str().to_owned(),
+            template_id: q.template.template_id.as_ref().map(ToString::to_string),
             template_name: q.template.name.clone(),
             template_list: list_to_text(&q.template.list),
             template_created_at: to_db(q.template.created_at),
@@ -79,13 +80,13 @@ impl QuizRow {
         let days = QuizExpiryDays::new(i64::from(self.expiry_days))
             .map_err(|e| corrupt("quizzes.expiry_days", e))?;
         Ok(Quiz {
-            id: self.id,
+            id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),
-            token: self.token,
-            code: self.code,
+            token: self.token.into(),
+            code: self.code.into(),
             template: TemplateSnapshot {
-                template_id: self.template_id,
+                template_id: self.template_id.map(TemplateId::from),
                 name: self.template_name,
                 list,
                 created_at: from_db("quizzes.template_created_at", self.template_created_at)?,
@@ -173,8 +174,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match link {
-                    QuizLink::Token(token) => mine.filter(quizzes::token.eq(token)).first(conn),
-                    QuizLink::Code(code) => mine.filter(quizzes::code.eq(code)).first(conn),
+                    QuizLink::Token(token) => {
+                        mine.filter(quizzes::token.eq(token.as_str())).first(conn)
+                    }
+                    QuizLink::Code(code) => {
+                        mine.filter(quizzes::code.eq(code.as_str())).first(conn)
+                    }
                 };
                 Ok(found.optional()?)
             })
@@ -203,7 +208,7 @@ impl QuizRepository for Database {
     }
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        let (id, at) = (quiz.id.clone(), quiz.expired_at.map(to_db));
+        let (id, at) = (quiz.id.to_string(), quiz.expired_at.map(to_db));
         let event = event.clone();
         self.write(move |conn| {
             let live = quizzes::table
@@ -235,8 +240,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match link {
-                    QuizLink::Token(token) => live.filter(quizzes::token.eq(token)).first(conn),
-                    QuizLink::Code(code) => live.filter(quizzes::code.eq(code)).first(conn),
+                    QuizLink::Token(token) => {
+                        live.filter(quizzes::token.eq(token.as_str())).first(conn)
+                    }
+                    QuizLink::Code(code) => {
+                        live.filter(quizzes::code.eq(code.as_str())).first(conn)
+                    }
                 };
                 Ok(found.optional()?)
             })
@@ -245,7 +254,7 @@ impl QuizRepository for Database {
     }
 
     async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        let (id, at) = (quiz.id.clone(), quiz.opened_at.map(to_db));
+        let (id, at) = (quiz.id.to_string(), quiz.opened_at.map(to_db));
         let event = event.clone();
         self.write(move |conn| {
             let changed = diesel::update(
@@ -270,7 +279,7 @@ impl QuizRepository for Database {
         sent: &SubmittedFormFields,
         event: &Event,
     ) -> StoreResult<()> {
-        let (id, done) = (quiz.id.clone(), quiz.completed);
+        let (id, done) = (quiz.id.to_string(), quiz.completed);
         let changes = SubmittedChanges::seal(profile, sent, &self.vault)?;
         let (profile, created_at, event) = (profile.clone(), to_db(sent.created_at), event.clone());
         self.write(move |conn| {
@@ -282,7 +291,7 @@ impl QuizRepository for Database {
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
-        let id = quiz.id.clone();
+        let id = quiz.id.to_string();
         self.read(move |conn| usage_of(conn, &id)).await
     }
 
@@ -293,7 +302,7 @@ impl QuizRepository for Database {
         event: &Event,
         limits: UploadLimits,
     ) -> StoreResult<()> {
-        let (id, done) = (quiz.id.clone(), quiz.completed);
+        let (id, done) = (quiz.id.to_string(), quiz.completed);
         let row = DocumentRow::seal(document, &self.vault)?;
         let (document, event) = (document.clone(), event.clone());
         self.write(move |conn| {
@@ -314,7 +323,7 @@ impl QuizRepository for Database {
     }
 
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        let (id, at) = (quiz.id.clone(), quiz.submitted_at.map(to_db));
+        let (id, at) = (quiz.id.to_string(), quiz.submitted_at.map(to_db));
         let event = event.clone();
         self.write(move |conn| {
             let changed = diesel::update(
@@ -333,7 +342,7 @@ impl QuizRepository for Database {
     }
 
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        let (id, at) = (quiz.id.clone(), quiz.deleted_at.map(to_db));
+        let (id, at) = (quiz.id.to_string(), quiz.deleted_at.map(to_db));
         let event = event.clone();
         self.write(move |conn| {
             let changed = diesel::update(

@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
+use domain::ids::TemplateId;
 use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{StoreError, StoreResult, TemplateRepository};
@@ -28,7 +29,7 @@ struct TemplateRow {
 impl TemplateRow {
     fn from_domain(t: &Template) -> Self {
         Self {
-            id: t.id.clone(),
+            id: t.id.to_string(),
             merchant_id: t.merchant_id.0.clone(),
             name: t.name.clone(),
             list: list_to_text(&t.list),
@@ -40,7 +41,7 @@ impl TemplateRow {
     fn into_domain(self) -> StoreResult<Template> {
         Ok(Template {
             list: list_from_text(&self.list).map_err(|e| corrupt("templates.list", e))?,
-            id: self.id,
+            id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             name: self.name,
             created_at: from_db("templates.created_at", self.created_at)?,
@@ -76,8 +77,8 @@ impl TemplateRepository for Database {
         .await
     }
 
-    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_owned());
+    async fn find(&self, merchant: &MerchantId, id: &TemplateId) -> StoreResult<Option<Template>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(templates::table

@@ -162,8 +162,8 @@ fn quiz(client: &Profile, id: &str) -> Quiz {
         id: id.into(),
         merchant_id: client.merchant_id.clone(),
         profile_id: client.id.clone(),
-        token: format!("token{id}"),
-        code: format!("code{id}"),
+        token: format!("token{id}").into(),
+        code: format!("code{id}").into(),
         template: TemplateSnapshot {
             template_id: None,
             name: "Custom".into(),
@@ -185,7 +185,13 @@ fn quiz(client: &Profile, id: &str) -> Quiz {
 async fn seed_quiz(p: &Ports, merchant: &MerchantId, id: &str) -> (Profile, Quiz) {
     let client = seed_profile(p, merchant, &format!("p{id}"), &format!("{id}@example.com")).await;
     let quiz = quiz(&client, id);
-    let created = Event::about(format!("ev-q{id}"), &client, Activity::QuizCreated, "", NOW);
+    let created = Event::about(
+        format!("ev-q{id}").into(),
+        &client,
+        Activity::QuizCreated,
+        "",
+        NOW,
+    );
     // The client exists already: the quiz's profile write is an update of it.
     let mut updated = client.clone();
     updated.revision += 1;
@@ -300,7 +306,7 @@ async fn profile_delete(p: Ports) {
         .await
         .expect("deleted");
     files.sort();
-    assert_eq!(files, ["F1", "F2"], "the files to remove");
+    assert_eq!(files, ["F1".into(), "F2".into()], "the files to remove");
     assert!(
         p.profiles
             .find(&m, &client.key)
@@ -317,7 +323,7 @@ async fn profile_delete(p: Ports) {
             .expect("read")
             .is_none()
     );
-    assert!(!p.documents.file_in_use("F1").await.expect("read"));
+    assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
     let again = p.profiles.delete(&client, &tombstone).await;
     assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
 }
@@ -380,7 +386,7 @@ async fn fields_merge(p: Ports) {
         let (p, quiz, client) = (p.clone(), quiz.clone(), client.clone());
         let id = id.to_owned();
         async move {
-            let e = Event::about(id, &client, Activity::FormFieldsSubmitted, "", NOW);
+            let e = Event::about(id.into(), &client, Activity::FormFieldsSubmitted, "", NOW);
             p.quizzes
                 .save_fields(&quiz, &client.id, &fields, &e)
                 .await
@@ -500,7 +506,7 @@ async fn document_limits(p: Ports) {
         "{one_more:?}"
     );
     assert!(
-        !p.documents.file_in_use("F2").await.expect("read"),
+        !p.documents.file_in_use(&"F2".into()).await.expect("read"),
         "nothing of a refusal is kept"
     );
 }
@@ -519,7 +525,11 @@ async fn document_scope(p: Ports) {
         )
         .await
         .expect("stored");
-    let found = p.documents.find(&client.id, "d1").await.expect("read");
+    let found = p
+        .documents
+        .find(&client.id, &"d1".into())
+        .await
+        .expect("read");
     assert_eq!(
         found.as_ref().map(|d| d.step),
         Some(Feature::PassportUpload)
@@ -530,12 +540,12 @@ async fn document_scope(p: Ports) {
     );
     assert!(
         p.documents
-            .find(&other.id, "d1")
+            .find(&other.id, &"d1".into())
             .await
             .expect("read")
             .is_none()
     );
-    assert!(p.documents.file_in_use("F1").await.expect("read"));
+    assert!(p.documents.file_in_use(&"F1".into()).await.expect("read"));
     let mut reviewed = doc.clone();
     reviewed.status = DocumentStatus::Approved;
     let e = Event::about(
@@ -551,14 +561,14 @@ async fn document_scope(p: Ports) {
         .expect("updated");
     let stored = p
         .documents
-        .find(&client.id, "d1")
+        .find(&client.id, &"d1".into())
         .await
         .expect("read")
         .expect("found");
     assert_eq!(stored.status, DocumentStatus::Approved);
     let e = Event::about("ev-x".into(), &client, Activity::DocumentDeleted, "", NOW);
     p.documents.delete(&doc, &e).await.expect("deleted");
-    assert!(!p.documents.file_in_use("F1").await.expect("read"));
+    assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
     let again = p.documents.delete(&doc, &e).await;
     assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
 }
@@ -632,10 +642,13 @@ async fn template_scope(p: Ports) {
     };
     p.templates.insert(&template).await.expect("stored");
     assert_eq!(
-        p.templates.find(&m, "t1").await.expect("read"),
+        p.templates.find(&m, &"t1".into()).await.expect("read"),
         Some(template.clone())
     );
-    assert_eq!(p.templates.find(&other, "t1").await.expect("read"), None);
+    assert_eq!(
+        p.templates.find(&other, &"t1".into()).await.expect("read"),
+        None
+    );
     let ghost = Template {
         id: "t-none".into(),
         ..template
@@ -668,14 +681,20 @@ async fn newest_first(p: Ports) {
     );
     for (i, text) in ["first", "second"].into_iter().enumerate() {
         let note = Note {
-            id: format!("n{i}"),
+            id: format!("n{i}").into(),
             merchant_id: m.clone(),
             profile_id: ada.id.clone(),
             text: NoteText::parse(text).expect("valid"),
             created_at: NOW,
         };
         // Ids sort by creation, as ULIDs do: these come after the profile's `ev-p1`.
-        let e = Event::about(format!("ew-n{i}"), &ada, Activity::NoteCreated, "", NOW);
+        let e = Event::about(
+            format!("ew-n{i}").into(),
+            &ada,
+            Activity::NoteCreated,
+            "",
+            NOW,
+        );
         p.notes.insert(&note, &e).await.expect("stored");
     }
     let notes = p.notes.list(&ada.id, page(10)).await.expect("read");

@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use crate::ids::{DocumentId, FileId, QuizId};
 use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
 use crate::statuses::review_status;
@@ -48,7 +49,7 @@ pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
 /// One stored file of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredFile {
-    pub file_id: String,
+    pub file_id: FileId,
     /// The client's file name, sanitised.
     pub file_name: String,
     pub file_type: FileType,
@@ -72,10 +73,10 @@ pub enum Evidence {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Document {
-    pub id: String,
+    pub id: DocumentId,
     pub merchant_id: MerchantId,
     pub profile_id: ProfileId,
-    pub quiz_id: String,
+    pub quiz_id: QuizId,
     /// The step it answers (the interface's document `name`, e.g. `passport_upload`).
     pub step: Feature,
     pub status: DocumentStatus,

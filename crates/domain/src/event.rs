@@ -3,6 +3,7 @@
 
 use time::OffsetDateTime;
 
+use crate::ids::EventId;
 use crate::merchant::MerchantId;
 use crate::profile::{Profile, ProfileId, ProfileStatus};
 
@@ -70,7 +71,7 @@ impl Activity {
 /// One record of the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
-    pub id: String,
+    pub id: EventId,
     pub merchant_id: MerchantId,
     /// `None` only for the tombstone left when a profile is erased.
     pub profile_id: Option<ProfileId>,
@@ -89,7 +90,7 @@ pub struct Event {
 impl Event {
     /// An event about a profile that is not tied to a quiz.
     pub fn about(
-        id: String,
+        id: EventId,
         profile: &Profile,
         activity: Activity,
         details: impl Into<String>,
@@ -112,7 +113,7 @@ impl Event {
 impl Event {
     /// An event about a quiz: names the template used and the quiz's short address.
     pub fn about_quiz(
-        id: String,
+        id: EventId,
         profile: &Profile,
         activity: Activity,
         details: impl Into<String>,

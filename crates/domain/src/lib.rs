@@ -7,6 +7,7 @@
 pub mod document;
 pub mod error;
 pub mod event;
+pub mod ids;
 pub mod merchant;
 pub mod note;
 pub mod paging;

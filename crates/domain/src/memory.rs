@@ -13,6 +13,7 @@ use time::macros::datetime;
 
 use crate::document::Document;
 use crate::event::Event;
+use crate::ids::{DocumentId, FileId};
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
@@ -174,7 +175,7 @@ impl ProfileRepository for MemoryProfiles {
         Ok(page_of(mine, page))
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>> {
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
         {
             let mut profiles = self.profiles.lock().expect("lock");
             let before = profiles.len();
@@ -318,11 +319,15 @@ impl TemplateRepository for MemoryTemplates {
         Ok(())
     }
 
-    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>> {
+    async fn find(
+        &self,
+        merchant: &MerchantId,
+        id: &crate::ids::TemplateId,
+    ) -> StoreResult<Option<Template>> {
         let all = self.0.lock().expect("lock");
         Ok(all
             .iter()
-            .find(|t| &t.merchant_id == merchant && t.id == id)
+            .find(|t| &t.merchant_id == merchant && &t.id == id)
             .cloned())
     }
 
@@ -584,11 +589,11 @@ pub struct MemoryDocuments(pub Arc<MemoryProfiles>);
 
 #[async_trait]
 impl DocumentRepository for MemoryDocuments {
-    async fn find(&self, profile: &ProfileId, id: &str) -> StoreResult<Option<Document>> {
+    async fn find(&self, profile: &ProfileId, id: &DocumentId) -> StoreResult<Option<Document>> {
         let documents = self.0.documents.lock().expect("lock");
         Ok(documents
             .iter()
-            .find(|d| &d.profile_id == profile && d.id == id)
+            .find(|d| &d.profile_id == profile && &d.id == id)
             .cloned())
     }
 
@@ -625,11 +630,11 @@ impl DocumentRepository for MemoryDocuments {
         Ok(())
     }
 
-    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
+    async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool> {
         let documents = self.0.documents.lock().expect("lock");
         Ok(documents
             .iter()
-            .any(|d| d.files().iter().any(|f| f.file_id == file_id)))
+            .any(|d| d.files().iter().any(|f| &f.file_id == file_id)))
     }
 }
 
@@ -656,7 +661,7 @@ impl NoteRepository for MemoryNotes {
     }
 }
 
-type FileMap = std::sync::Arc<Mutex<std::collections::HashMap<String, Vec<u8>>>>;
+type FileMap = std::sync::Arc<Mutex<std::collections::HashMap<FileId, Vec<u8>>>>;
 
 /// Finished files by id; an upload shows only once finished.
 #[derive(Debug, Default)]
@@ -670,7 +675,7 @@ impl MemoryFiles {
 
 struct MemoryUpload {
     files: FileMap,
-    file_id: String,
+    file_id: FileId,
     bytes: Vec<u8>,
 }
 
@@ -694,19 +699,19 @@ impl crate::ports::FileUpload for MemoryUpload {
 
 #[async_trait]
 impl crate::ports::DocumentStore for MemoryFiles {
-    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn crate::ports::FileUpload>> {
+    async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn crate::ports::FileUpload>> {
         Ok(Box::new(MemoryUpload {
             files: self.0.clone(),
-            file_id: file_id.to_owned(),
+            file_id: file_id.clone(),
             bytes: Vec::new(),
         }))
     }
 
-    async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>> {
+    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>> {
         Ok(self.0.lock().expect("lock").get(file_id).cloned())
     }
 
-    async fn delete(&self, file_id: &str) -> StoreResult<()> {
+    async fn delete(&self, file_id: &FileId) -> StoreResult<()> {
         self.0.lock().expect("lock").remove(file_id);
         Ok(())
     }

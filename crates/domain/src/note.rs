@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use crate::ids::NoteId;
 use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
 use crate::validation::Invalid;
@@ -66,7 +67,7 @@ fn looks_like_markup(text: &str) -> bool {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
-    pub id: String,
+    pub id: NoteId,
     pub merchant_id: MerchantId,
     pub profile_id: ProfileId,
     pub text: NoteText,

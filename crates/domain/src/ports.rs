@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 
 use crate::document::Document;
 use crate::event::Event;
+use crate::ids::{DocumentId, FileId, TemplateId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
@@ -81,7 +82,7 @@ pub trait ProfileRepository: Send + Sync {
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
     /// Erases the profile and everything under it, then stores the tombstone event.
     /// Returns the ids of the files its documents held, for the caller to remove.
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<String>>;
+    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>>;
     /// Newest first.
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
 }
@@ -91,7 +92,7 @@ pub trait TemplateRepository: Send + Sync {
     async fn insert(&self, template: &Template) -> StoreResult<()>;
     /// `Missing` when the template does not exist.
     async fn update(&self, template: &Template) -> StoreResult<()>;
-    async fn find(&self, merchant: &MerchantId, id: &str) -> StoreResult<Option<Template>>;
+    async fn find(&self, merchant: &MerchantId, id: &TemplateId) -> StoreResult<Option<Template>>;
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>>;
 }
@@ -160,7 +161,7 @@ pub trait QuizRepository: Send + Sync {
 #[async_trait]
 pub trait DocumentRepository: Send + Sync {
     /// The document if it belongs to `profile`.
-    async fn find(&self, profile: &ProfileId, id: &str) -> StoreResult<Option<Document>>;
+    async fn find(&self, profile: &ProfileId, id: &DocumentId) -> StoreResult<Option<Document>>;
     /// Newest first.
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>>;
     /// `Missing` if the document is gone.
@@ -168,7 +169,7 @@ pub trait DocumentRepository: Send + Sync {
     /// `Missing` if the document is gone.
     async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()>;
     /// Whether any document names this file (the sweeper keeps those).
-    async fn file_in_use(&self, file_id: &str) -> StoreResult<bool>;
+    async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool>;
 }
 
 #[async_trait]
@@ -191,7 +192,7 @@ pub trait FileUpload: Send {
 /// A file the store holds, finished or not, as the sweeper sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredObject {
-    pub file_id: String,
+    pub file_id: FileId,
     /// An upload that was never finished (a crash, a dropped connection).
     pub partial: bool,
     pub modified: OffsetDateTime,
@@ -201,10 +202,10 @@ pub struct StoredObject {
 /// what was written.
 #[async_trait]
 pub trait DocumentStore: Send + Sync {
-    async fn begin(&self, file_id: &str) -> StoreResult<Box<dyn FileUpload>>;
-    async fn get(&self, file_id: &str) -> StoreResult<Option<Vec<u8>>>;
+    async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn FileUpload>>;
+    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>>;
     /// Removing a file that is not there is not an error.
-    async fn delete(&self, file_id: &str) -> StoreResult<()>;
+    async fn delete(&self, file_id: &FileId) -> StoreResult<()>;
     /// Every file and partial upload held.
     async fn list(&self) -> StoreResult<Vec<StoredObject>>;
 }

@@ -2,6 +2,7 @@
 
 use time::{Duration, OffsetDateTime};
 
+use crate::ids::{QuizId, QuizToken, ShortCode, TemplateId};
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::profile::{Profile, ProfileId};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, StepKind};
@@ -11,7 +12,7 @@ use crate::validation::Invalid;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateSnapshot {
     /// `Some` when a stored template was used; `None` for a temporary one.
-    pub template_id: Option<String>,
+    pub template_id: Option<TemplateId>,
     pub name: String,
     pub list: FeatureList,
     pub created_at: OffsetDateTime,
@@ -36,13 +37,13 @@ pub enum QuizState {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quiz {
-    pub id: String,
+    pub id: QuizId,
     pub merchant_id: MerchantId,
     pub profile_id: ProfileId,
     /// The secret of the long address; unguessable (32 random bytes).
-    pub token: String,
+    pub token: QuizToken,
     /// The secret of the short address (10 base62 characters).
-    pub code: String,
+    pub code: ShortCode,
     pub template: TemplateSnapshot,
     pub expiry_days: QuizExpiryDays,
     pub created_at: OffsetDateTime,
@@ -166,8 +167,8 @@ pub fn expiry_days(requested: Option<i64>, merchant_default: QuizExpiryDays) -> 
 /// How a merchant names a quiz: by its long or its short address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QuizLink {
-    Token(String),
-    Code(String),
+    Token(QuizToken),
+    Code(ShortCode),
 }
 
 impl QuizLink {
@@ -189,8 +190,8 @@ impl QuizLink {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         match kind {
-            "quiz" if valid => Ok(Self::Token(secret.to_owned())),
-            "q" if valid => Ok(Self::Code(secret.to_owned())),
+            "quiz" if valid => Ok(Self::Token(QuizToken::new(secret))),
+            "q" if valid => Ok(Self::Code(ShortCode::new(secret))),
             _ => Err(invalid()),
         }
     }
@@ -207,8 +208,8 @@ impl QuizLinks {
     pub fn of(public_url: &str, quiz: &Quiz) -> Self {
         let base = public_url.trim_end_matches('/');
         Self {
-            long_url: format!("{base}/quiz/{}", quiz.token),
-            tiny_url: format!("{base}/q/{}", quiz.code),
+            long_url: format!("{base}/quiz/{}", quiz.token.as_str()),
+            tiny_url: format!("{base}/q/{}", quiz.code.as_str()),
         }
     }
 }

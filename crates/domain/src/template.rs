@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use crate::ids::TemplateId;
 use crate::merchant::MerchantId;
 use crate::validation::Invalid;
 
@@ -244,7 +245,7 @@ pub fn parse_template_name(raw: &str) -> Result<String, Invalid> {
 /// A merchant's stored template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
-    pub id: String,
+    pub id: TemplateId,
     pub merchant_id: MerchantId,
     pub name: String,
     pub list: FeatureList,

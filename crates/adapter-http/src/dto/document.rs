@@ -1,4 +1,5 @@
 use domain::document::{Document, Evidence};
+use domain::ids::DocumentId;
 use domain::profile::{Country, LongText, Profile, ShortText, Ssn, State};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -7,8 +8,8 @@ use super::paging::Paging;
 use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
-pub fn read_document_id(f: &mut Fields<'_>) -> Option<String> {
-    f.required_id("document_id", domain::validation::parse_object_id)
+pub fn read_document_id(f: &mut Fields<'_>) -> Option<DocumentId> {
+    f.required_id("document_id", DocumentId::parse)
 }
 
 /// One entry of a document's `data`, by the kind of step that made the document.
@@ -42,7 +43,7 @@ impl EvidenceEntry {
             Evidence::Files(files) => files
                 .iter()
                 .map(|f| Self::File {
-                    file_id: f.file_id.clone(),
+                    file_id: f.file_id.to_string(),
                     file_name: f.file_name.clone(),
                     content_type: f.file_type.mime().to_owned(),
                     size_bytes: f.size_bytes,
@@ -79,7 +80,7 @@ pub struct DocumentView {
 impl DocumentView {
     pub fn of(d: &Document) -> Self {
         Self {
-            id: d.id.clone(),
+            id: d.id.to_string(),
             name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
             data: EvidenceEntry::of(&d.evidence),

@@ -65,7 +65,7 @@ impl QuizView {
             expires_at: rfc3339(quiz.expires_at),
             created_at: rfc3339(quiz.created_at),
             template: QuizTemplate {
-                template_id: quiz.template.template_id.clone(),
+                template_id: quiz.template.template_id.as_ref().map(ToString::to_string),
                 template_name: quiz.template.name.clone(),
                 is_custom: u8::from(quiz.template.is_custom()),
                 created_at: rfc3339(quiz.template.created_at),

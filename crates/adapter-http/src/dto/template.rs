@@ -1,6 +1,6 @@
+use domain::ids::TemplateId;
 use domain::services::ListChanges;
 use domain::template::{Feature, FeatureList, Requirement, Template};
-use domain::validation::parse_object_id;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -27,8 +27,8 @@ pub fn read_list(f: &mut Fields<'_>, required: bool) -> Option<ListChanges> {
     Some(changes)
 }
 
-pub fn read_template_id(f: &mut Fields<'_>) -> Option<String> {
-    f.required_id("template_id", parse_object_id)
+pub fn read_template_id(f: &mut Fields<'_>) -> Option<TemplateId> {
+    f.required_id("template_id", TemplateId::parse)
 }
 
 /// All 22 members, in the interface's order: 0 not required, 1 required, 2 optional.
@@ -55,7 +55,7 @@ pub struct TemplateView {
 impl TemplateView {
     pub fn of(t: &Template) -> Self {
         Self {
-            template_id: t.id.clone(),
+            template_id: t.id.to_string(),
             template_name: t.name.clone(),
             list: list_view(&t.list),
             created_at: rfc3339(t.created_at),

@@ -29,7 +29,7 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner());
+    let link = QuizLink::Token(token.into_inner().into());
     let map = match form_post(&state, &req, &link, payload).await {
         Ok(map) => map,
         Err(e) => return after_post(&state, &req, &link, Err::<(), _>(e)).await,

@@ -6,6 +6,7 @@ use actix_multipart::{Field, Multipart};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::{FileType, MAX_FILE_BYTES};
+use domain::ids::FileId;
 use domain::ports::FileUpload;
 use domain::quiz::QuizLink;
 use domain::services::IncomingFile;
@@ -96,7 +97,7 @@ fn limit_reached() -> ApiError {
 
 /// One file part on its way to the store.
 struct Intake {
-    file_id: String,
+    file_id: FileId,
     /// `None` once the file passed 10 MiB: its bytes are no longer stored.
     upload: Option<Box<dyn FileUpload>>,
     hash: digest::Context,
@@ -145,7 +146,7 @@ impl Intake {
     }
 
     /// The file as received; stored whole unless it was too large.
-    async fn finish(mut self, raw_name: &str) -> Result<IncomingFile, (String, ApiError)> {
+    async fn finish(mut self, raw_name: &str) -> Result<IncomingFile, (FileId, ApiError)> {
         if let Err(e) = self.flush().await {
             return Err((self.file_id, e));
         }
@@ -164,7 +165,7 @@ impl Intake {
         })
     }
 
-    async fn abort(self) -> String {
+    async fn abort(self) -> FileId {
         if let Some(upload) = self.upload {
             upload.abort().await;
         }
@@ -184,7 +185,7 @@ struct Received {
 }
 
 impl Received {
-    fn file_ids(&self) -> Vec<String> {
+    fn file_ids(&self) -> Vec<FileId> {
         self.files.iter().map(|f| f.file_id.clone()).collect()
     }
 }
@@ -208,7 +209,7 @@ async fn read_file(
     field: &mut Field,
     received: &mut Received,
     room: u64,
-) -> Result<(), (Option<String>, ApiError)> {
+) -> Result<(), (Option<FileId>, ApiError)> {
     let raw_name = field
         .content_disposition()
         .and_then(|cd| cd.get_filename())
@@ -292,7 +293,7 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner());
+    let link = QuizLink::Token(token.into_inner().into());
     let result = async {
         let room = state.client.upload_room(&link).await.map_err(api_error)?;
         let (stream, stalled) = body::guarded(payload.into_inner());

@@ -16,7 +16,7 @@ pub async fn short(
 ) -> Result<HttpResponse, ApiError> {
     match state
         .client
-        .find_links(&QuizLink::Code(code.into_inner()))
+        .find_links(&QuizLink::Code(code.into_inner().into()))
         .await
     {
         Ok(links) => Ok(redirect_found(links.long_url)),
@@ -37,7 +37,7 @@ pub async fn page(
     req: HttpRequest,
     token: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner());
+    let link = QuizLink::Token(token.into_inner().into());
     let session = match state.client.open(&link).await {
         Ok(session) => session,
         Err(e) if wants_json(&req) => return Err(api_error(e)),

@@ -97,7 +97,8 @@ pub async fn after_post(
     result: Result<impl Serialize, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
     let token = match link {
-        QuizLink::Token(t) | QuizLink::Code(t) => t.clone(),
+        QuizLink::Token(t) => t.as_str().to_owned(),
+        QuizLink::Code(c) => c.as_str().to_owned(),
     };
     match (result, wants_json(req)) {
         (Ok(body), true) => Ok(Reply::ok(body).respond_to(req)),
@@ -147,7 +148,7 @@ pub struct DocumentMade {
 impl DocumentMade {
     pub fn of(document: &Document) -> Self {
         Self {
-            document_id: document.id.clone(),
+            document_id: document.id.to_string(),
             name: document.step.name(),
             status: document.status.as_str(),
         }

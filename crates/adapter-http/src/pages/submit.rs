@@ -19,7 +19,7 @@ pub async fn handle(
     req: HttpRequest,
     token: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner());
+    let link = QuizLink::Token(token.into_inner().into());
     let result = state
         .client
         .complete(&link)

@@ -116,7 +116,7 @@ impl QuizPage {
         Self {
             merchant: session.merchant_name.clone(),
             client_name: session.view.client.full_name(),
-            token: quiz.token.clone(),
+            token: quiz.token.as_str().to_owned(),
             expires_at: human_time(quiz.expires_at),
             done_count: all.iter().filter(|s| s.done).count(),
             total_count: all.len(),

@@ -9,6 +9,7 @@ use crate::document::{
 };
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
+use crate::ids::FileId;
 use crate::ports::{
     Clock, DocumentStore, FileUpload, IdGenerator, MerchantRepository, QuizRepository, StoreError,
 };
@@ -63,7 +64,7 @@ pub struct FieldsInput {
 #[derive(Debug, Clone)]
 pub struct IncomingFile {
     /// Where its bytes were stored, from [`ClientService::begin_file`].
-    pub file_id: String,
+    pub file_id: FileId,
     /// Already sanitised.
     pub file_name: String,
     /// `None` when the bytes are none of the accepted types.
@@ -266,8 +267,8 @@ impl ClientService {
     /// A new file in the store, to be written as its bytes arrive. Its id goes into the
     /// `IncomingFile` handed to [`ClientService::upload`], or to
     /// [`ClientService::discard_files`] if the upload is given up.
-    pub async fn begin_file(&self) -> Result<(String, Box<dyn FileUpload>), DomainError> {
-        let file_id = self.ids.next_id();
+    pub async fn begin_file(&self) -> Result<(FileId, Box<dyn FileUpload>), DomainError> {
+        let file_id: FileId = self.ids.next_id().into();
         let upload = self.store.begin(&file_id).await?;
         Ok((file_id, upload))
     }
@@ -280,7 +281,7 @@ impl ClientService {
         step: Feature,
         files: Vec<IncomingFile>,
     ) -> Result<Document, DomainError> {
-        let ids: Vec<String> = files.iter().map(|f| f.file_id.clone()).collect();
+        let ids: Vec<FileId> = files.iter().map(|f| f.file_id.clone()).collect();
         let result = self.record_upload(link, step, files).await;
         if result.is_err() {
             // The bytes must not outlive a document that was never stored.
@@ -330,8 +331,8 @@ impl ClientService {
 
     /// Removes files of an upload that was given up. A file that cannot be removed now is
     /// left to the sweeper, which removes files no document names.
-    pub async fn discard_files(&self, file_ids: &[String]) {
-        super::remove_files(self.store.as_ref(), file_ids.iter().map(String::as_str)).await;
+    pub async fn discard_files(&self, file_ids: &[FileId]) {
+        super::remove_files(self.store.as_ref(), file_ids).await;
     }
 
     /// `agreement_sign`: the client's typed full name and consent.
@@ -484,7 +485,7 @@ impl ClientService {
         now: OffsetDateTime,
     ) -> Document {
         Document {
-            id: self.ids.next_id(),
+            id: self.ids.next_id().into(),
             merchant_id: view.quiz.merchant_id.clone(),
             profile_id: view.client.id.clone(),
             quiz_id: view.quiz.id.clone(),
@@ -505,7 +506,7 @@ impl ClientService {
     ) -> Event {
         let url = QuizLinks::of(&self.public_url, &view.quiz).tiny_url;
         Event::about_quiz(
-            self.ids.next_id(),
+            self.ids.next_id().into(),
             &view.client,
             activity,
             details,

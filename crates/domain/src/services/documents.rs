@@ -6,6 +6,7 @@ use super::find_profile;
 use crate::document::{Document, DocumentStatus, StoredFile};
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
+use crate::ids::{DocumentId, FileId};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
 use crate::ports::{
@@ -85,7 +86,7 @@ impl DocumentService {
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
-        id: &str,
+        id: &DocumentId,
     ) -> Result<(Profile, Document), DomainError> {
         let profile = find_profile(&*self.profiles, merchant, key).await?;
         let document = self
@@ -111,7 +112,7 @@ impl DocumentService {
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
-        id: &str,
+        id: &DocumentId,
         status: DocumentStatus,
     ) -> Result<Document, DomainError> {
         let (profile, mut document) = self.get(merchant, key, id).await?;
@@ -124,7 +125,7 @@ impl DocumentService {
         document.status = status;
         document.updated_at = now;
         let event = Event::about(
-            self.ids.next_id(),
+            self.ids.next_id().into(),
             &profile,
             Activity::DocumentStatusChanged,
             details,
@@ -142,13 +143,13 @@ impl DocumentService {
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
-        id: &str,
+        id: &DocumentId,
     ) -> Result<OffsetDateTime, DomainError> {
         let (profile, document) = self.get(merchant, key, id).await?;
         let now = self.clock.now();
         let details = format!("Document {} deleted with its files", document.step.name());
         let event = Event::about(
-            self.ids.next_id(),
+            self.ids.next_id().into(),
             &profile,
             Activity::DocumentDeleted,
             details,
@@ -160,7 +161,7 @@ impl DocumentService {
             .map_err(missing_document)?;
         super::remove_files(
             self.store.as_ref(),
-            document.files().iter().map(|f| f.file_id.as_str()),
+            document.files().iter().map(|f| &f.file_id),
         )
         .await;
         Ok(now)
@@ -171,14 +172,14 @@ impl DocumentService {
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
-        id: &str,
-        file_id: &str,
+        id: &DocumentId,
+        file_id: &FileId,
     ) -> Result<(StoredFile, Vec<u8>), DomainError> {
         let (_, document) = self.get(merchant, key, id).await?;
         let file = document
             .files()
             .iter()
-            .find(|f| f.file_id == file_id)
+            .find(|f| &f.file_id == file_id)
             .cloned()
             .ok_or(DomainError::NotFound(Resource::File))?;
         let bytes = self.store.get(&file.file_id).await?.ok_or_else(|| {
@@ -212,7 +213,7 @@ mod tests {
 
     #[async_trait]
     impl DocumentRepository for Naming {
-        async fn find(&self, _: &ProfileId, _: &str) -> StoreResult<Option<Document>> {
+        async fn find(&self, _: &ProfileId, _: &DocumentId) -> StoreResult<Option<Document>> {
             Ok(None)
         }
         async fn list(&self, _: &ProfileId, _: Page) -> StoreResult<Paged<Document>> {
@@ -228,8 +229,8 @@ mod tests {
         async fn delete(&self, _: &Document, _: &Event) -> StoreResult<()> {
             Err(StoreError::Missing)
         }
-        async fn file_in_use(&self, file_id: &str) -> StoreResult<bool> {
-            Ok(self.0.contains(file_id))
+        async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool> {
+            Ok(self.0.contains(file_id.as_str()))
         }
     }
 
@@ -241,13 +242,13 @@ mod tests {
 
     #[async_trait]
     impl DocumentStore for Aged {
-        async fn begin(&self, id: &str) -> StoreResult<Box<dyn FileUpload>> {
+        async fn begin(&self, id: &FileId) -> StoreResult<Box<dyn FileUpload>> {
             self.files.begin(id).await
         }
-        async fn get(&self, id: &str) -> StoreResult<Option<Vec<u8>>> {
+        async fn get(&self, id: &FileId) -> StoreResult<Option<Vec<u8>>> {
             self.files.get(id).await
         }
-        async fn delete(&self, id: &str) -> StoreResult<()> {
+        async fn delete(&self, id: &FileId) -> StoreResult<()> {
             self.files.delete(id).await
         }
         async fn list(&self) -> StoreResult<Vec<StoredObject>> {
@@ -305,7 +306,7 @@ mod tests {
         let mut left: Vec<String> = block_on(store.files.list())
             .expect("list")
             .into_iter()
-            .map(|o| o.file_id)
+            .map(|o| o.file_id.to_string())
             .collect();
         left.sort();
         assert_eq!(left, ["fresh-orphan", "fresh-partial", "named"]);

@@ -18,6 +18,7 @@ pub use templates::{ListChanges, TemplateService};
 
 use crate::DomainError;
 use crate::error::Resource;
+use crate::ids::FileId;
 use crate::merchant::MerchantId;
 use crate::ports::{DocumentStore, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileKey};
@@ -50,7 +51,10 @@ impl From<StoreError> for DomainError {
 /// is tried, whatever happens to the others; one that cannot be removed now does not undo
 /// what was acknowledged: the store reports it, and the sweeper removes later what no
 /// document names.
-async fn remove_files<'a>(store: &dyn DocumentStore, file_ids: impl IntoIterator<Item = &'a str>) {
+async fn remove_files<'a>(
+    store: &dyn DocumentStore,
+    file_ids: impl IntoIterator<Item = &'a FileId>,
+) {
     for id in file_ids {
         let _ = store.delete(id).await;
     }

@@ -47,14 +47,14 @@ impl NoteService {
         let profile = find_profile(&*self.profiles, merchant, key).await?;
         let now = self.clock.now();
         let note = Note {
-            id: self.ids.next_id(),
+            id: self.ids.next_id().into(),
             merchant_id: merchant.clone(),
             profile_id: profile.id.clone(),
             text,
             created_at: now,
         };
         let event = Event::about(
-            self.ids.next_id(),
+            self.ids.next_id().into(),
             &profile,
             Activity::NoteCreated,
             "The merchant added a note",

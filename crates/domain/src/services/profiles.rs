@@ -131,7 +131,7 @@ impl ProfileService {
         match self.profiles.delete(&profile, &tombstone).await {
             Ok(file_ids) => {
                 // The records are gone; their files follow at once.
-                super::remove_files(self.store.as_ref(), file_ids.iter().map(String::as_str)).await;
+                super::remove_files(self.store.as_ref(), &file_ids).await;
                 Ok(now)
             }
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
@@ -185,7 +185,7 @@ impl ProfileService {
         details: String,
         now: OffsetDateTime,
     ) -> Event {
-        Event::about(self.ids.next_id(), profile, activity, details, now)
+        Event::about(self.ids.next_id().into(), profile, activity, details, now)
     }
 }
 

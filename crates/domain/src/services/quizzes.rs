@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
+use crate::ids::TemplateId;
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::paging::{Page, Paged};
 use crate::ports::{
@@ -26,7 +27,7 @@ const MAX_ATTEMPTS: usize = 16;
 /// wins; otherwise `list` makes a temporary template.
 #[derive(Debug, Clone, Default)]
 pub struct TemplateChoice {
-    pub template_id: Option<String>,
+    pub template_id: Option<TemplateId>,
     pub list: Option<ListChanges>,
     pub name: Option<String>,
 }
@@ -113,11 +114,11 @@ impl QuizService {
                 ProfileWrite::Insert(p) | ProfileWrite::Update(p) => p.clone(),
             };
             let quiz = Quiz {
-                id: self.ids.next_id(),
+                id: self.ids.next_id().into(),
                 merchant_id: merchant.clone(),
                 profile_id: profile.id.clone(),
-                token: self.secrets.url_token(TOKEN_BYTES),
-                code: self.secrets.base62(CODE_LEN),
+                token: self.secrets.url_token(TOKEN_BYTES).into(),
+                code: self.secrets.base62(CODE_LEN).into(),
                 template: template.clone(),
                 expiry_days: days,
                 created_at: now,
@@ -171,7 +172,7 @@ impl QuizService {
                 profile.revision += 1;
                 let details = "Profile updated by a new quiz";
                 let event = Event::about(
-                    self.ids.next_id(),
+                    self.ids.next_id().into(),
                     &profile,
                     Activity::ProfileUpdated,
                     details,
@@ -189,7 +190,7 @@ impl QuizService {
                 )?;
                 let details = format!("Profile created for {} by a new quiz", profile.full_name());
                 let event = Event::about(
-                    self.ids.next_id(),
+                    self.ids.next_id().into(),
                     &profile,
                     Activity::ProfileCreated,
                     details,
@@ -279,7 +280,7 @@ impl QuizService {
     ) -> Event {
         let url = self.links(quiz).tiny_url;
         Event::about_quiz(
-            self.ids.next_id(),
+            self.ids.next_id().into(),
             profile,
             activity,
             details,
@@ -401,7 +402,7 @@ mod tests {
         vec![(Feature::SelfieUpload, Requirement::Required)]
     }
 
-    fn stored_template(w: &World) -> String {
+    fn stored_template(w: &World) -> TemplateId {
         block_on(w.templates.create(
             &m(),
             "KYC".into(),

@@ -1,6 +1,7 @@
 use std::sync::Arc;
 
 use crate::error::{DomainError, Resource};
+use crate::ids::TemplateId;
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, IdGenerator, StoreError, TemplateRepository};
@@ -58,7 +59,7 @@ impl TemplateService {
     ) -> Result<Template, DomainError> {
         let now = self.clock.now();
         let template = Template {
-            id: self.ids.next_id(),
+            id: self.ids.next_id().into(),
             merchant_id: merchant.clone(),
             name,
             list: apply_list(FeatureList::default(), changes)?,
@@ -73,7 +74,7 @@ impl TemplateService {
     pub async fn update(
         &self,
         merchant: &MerchantId,
-        id: &str,
+        id: &TemplateId,
         name: Option<String>,
         changes: &ListChanges,
     ) -> Result<Template, DomainError> {
@@ -90,7 +91,11 @@ impl TemplateService {
         }
     }
 
-    pub async fn get(&self, merchant: &MerchantId, id: &str) -> Result<Template, DomainError> {
+    pub async fn get(
+        &self,
+        merchant: &MerchantId,
+        id: &TemplateId,
+    ) -> Result<Template, DomainError> {
         self.templates
             .find(merchant, id)
             .await?

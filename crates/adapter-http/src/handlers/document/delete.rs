@@ -21,7 +21,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentDeleted> {
     Ok(Reply::ok(DocumentDeleted {
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),
-        document_id: id,
+        document_id: id.to_string(),
         deleted: YES,
         deleted_at: rfc3339(deleted_at),
     }))

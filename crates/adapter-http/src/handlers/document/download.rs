@@ -1,6 +1,8 @@
 use actix_web::HttpResponse;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 
+use domain::ids::FileId;
+
 use crate::dto::document::read_document_id;
 use crate::dto::profile::read_key;
 use crate::dto::requests::DownloadRequest;
@@ -31,7 +33,7 @@ pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError>
     let mut f = Fields::new(&req.body);
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
-    let file_id = f.required_id("file_id", domain::validation::parse_object_id);
+    let file_id = f.required_id("file_id", FileId::parse);
     let (key, id, file_id) = f.finish(|| Some((key?, id?, file_id?)))?;
     let (file, bytes) = state
         .documents

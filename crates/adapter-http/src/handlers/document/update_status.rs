@@ -26,7 +26,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentStatusAnswer> {
     Ok(Reply::ok(DocumentStatusAnswer {
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),
-        document_id: document.id,
+        document_id: document.id.to_string(),
         status: document.status.as_str().to_owned(),
         updated_at: rfc3339(document.updated_at),
     }))

@@ -1,6 +1,6 @@
+use domain::ids::TemplateId;
 use domain::services::{QuizRequest, TemplateChoice};
 use domain::template::parse_template_name;
-use domain::validation::parse_object_id;
 
 use crate::dto::profile::{read_changes, read_key};
 use crate::dto::quiz::QuizCreated;
@@ -17,7 +17,7 @@ fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
     let map = f.object("template", true)?;
     let mut inner = Fields::new(map);
     let choice = TemplateChoice {
-        template_id: inner.optional_id("template_id", parse_object_id),
+        template_id: inner.optional_id("template_id", TemplateId::parse),
         list: read_list(&mut inner, false),
         name: inner.optional("template_name", parse_template_name),
     };
@@ -48,7 +48,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
     let created = state.quizzes.create(&req.merchant, request).await?;
     let (quiz, client) = (&created.quiz, &created.client);
     let links = state.quizzes.links(quiz);
-    let stored = quiz.template.template_id.clone();
+    let stored = quiz.template.template_id.as_ref().map(ToString::to_string);
     Ok(Reply::created(QuizCreated {
         email_address: client.key.email.as_str().to_owned(),
         mobile_number: client.key.mobile.as_str().to_owned(),
