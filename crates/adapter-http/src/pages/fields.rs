@@ -1,10 +1,10 @@
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::profile::{
-    Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State as Region,
+    Address, Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State as Region,
 };
 use domain::quiz::QuizLink;
-use domain::services::{AddressInput, FieldsInput};
+use domain::services::FieldsInput;
 use serde_json::{Map, Value};
 
 use super::form_post;
@@ -46,7 +46,7 @@ pub fn form_or_json(req: &HttpRequest, body: &[u8]) -> Result<Map<String, Value>
     }
 }
 
-fn read_address(f: &mut Fields<'_>, body: &Map<String, Value>) -> Option<AddressInput> {
+fn read_address(f: &mut Fields<'_>, body: &Map<String, Value>) -> Option<Address> {
     let sent = ADDRESS_FIELDS.iter().any(|name| {
         body.get(*name)
             .and_then(Value::as_str)
@@ -62,14 +62,15 @@ fn read_address(f: &mut Fields<'_>, body: &Map<String, Value>) -> Option<Address
     let state = f.optional("state", Region::parse);
     let postal = f.required("postal", Postal::parse);
     let country = f.required("country", Country::parse);
-    Some(AddressInput {
-        line_1: line_1?,
-        line_2,
-        city: city?,
-        state,
-        postal: postal?,
-        country: country?,
-    })
+    match Address::new(line_1?, line_2, city?, state, postal?, country?) {
+        Ok(address) => Some(address),
+        Err(violations) => {
+            for v in violations.iter() {
+                f.refuse(&v.field, v.reason.clone());
+            }
+            None
+        }
+    }
 }
 
 /// `POST /quiz/{token}/fields`: the form steps.

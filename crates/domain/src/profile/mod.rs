@@ -1,5 +1,6 @@
 //! The client profile: who the merchant is verifying.
 
+mod address;
 mod fields;
 mod regions;
 mod status;
@@ -8,12 +9,14 @@ pub use fields::{
     Amount, BoundedText, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
     ShortText, Ssn, State,
 };
+pub use address::Address;
+pub(crate) use address::{check_date_of_birth, check_region};
 pub use status::ProfileStatus;
 
 use time::{Date, OffsetDateTime};
 
 use crate::merchant::MerchantId;
-use crate::validation::{Problem, Violations};
+use crate::validation::Violations;
 
 /// A profile's storage identity; never shown to merchants, who name a profile by its pair.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -201,20 +204,12 @@ impl Profile {
 
 fn check_attributes(attributes: &Attributes, today: Date) -> Result<(), Violations> {
     let mut violations = Violations::new();
-    if let Some(dob) = &attributes.date_of_birth
-        && !dob.is_before(today)
-    {
-        violations.push("date_of_birth", Problem::Invalid, "must be in the past");
-    }
-    if let (Some(state), Some(country)) = (&attributes.state, &attributes.country)
-        && !state.belongs_to(country)
-    {
-        violations.push(
-            "state",
-            Problem::Invalid,
-            format!("is not a subdivision of {}", country.as_str()),
-        );
-    }
+    check_date_of_birth(attributes.date_of_birth.as_ref(), today, &mut violations);
+    check_region(
+        attributes.state.as_ref(),
+        attributes.country.as_ref(),
+        &mut violations,
+    );
     violations.into_result(())
 }
 

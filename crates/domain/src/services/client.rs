@@ -14,46 +14,17 @@ use crate::ports::{
     Clock, DocumentStore, FileUpload, IdGenerator, MerchantRepository, QuizRepository, StoreError,
 };
 use crate::profile::{
-    Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State,
-    SubmittedFormFields,
+    Address, DateOfBirth, Email, PhoneNumber, ShortText, Ssn, SubmittedFormFields,
+    check_date_of_birth,
 };
 use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient, UploadLimits};
 use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
 
-/// An address as the client types it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AddressInput {
-    pub line_1: LongText,
-    pub line_2: Option<LongText>,
-    pub city: ShortText,
-    pub state: Option<State>,
-    pub postal: Postal,
-    pub country: Country,
-}
-
-impl AddressInput {
-    /// The one-line form kept as `address`: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA".
-    pub fn one_line(&self) -> String {
-        let mut parts = vec![self.line_1.as_str().to_owned()];
-        if let Some(line_2) = &self.line_2 {
-            parts.push(line_2.as_str().to_owned());
-        }
-        parts.push(self.city.as_str().to_owned());
-        let region = match &self.state {
-            Some(state) => format!("{} {}", state.as_str(), self.postal.as_str()),
-            None => self.postal.as_str().to_owned(),
-        };
-        parts.push(region);
-        parts.push(self.country.as_str().to_owned());
-        parts.join(", ")
-    }
-}
-
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldsInput {
-    pub address: Option<AddressInput>,
+    pub address: Option<Address>,
     pub mobile_number: Option<PhoneNumber>,
     pub email_address: Option<Email>,
     pub date_of_birth: Option<DateOfBirth>,
@@ -211,27 +182,13 @@ impl ClientService {
             );
         }
         let now = self.clock.now();
-        if let Some(dob) = &input.date_of_birth
-            && !dob.is_before(now.date())
-        {
-            violations.push("date_of_birth", Problem::Invalid, "must be in the past");
-        }
-        if let Some(address) = &input.address
-            && let Some(state) = &address.state
-            && !state.belongs_to(&address.country)
-        {
-            violations.push(
-                "state",
-                Problem::Invalid,
-                format!("is not a subdivision of {}", address.country.as_str()),
-            );
-        }
+        check_date_of_birth(input.date_of_birth.as_ref(), now.date(), &mut violations);
         violations.into_result(())?;
 
         // Only what this post sent: the store writes each field on its own, so a
         // concurrent post of other fields keeps its values.
         let sent_fields = SubmittedFormFields {
-            address: input.address.as_ref().map(AddressInput::one_line),
+            address: input.address.as_ref().map(Address::one_line),
             mobile_number: input.mobile_number.map(|m| m.as_str().to_owned()),
             email_address: input.email_address.map(|e| e.as_str().to_owned()),
             date_of_birth: input.date_of_birth.map(|d| d.to_string()),
@@ -557,6 +514,7 @@ fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::{Country, LongText, Postal, State};
     use crate::event::Activity;
     use crate::memory::{
         FixedClock, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes, MemoryTemplates,
@@ -661,15 +619,16 @@ mod tests {
         }
     }
 
-    fn address() -> AddressInput {
-        AddressInput {
-            line_1: LongText::parse("1 Main St").expect("valid"),
-            line_2: None,
-            city: ShortText::parse("Toronto").expect("valid"),
-            state: Some(State::parse("ON").expect("valid")),
-            postal: Postal::parse("M5V 2T6").expect("valid"),
-            country: Country::parse("CA").expect("valid"),
-        }
+    fn address() -> Address {
+        Address::new(
+            LongText::parse("1 Main St").expect("valid"),
+            None,
+            ShortText::parse("Toronto").expect("valid"),
+            Some(State::parse("ON").expect("valid")),
+            Postal::parse("M5V 2T6").expect("valid"),
+            Country::parse("CA").expect("valid"),
+        )
+        .expect("valid")
     }
 
     fn activities(w: &World) -> Vec<Activity> {
@@ -882,27 +841,5 @@ mod tests {
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES, Some(FileType::Pdf))]).is_ok());
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES + 1, Some(FileType::Pdf))]).is_err());
         assert!(check_files(&[file("x.jpg", 10, None)]).is_err());
-    }
-
-    #[test]
-    fn an_address_reads_as_one_line() {
-        let address = AddressInput {
-            line_1: LongText::parse("1 Main St").expect("valid"),
-            line_2: Some(LongText::parse("Apt 2").expect("valid")),
-            city: ShortText::parse("Toronto").expect("valid"),
-            state: Some(State::parse("ON").expect("valid")),
-            postal: Postal::parse("M5V 2T6").expect("valid"),
-            country: Country::parse("CA").expect("valid"),
-        };
-        assert_eq!(
-            address.one_line(),
-            "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA"
-        );
-        let plain = AddressInput {
-            line_2: None,
-            state: None,
-            ..address
-        };
-        assert_eq!(plain.one_line(), "1 Main St, Toronto, M5V 2T6, CA");
     }
 }

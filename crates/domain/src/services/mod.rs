@@ -8,7 +8,7 @@ mod profiles;
 mod quizzes;
 mod templates;
 
-pub use client::{AddressInput, ClientService, FieldsInput, IncomingFile, QuizSession};
+pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
 pub use documents::{DocumentService, SWEEP_AFTER, SweepReport};
 pub use merchants::MerchantService;
 pub use notes::NoteService;
