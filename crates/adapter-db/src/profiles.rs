@@ -73,8 +73,18 @@ fn text<T: ToString>(value: &Option<T>) -> Option<String> {
     value.as_ref().map(ToString::to_string)
 }
 
-fn submitted(p: &Profile, field: fn(&SubmittedFormFields) -> &Option<String>) -> Option<String> {
-    p.submitted.as_ref().and_then(|s| field(s).clone())
+/// The stored text of each submitted field, as `SubmittedChanges` and `ProfileRow` keep it.
+fn submitted_texts(s: Option<&SubmittedFormFields>) -> [Option<String>; 5] {
+    let Some(s) = s else {
+        return Default::default();
+    };
+    [
+        s.email_address.as_ref().map(|e| e.as_str().to_owned()),
+        s.mobile_number.as_ref().map(|m| m.as_str().to_owned()),
+        s.address.clone(),
+        s.date_of_birth.map(|d| d.to_string()),
+        s.ssn.as_ref().map(|s| s.as_str().to_owned()),
+    ]
 }
 
 /// The client's submitted fields as they go to the database: sealed, and only those
@@ -97,12 +107,13 @@ impl SubmittedChanges {
         sent: &SubmittedFormFields,
         vault: &Vault,
     ) -> Result<Self, Failure> {
+        let [email, mobile, address, dob, ssn] = submitted_texts(Some(sent));
         let mut changes = Self {
-            submitted_email_address: sent.email_address.clone(),
-            submitted_mobile_number: sent.mobile_number.clone(),
-            submitted_address: sent.address.clone(),
-            submitted_date_of_birth: sent.date_of_birth.clone(),
-            submitted_ssn: sent.ssn.clone(),
+            submitted_email_address: email,
+            submitted_mobile_number: mobile,
+            submitted_address: address,
+            submitted_date_of_birth: dob,
+            submitted_ssn: ssn,
             submitted_updated_at: to_db(sent.updated_at),
         };
         vault
@@ -210,6 +221,7 @@ impl ProfileRow {
 
     fn from_domain(p: &Profile) -> Self {
         let a = &p.attributes;
+        let [email, mobile, address, dob, ssn] = submitted_texts(p.submitted.as_ref());
         let as_text = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
         let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
         Self {
@@ -239,11 +251,11 @@ impl ProfileRow {
             created_at: to_db(p.created_at),
             updated_at: to_db(p.updated_at),
             revision: p.revision,
-            submitted_email_address: submitted(p, |s| &s.email_address),
-            submitted_mobile_number: submitted(p, |s| &s.mobile_number),
-            submitted_address: submitted(p, |s| &s.address),
-            submitted_date_of_birth: submitted(p, |s| &s.date_of_birth),
-            submitted_ssn: submitted(p, |s| &s.ssn),
+            submitted_email_address: email,
+            submitted_mobile_number: mobile,
+            submitted_address: address,
+            submitted_date_of_birth: dob,
+            submitted_ssn: ssn,
             submitted_created_at: p.submitted.as_ref().map(|s| to_db(s.created_at)),
             submitted_updated_at: p.submitted.as_ref().map(|s| to_db(s.updated_at)),
         }
@@ -292,11 +304,23 @@ impl ProfileRow {
             status: required("status", self.status.parse())?,
             submitted: match (self.submitted_created_at, self.submitted_updated_at) {
                 (Some(created), Some(updated)) => Some(SubmittedFormFields {
-                    email_address: self.submitted_email_address,
-                    mobile_number: self.submitted_mobile_number,
+                    email_address: column(
+                        "submitted_email_address",
+                        self.submitted_email_address,
+                        Email::parse,
+                    )?,
+                    mobile_number: column(
+                        "submitted_mobile_number",
+                        self.submitted_mobile_number,
+                        PhoneNumber::parse,
+                    )?,
                     address: self.submitted_address,
-                    date_of_birth: self.submitted_date_of_birth,
-                    ssn: self.submitted_ssn,
+                    date_of_birth: column(
+                        "submitted_date_of_birth",
+                        self.submitted_date_of_birth,
+                        DateOfBirth::parse,
+                    )?,
+                    ssn: column("submitted_ssn", self.submitted_ssn, Ssn::parse)?,
                     created_at: from_db("profiles.submitted_created_at", created)?,
                     updated_at: from_db("profiles.submitted_updated_at", updated)?,
                 }),

@@ -406,7 +406,7 @@ async fn fields_merge(p: Ports) {
     let later = NOW + time::Duration::minutes(1);
     post(
         SubmittedFormFields {
-            ssn: Some("123456789".into()),
+            ssn: Some(crate::profile::Ssn::parse("123456789").expect("valid")),
             created_at: later,
             updated_at: later,
             ..SubmittedFormFields::default()
@@ -422,7 +422,7 @@ async fn fields_merge(p: Ports) {
         .expect("found");
     let s = stored.submitted.expect("submitted fields");
     assert_eq!(s.address.as_deref(), Some("1 Main St"), "kept");
-    assert_eq!(s.ssn.as_deref(), Some("123456789"));
+    assert_eq!(s.ssn.as_ref().map(|s| s.as_str()), Some("123456789"));
     assert_eq!(s.created_at, NOW, "the first submission's time");
     assert_eq!(s.updated_at, later);
 }

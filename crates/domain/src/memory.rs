@@ -485,11 +485,6 @@ impl QuizRepository for MemoryQuizzes {
                 created_at: sent.created_at,
                 ..SubmittedFormFields::default()
             });
-            let merge = |slot: &mut Option<String>, value: &Option<String>| {
-                if value.is_some() {
-                    slot.clone_from(value);
-                }
-            };
             merge(&mut submitted.address, &sent.address);
             merge(&mut submitted.mobile_number, &sent.mobile_number);
             merge(&mut submitted.email_address, &sent.email_address);
@@ -543,6 +538,13 @@ impl QuizRepository for MemoryQuizzes {
                 .then(|| stored.submitted_at = quiz.submitted_at)
                 .is_some()
         })
+    }
+}
+
+/// A field sent replaces the stored one; a field not sent leaves it.
+fn merge<T: Clone>(slot: &mut Option<T>, value: &Option<T>) {
+    if value.is_some() {
+        slot.clone_from(value);
     }
 }
 

@@ -5,6 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::paging::Paging;
+use super::profile::SubmittedFields;
 use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
@@ -132,10 +133,8 @@ impl DocumentProfile {
         let a = &p.attributes;
         let long = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
         let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
-        let s = p.submitted.as_ref();
-        let submitted = |get: fn(&domain::profile::SubmittedFormFields) -> &Option<String>| {
-            s.and_then(|s| get(s).clone())
-        };
+        // The same values as profile/get shows, under this layout's names.
+        let s = SubmittedFields::of(p.submitted.as_ref());
         Self {
             merchant_reference: long(&a.merchant_reference),
             customer_id: long(&a.customer_id),
@@ -155,13 +154,13 @@ impl DocumentProfile {
             created_at: rfc3339(p.created_at),
             updated_at: rfc3339(p.updated_at),
             customer_submitted_form_fields: DocumentSubmittedFields {
-                email: submitted(|s| &s.email_address),
-                mobile: submitted(|s| &s.mobile_number),
-                date_of_birth: submitted(|s| &s.date_of_birth),
-                ssn: submitted(|s| &s.ssn),
-                full_address: submitted(|s| &s.address),
-                created_at: s.map(|s| rfc3339(s.created_at)),
-                updated_at: s.map(|s| rfc3339(s.updated_at)),
+                email: s.email_address,
+                mobile: s.mobile_number,
+                date_of_birth: s.date_of_birth,
+                ssn: s.ssn,
+                full_address: s.address,
+                created_at: s.created_at,
+                updated_at: s.updated_at,
             },
         }
     }

@@ -138,14 +138,12 @@ pub struct SubmittedFields {
 
 impl SubmittedFields {
     pub fn of(s: Option<&SubmittedFormFields>) -> Self {
-        let field =
-            |get: fn(&SubmittedFormFields) -> &Option<String>| s.and_then(|s| get(s).clone());
         Self {
-            email_address: field(|s| &s.email_address),
-            mobile_number: field(|s| &s.mobile_number),
-            address: field(|s| &s.address),
-            date_of_birth: field(|s| &s.date_of_birth),
-            ssn: field(|s| &s.ssn),
+            email_address: s.and_then(|s| s.email_address.as_ref().map(|e| e.as_str().to_owned())),
+            mobile_number: s.and_then(|s| s.mobile_number.as_ref().map(|m| m.as_str().to_owned())),
+            address: s.and_then(|s| s.address.clone()),
+            date_of_birth: s.and_then(|s| s.date_of_birth.map(|d| d.to_string())),
+            ssn: s.and_then(|s| s.ssn.as_ref().map(|n| n.as_str().to_owned())),
             created_at: s.map(|s| rfc3339(s.created_at)),
             updated_at: s.map(|s| rfc3339(s.updated_at)),
         }

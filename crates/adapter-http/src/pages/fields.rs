@@ -1,7 +1,8 @@
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::profile::{
-    Address, Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn, State as Region,
+    Address, Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn,
+    State as Region,
 };
 use domain::quiz::QuizLink;
 use domain::services::FieldsInput;

@@ -83,7 +83,11 @@ impl Address {
 mod tests {
     use super::*;
 
-    fn address(line_2: Option<&str>, state: Option<&str>, country: &str) -> Result<Address, Violations> {
+    fn address(
+        line_2: Option<&str>,
+        state: Option<&str>,
+        country: &str,
+    ) -> Result<Address, Violations> {
         Address::new(
             LongText::parse("1 Main St").expect("valid"),
             line_2.map(|l| LongText::parse(l).expect("valid")),

@@ -5,12 +5,12 @@ mod fields;
 mod regions;
 mod status;
 
+pub use address::Address;
+pub(crate) use address::{check_date_of_birth, check_region};
 pub use fields::{
     Amount, BoundedText, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
     ShortText, Ssn, State,
 };
-pub use address::Address;
-pub(crate) use address::{check_date_of_birth, check_region};
 pub use status::ProfileStatus;
 
 use time::{Date, OffsetDateTime};
@@ -103,12 +103,13 @@ pub struct ProfileChanges {
 /// What the client typed into the quiz's form steps, kept apart from the merchant's data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmittedFormFields {
-    pub email_address: Option<String>,
-    pub mobile_number: Option<String>,
-    /// The address as one line: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA".
+    pub email_address: Option<Email>,
+    pub mobile_number: Option<PhoneNumber>,
+    /// The address as one line: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA" (an
+    /// [`Address`]'s `one_line`).
     pub address: Option<String>,
-    pub date_of_birth: Option<String>,
-    pub ssn: Option<String>,
+    pub date_of_birth: Option<DateOfBirth>,
+    pub ssn: Option<Ssn>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

@@ -189,10 +189,10 @@ impl ClientService {
         // concurrent post of other fields keeps its values.
         let sent_fields = SubmittedFormFields {
             address: input.address.as_ref().map(Address::one_line),
-            mobile_number: input.mobile_number.map(|m| m.as_str().to_owned()),
-            email_address: input.email_address.map(|e| e.as_str().to_owned()),
-            date_of_birth: input.date_of_birth.map(|d| d.to_string()),
-            ssn: input.ssn.map(|s| s.as_str().to_owned()),
+            mobile_number: input.mobile_number,
+            email_address: input.email_address,
+            date_of_birth: input.date_of_birth,
+            ssn: input.ssn,
             created_at: now,
             updated_at: now,
         };
@@ -514,7 +514,6 @@ fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::{Country, LongText, Postal, State};
     use crate::event::Activity;
     use crate::memory::{
         FixedClock, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes, MemoryTemplates,
@@ -524,6 +523,7 @@ mod tests {
     use crate::paging::Page;
     use crate::ports::ProfileRepository;
     use crate::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey};
+    use crate::profile::{Country, LongText, Postal, State};
     use crate::quiz::QuizUsage;
     use crate::services::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
     use crate::template::Requirement;
@@ -751,7 +751,7 @@ mod tests {
             .submitted
             .expect("submitted");
         assert!(submitted.address.is_some(), "the address stays");
-        assert_eq!(submitted.ssn.as_deref(), Some("123456789"));
+        assert_eq!(submitted.ssn.as_ref().map(Ssn::as_str), Some("123456789"));
     }
 
     #[test]
