@@ -427,53 +427,74 @@ async fn fields_merge(p: Ports) {
     assert_eq!(s.updated_at, later);
 }
 
+/// A state change made twice: the first succeeds, the second (only run after it) is
+/// refused as `refusal` says.
+async fn once(
+    first: impl Future<Output = Result<(), StoreError>>,
+    second: impl Future<Output = Result<(), StoreError>>,
+    refusal: fn(&StoreError) -> bool,
+    what: &str,
+) {
+    first
+        .await
+        .unwrap_or_else(|e| panic!("first {what}: {e:?}"));
+    let again = second.await;
+    assert!(
+        again.as_ref().err().is_some_and(refusal),
+        "second {what}: {again:?}"
+    );
+}
+
 async fn state_once(p: Ports) {
     let m = seed_merchant(&p, "m1").await;
     let (client, mut quiz) = seed_quiz(&p, &m, "q1").await;
-    let e = |id: &str, a| Event::about(id.into(), &client, a, "", NOW);
+    let twice = |a: Activity| {
+        let e = |n: u8| Event::about(format!("ev-{a:?}-{n}").into(), &client, a, "", NOW);
+        (e(1), e(2))
+    };
+    let conflict = |e: &StoreError| matches!(e, StoreError::Conflict);
+    let missing = |e: &StoreError| matches!(e, StoreError::Missing);
     quiz.opened_at = Some(NOW);
-    p.quizzes
-        .mark_opened(&quiz, &e("ev-o1", Activity::QuizOpened))
-        .await
-        .expect("first opening");
-    let again = p
-        .quizzes
-        .mark_opened(&quiz, &e("ev-o2", Activity::QuizOpened))
-        .await;
-    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
     quiz.submitted_at = Some(NOW);
-    p.quizzes
-        .mark_submitted(&quiz, &e("ev-s1", Activity::QuizSubmitted))
-        .await
-        .expect("first submission");
-    let again = p
-        .quizzes
-        .mark_submitted(&quiz, &e("ev-s2", Activity::QuizSubmitted))
-        .await;
-    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
     quiz.expired_at = Some(NOW);
-    p.quizzes
-        .mark_expired(&quiz, &e("ev-x1", Activity::QuizExpired))
-        .await
-        .expect("first expiry");
-    let again = p
-        .quizzes
-        .mark_expired(&quiz, &e("ev-x2", Activity::QuizExpired))
-        .await;
-    assert!(matches!(again, Err(StoreError::Conflict)), "{again:?}");
     quiz.deleted_at = Some(NOW);
-    p.quizzes
-        .mark_deleted(&quiz, &e("ev-d1", Activity::QuizDeleted))
-        .await
-        .expect("deleted");
+    let (q, qs) = (&quiz, &p.quizzes);
+    let (a, b) = twice(Activity::QuizOpened);
+    once(
+        qs.mark_opened(q, &a),
+        qs.mark_opened(q, &b),
+        conflict,
+        "opening",
+    )
+    .await;
+    let (a, b) = twice(Activity::QuizSubmitted);
+    once(
+        qs.mark_submitted(q, &a),
+        qs.mark_submitted(q, &b),
+        conflict,
+        "submission",
+    )
+    .await;
+    // An expiry after the submission is still recorded, once.
+    let (a, b) = twice(Activity::QuizExpired);
+    once(
+        qs.mark_expired(q, &a),
+        qs.mark_expired(q, &b),
+        conflict,
+        "expiry",
+    )
+    .await;
+    let (a, b) = twice(Activity::QuizDeleted);
+    once(
+        qs.mark_deleted(q, &a),
+        qs.mark_deleted(q, &b),
+        missing,
+        "deletion",
+    )
+    .await;
     let link = QuizLink::Code(quiz.code.clone());
     assert!(p.quizzes.find_live(&link).await.expect("read").is_none());
     assert!(p.quizzes.find(&m, &link).await.expect("read").is_none());
-    let again = p
-        .quizzes
-        .mark_deleted(&quiz, &e("ev-d2", Activity::QuizDeleted))
-        .await;
-    assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
 }
 
 async fn document_limits(p: Ports) {
