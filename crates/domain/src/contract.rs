@@ -29,11 +29,17 @@ use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
 /// Every port an implementation provides, on one fresh, empty store.
 #[derive(Clone)]
 pub struct Ports {
+    /// Merchants and their keys.
     pub merchants: Arc<dyn MerchantRepository>,
+    /// Profiles and the activity log.
     pub profiles: Arc<dyn ProfileRepository>,
+    /// Stored templates.
     pub templates: Arc<dyn TemplateRepository>,
+    /// Quizzes and what clients hand in.
     pub quizzes: Arc<dyn QuizRepository>,
+    /// Documents.
     pub documents: Arc<dyn DocumentRepository>,
+    /// Notes.
     pub notes: Arc<dyn NoteRepository>,
 }
 

@@ -18,12 +18,16 @@ review_status!(
 /// The file types a client may upload, recognised by their bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileType {
+    /// A JPEG image.
     Jpeg,
+    /// A PNG image.
     Png,
+    /// A PDF document.
     Pdf,
 }
 
 impl FileType {
+    /// The type of a MIME name, if it is one of the three.
     pub fn from_mime(mime: &str) -> Option<Self> {
         match mime {
             "image/jpeg" => Some(Self::Jpeg),
@@ -33,6 +37,7 @@ impl FileType {
         }
     }
 
+    /// The type's MIME name.
     pub fn mime(&self) -> &'static str {
         match self {
             Self::Jpeg => "image/jpeg",
@@ -44,15 +49,19 @@ impl FileType {
 
 /// Limits on one upload step.
 pub const MAX_FILES_PER_UPLOAD: usize = 4;
+/// Largest file one upload may carry: 10 MiB.
 pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
 
 /// One stored file of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredFile {
+    /// Where its bytes are stored.
     pub file_id: FileId,
     /// The client's file name, sanitised.
     pub file_name: String,
+    /// Its type, by its bytes.
     pub file_type: FileType,
+    /// Its size in bytes, as sent.
     pub size_bytes: u64,
     /// Lowercase hex SHA-256 of the bytes.
     pub sha256: String,
@@ -61,31 +70,47 @@ pub struct StoredFile {
 /// What a document holds, by the kind of step that made it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Evidence {
+    /// The files of an upload step.
     Files(Vec<StoredFile>),
+    /// An `agreement_sign` step.
     Agreement {
+        /// The full name typed as signature.
         signed_name: String,
+        /// When it was signed.
         signed_at: OffsetDateTime,
     },
+    /// A `device_finger_print` step.
     Fingerprint {
+        /// The hash the page computed (64 hex characters).
         fingerprint: String,
     },
 }
 
+/// What a client handed in for one step of a quiz, and the merchant's verdict on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Document {
+    /// Its id (a ULID).
     pub id: DocumentId,
+    /// The merchant that owns it.
     pub merchant_id: MerchantId,
+    /// The profile it belongs to.
     pub profile_id: ProfileId,
+    /// The quiz it was handed in through.
     pub quiz_id: QuizId,
     /// The step it answers (the interface's document `name`, e.g. `passport_upload`).
     pub step: Feature,
+    /// The merchant's verdict.
     pub status: DocumentStatus,
+    /// What it holds.
     pub evidence: Evidence,
+    /// When it was handed in.
     pub created_at: OffsetDateTime,
+    /// When its status last changed.
     pub updated_at: OffsetDateTime,
 }
 
 impl Document {
+    /// Its files (none for an agreement or a fingerprint).
     pub fn files(&self) -> &[StoredFile] {
         match &self.evidence {
             Evidence::Files(files) => files,

@@ -3,20 +3,29 @@ use crate::validation::Violations;
 /// The kinds of object a lookup can miss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resource {
+    /// A client profile.
     Profile,
+    /// A merchant.
     Merchant,
+    /// An API key.
     ApiKey,
+    /// A stored template.
     Template,
+    /// A quiz.
     Quiz,
+    /// A document.
     Document,
+    /// A file of a document.
     File,
 }
 
 /// Why a use case refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DomainError {
+    /// The input broke field rules; each violation names its field.
     #[error("invalid input: {0}")]
     Invalid(Violations),
+    /// Nothing of that kind matches, for this merchant.
     #[error("{0:?} not found")]
     NotFound(Resource),
     /// A profile with this e-mail address or mobile number already exists.
@@ -40,6 +49,7 @@ pub enum DomainError {
     /// Storage cannot be reached now; the same call may succeed later.
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// A fault on our side; the text is for the log, never for the caller.
     #[error("internal failure: {0}")]
     Internal(String),
 }

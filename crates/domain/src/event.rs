@@ -10,23 +10,38 @@ use crate::profile::{Profile, ProfileId, ProfileStatus};
 /// What happened. The set is closed: merchants filter and count on these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Activity {
+    /// A profile was created.
     ProfileCreated,
+    /// A profile's fields were changed.
     ProfileUpdated,
+    /// A profile's status was set.
     ProfileStatusChanged,
+    /// A profile was erased (kept as an anonymous tombstone).
     ProfileDeleted,
+    /// A quiz was sent.
     QuizCreated,
+    /// The client opened the quiz for the first time.
     QuizOpened,
+    /// The client typed form fields.
     FormFieldsSubmitted,
+    /// The client handed in a document (files, agreement, fingerprint).
     DocumentUploaded,
+    /// The client completed the quiz.
     QuizSubmitted,
+    /// The merchant ended a quiz early.
     QuizExpired,
+    /// The merchant withdrew a quiz.
     QuizDeleted,
+    /// A document's status was set.
     DocumentStatusChanged,
+    /// A document was deleted.
     DocumentDeleted,
+    /// A note was written.
     NoteCreated,
 }
 
 impl Activity {
+    /// Every activity.
     pub const ALL: [Activity; 14] = [
         Self::ProfileCreated,
         Self::ProfileUpdated,
@@ -44,6 +59,7 @@ impl Activity {
         Self::NoteCreated,
     ];
 
+    /// The interface's name (`profile_created`...).
     pub fn as_str(&self) -> &'static str {
         match self {
             Self::ProfileCreated => "profile_created",
@@ -63,6 +79,7 @@ impl Activity {
         }
     }
 
+    /// The activity with this name, if any.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.as_str() == name)
     }
@@ -71,10 +88,13 @@ impl Activity {
 /// One record of the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
+    /// Its id (a ULID: ids sort by time).
     pub id: EventId,
+    /// The merchant whose log it is in.
     pub merchant_id: MerchantId,
     /// `None` only for the tombstone left when a profile is erased.
     pub profile_id: Option<ProfileId>,
+    /// What happened.
     pub activity: Activity,
     /// A short human sentence.
     pub details: String,
@@ -84,6 +104,7 @@ pub struct Event {
     pub url: String,
     /// The profile's status after the event.
     pub status: ProfileStatus,
+    /// When it happened.
     pub created_at: OffsetDateTime,
 }
 

@@ -23,6 +23,7 @@ macro_rules! object_id {
                 parse_object_id(raw).map(Self)
             }
 
+            /// The id's text.
             pub fn as_str(&self) -> &str {
                 &self.0
             }
@@ -90,6 +91,7 @@ macro_rules! link_secret {
                 Self(secret.into())
             }
 
+            /// The secret's text: it belongs in the quiz's address and nowhere else.
             pub fn as_str(&self) -> &str {
                 &self.0
             }

@@ -4,7 +4,10 @@
 //! it is a valid e-mail. Use cases live in [`services`] and reach storage, the clock and
 //! randomness only through the traits in [`ports`], so every rule is testable in memory.
 
+#![warn(missing_docs)]
+
 pub mod document;
+/// Why a use case refused or failed.
 pub mod error;
 pub mod event;
 pub mod ids;

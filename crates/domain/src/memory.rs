@@ -28,6 +28,7 @@ use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::{Feature, Template};
 
+/// A clock that always says the same time.
 #[derive(Debug)]
 pub struct FixedClock(pub OffsetDateTime);
 
@@ -108,6 +109,7 @@ impl MemoryProfiles {
         *self.interfere.lock().expect("lock") = Some(Box::new(mutation));
     }
 
+    /// Events no profile owns (profile tombstones).
     pub fn orphan_events(&self) -> Vec<Event> {
         let events = self.events.lock().expect("lock");
         events
@@ -217,6 +219,7 @@ impl ProfileRepository for MemoryProfiles {
     }
 }
 
+/// Merchants and their keys, in memory.
 #[derive(Debug, Default)]
 pub struct MemoryMerchants {
     merchants: Mutex<Vec<Merchant>>,
@@ -224,6 +227,7 @@ pub struct MemoryMerchants {
 }
 
 impl MemoryMerchants {
+    /// Adds a merchant without a key.
     pub fn insert(&self, merchant: Merchant) {
         self.merchants.lock().expect("lock").push(merchant);
     }
@@ -299,6 +303,7 @@ impl MerchantRepository for MemoryMerchants {
     }
 }
 
+/// Stored templates, in memory.
 #[derive(Debug, Default)]
 pub struct MemoryTemplates(Mutex<Vec<Template>>);
 
@@ -353,6 +358,7 @@ pub struct MemoryQuizzes {
 }
 
 impl MemoryQuizzes {
+    /// Quizzes over `profiles`' data.
     pub fn new(profiles: Arc<MemoryProfiles>) -> Self {
         Self {
             profiles,
@@ -670,6 +676,7 @@ type FileMap = std::sync::Arc<Mutex<std::collections::HashMap<FileId, Vec<u8>>>>
 pub struct MemoryFiles(FileMap);
 
 impl MemoryFiles {
+    /// How many files are stored.
     pub fn count(&self) -> usize {
         self.0.lock().expect("lock").len()
     }

@@ -8,18 +8,25 @@ use time::OffsetDateTime;
 
 use crate::validation::Invalid;
 
+/// A merchant's id (a ULID).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MerchantId(pub String);
 
+/// A business that verifies its clients through this service.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Merchant {
+    /// Its id.
     pub id: MerchantId,
+    /// Its name, 1 to 100 characters.
     pub name: String,
+    /// What it has tuned.
     pub settings: MerchantSettings,
+    /// When it was created.
     pub created_at: OffsetDateTime,
 }
 
 impl Merchant {
+    /// A merchant's name: trimmed, 1 to 100 characters.
     pub fn parse_name(raw: &str) -> Result<String, Invalid> {
         let name = raw.trim();
         if name.is_empty() || name.chars().count() > 100 {
@@ -31,7 +38,9 @@ impl Merchant {
 
 /// Length of the random part of a key or a secret, in base62 characters.
 pub const CREDENTIAL_RANDOM_LEN: usize = 32;
+/// What every API key starts with.
 pub const API_KEY_PREFIX: &str = "key-";
+/// What every API secret starts with.
 pub const API_SECRET_PREFIX: &str = "sec-";
 
 /// One API credential of a merchant. A merchant may hold several, so a key can be rotated
@@ -41,14 +50,17 @@ pub const API_SECRET_PREFIX: &str = "sec-";
 pub struct ApiKey {
     /// Public: sent in the `Api-Key` header.
     pub key: String,
+    /// The merchant it belongs to.
     pub merchant_id: MerchantId,
     /// Shared secret for the request signature. Shown once at creation.
     pub secret: SecretString,
+    /// Whether requests signed with it are accepted.
     pub enabled: bool,
     /// Whether the replayable compatibility signature scheme is accepted for this key.
     pub compat_signature: bool,
     /// The client addresses this key may be used from; empty: any.
     pub allowed_networks: Vec<IpNet>,
+    /// When it was issued.
     pub created_at: OffsetDateTime,
 }
 
@@ -64,8 +76,10 @@ impl ApiKey {
 pub struct QuizExpiryDays(u8);
 
 impl QuizExpiryDays {
+    /// 5 days.
     pub const DEFAULT: QuizExpiryDays = QuizExpiryDays(5);
 
+    /// `days` if it is a whole number from 1 to 30.
     pub fn new(days: i64) -> Result<Self, Invalid> {
         match u8::try_from(days) {
             Ok(d @ 1..=30) => Ok(Self(d)),
@@ -73,6 +87,7 @@ impl QuizExpiryDays {
         }
     }
 
+    /// The number of days.
     pub fn days(&self) -> u8 {
         self.0
     }

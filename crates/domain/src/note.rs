@@ -7,6 +7,7 @@ use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
 use crate::validation::Invalid;
 
+/// Longest note, in characters.
 pub const MAX_NOTE_CHARS: usize = 255;
 
 /// Plain text of 1 to 255 characters (not counting surrounding blanks), without HTML
@@ -15,6 +16,7 @@ pub const MAX_NOTE_CHARS: usize = 255;
 pub struct NoteText(String);
 
 impl NoteText {
+    /// A note as written: 1 to 255 characters (blanks around not counted), no markup, no control characters.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let trimmed = raw.trim();
         if trimmed.is_empty() {
@@ -37,6 +39,7 @@ impl NoteText {
         Ok(Self(raw.to_owned()))
     }
 
+    /// The note as written.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -65,12 +68,18 @@ fn looks_like_markup(text: &str) -> bool {
     })
 }
 
+/// A merchant's note on a profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
+    /// Its id (a ULID).
     pub id: NoteId,
+    /// The merchant that wrote it.
     pub merchant_id: MerchantId,
+    /// The profile it is about.
     pub profile_id: ProfileId,
+    /// What it says.
     pub text: NoteText,
+    /// When it was written.
     pub created_at: OffsetDateTime,
 }
 

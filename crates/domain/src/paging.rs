@@ -15,6 +15,7 @@ pub struct Page {
 }
 
 impl Page {
+    /// An `offset`: 0 or more.
     pub fn parse_offset(offset: i64) -> Result<i64, Invalid> {
         if offset < 0 {
             return Err(Invalid::new("must be 0 or more"));
@@ -22,6 +23,7 @@ impl Page {
         Ok(offset)
     }
 
+    /// A `limit`: 1 to 50.
     pub fn parse_limit(limit: i64) -> Result<i64, Invalid> {
         if !(1..=MAX_LIMIT).contains(&limit) {
             return Err(Invalid::new(format!("must be from 1 to {MAX_LIMIT}")));
@@ -29,6 +31,7 @@ impl Page {
         Ok(limit)
     }
 
+    /// A page of `limit` records starting at `offset`.
     pub fn new(offset: i64, limit: i64) -> Result<Self, Invalid> {
         Ok(Self {
             offset: Self::parse_offset(offset)?,
@@ -36,10 +39,12 @@ impl Page {
         })
     }
 
+    /// Records skipped.
     pub fn offset(&self) -> i64 {
         self.offset
     }
 
+    /// Records taken at most.
     pub fn limit(&self) -> i64 {
         self.limit
     }
@@ -57,6 +62,7 @@ impl Default for Page {
 /// One page of results and the counts the interface reports with it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paged<T> {
+    /// This page's records, newest first.
     pub items: Vec<T>,
     /// All records of the kind in scope (the merchant's, or the profile's).
     pub total_count: i64,

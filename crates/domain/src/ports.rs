@@ -28,20 +28,26 @@ pub enum StoreError {
     /// A per-quiz cap (documents or bytes) would be passed by this write.
     #[error("limit reached")]
     LimitReached,
+    /// Storage cannot be reached now; the same call may succeed later (answered 503).
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// A fault of the storage; the text is for the log.
     #[error("{0}")]
     Internal(String),
 }
 
+/// What every storage call returns.
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// The time, as the rules see it.
 pub trait Clock: Send + Sync {
+    /// Now.
     fn now(&self) -> OffsetDateTime;
 }
 
 /// Fresh identifiers that sort by creation time (ULIDs in production).
 pub trait IdGenerator: Send + Sync {
+    /// A new id.
     fn next_id(&self) -> String;
 }
 
@@ -53,10 +59,14 @@ pub trait SecretGenerator: Send + Sync {
     fn url_token(&self, bytes: usize) -> String;
 }
 
+/// Merchants and their API keys.
 #[async_trait]
 pub trait MerchantRepository: Send + Sync {
+    /// Stores a merchant with its first key.
     async fn create(&self, merchant: &Merchant, first_key: &ApiKey) -> StoreResult<()>;
+    /// Every merchant.
     async fn list(&self) -> StoreResult<Vec<Merchant>>;
+    /// The merchant, if it exists.
     async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>>;
     /// `Missing` when the merchant does not exist.
     async fn add_key(&self, key: &ApiKey) -> StoreResult<()>;
@@ -64,7 +74,9 @@ pub trait MerchantRepository: Send + Sync {
     async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
     /// `Missing` when no such key exists.
     async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()>;
+    /// The key named by an `Api-Key` header, enabled or not.
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
+    /// `Missing` when the merchant does not exist.
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()>;
 }
 
@@ -77,6 +89,7 @@ pub trait ProfileRepository: Send + Sync {
     async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
     /// Stores `profile` if its stored revision is still `profile.revision - 1`, else `Conflict`.
     async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
+    /// The merchant's profile with this pair (e-mail compared case-insensitively).
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>>;
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
@@ -87,11 +100,14 @@ pub trait ProfileRepository: Send + Sync {
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
 }
 
+/// A merchant's stored templates.
 #[async_trait]
 pub trait TemplateRepository: Send + Sync {
+    /// Stores a new template.
     async fn insert(&self, template: &Template) -> StoreResult<()>;
     /// `Missing` when the template does not exist.
     async fn update(&self, template: &Template) -> StoreResult<()>;
+    /// The merchant's template with this id (another merchant's is `None`).
     async fn find(&self, merchant: &MerchantId, id: &TemplateId) -> StoreResult<Option<Template>>;
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>>;
@@ -107,6 +123,7 @@ pub enum ProfileWrite {
     Update(Profile),
 }
 
+/// Quizzes, and what clients hand in through them.
 #[async_trait]
 pub trait QuizRepository: Send + Sync {
     /// Writes the profile, the quiz and their events in one transaction.
@@ -158,6 +175,7 @@ pub trait QuizRepository: Send + Sync {
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
 }
 
+/// Documents, for the merchant's review.
 #[async_trait]
 pub trait DocumentRepository: Send + Sync {
     /// The document if it belongs to `profile`.
@@ -172,8 +190,10 @@ pub trait DocumentRepository: Send + Sync {
     async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool>;
 }
 
+/// A merchant's notes on profiles.
 #[async_trait]
 pub trait NoteRepository: Send + Sync {
+    /// Stores a note with the event that records it.
     async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()>;
     /// Newest first.
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>>;
@@ -183,7 +203,9 @@ pub trait NoteRepository: Send + Sync {
 /// until `finish` returns, and then it is durable.
 #[async_trait]
 pub trait FileUpload: Send {
+    /// Appends the next bytes.
     async fn write(&mut self, bytes: Vec<u8>) -> StoreResult<()>;
+    /// Makes the file durable and visible under its id.
     async fn finish(self: Box<Self>) -> StoreResult<()>;
     /// Drops what was written.
     async fn abort(self: Box<Self>);
@@ -192,9 +214,11 @@ pub trait FileUpload: Send {
 /// A file the store holds, finished or not, as the sweeper sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredObject {
+    /// The file's id.
     pub file_id: FileId,
     /// An upload that was never finished (a crash, a dropped connection).
     pub partial: bool,
+    /// When it was last written.
     pub modified: OffsetDateTime,
 }
 
@@ -202,7 +226,9 @@ pub struct StoredObject {
 /// what was written.
 #[async_trait]
 pub trait DocumentStore: Send + Sync {
+    /// Starts a new file, invisible until finished.
     async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn FileUpload>>;
+    /// The file's bytes, exactly as written (`None` if there is no such file).
     async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>>;
     /// Removing a file that is not there is not an error.
     async fn delete(&self, file_id: &FileId) -> StoreResult<()>;

@@ -13,12 +13,16 @@ use crate::validation::Invalid;
 pub struct TemplateSnapshot {
     /// `Some` when a stored template was used; `None` for a temporary one.
     pub template_id: Option<TemplateId>,
+    /// The template's name then (`Custom` for a list sent with the quiz).
     pub name: String,
+    /// The steps asked for, as they were when the quiz was made.
     pub list: FeatureList,
+    /// When that template was created.
     pub created_at: OffsetDateTime,
 }
 
 impl TemplateSnapshot {
+    /// Whether the list was sent with the quiz rather than taken from a stored template.
     pub fn is_custom(&self) -> bool {
         self.template_id.is_none()
     }
@@ -27,30 +31,42 @@ impl TemplateSnapshot {
 /// Where a quiz stands at a given moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuizState {
+    /// The client can still hand in steps.
     Active,
     /// By time (`expires_at` reached) or by the merchant (quiz/expire).
     Expired,
     /// The client completed it.
     Submitted,
+    /// Withdrawn by the merchant; the link is gone.
     Deleted,
 }
 
+/// A verification link sent to one client, and where the client stands with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quiz {
+    /// Its id (a ULID).
     pub id: QuizId,
+    /// The merchant that sent it.
     pub merchant_id: MerchantId,
+    /// The client it was sent to.
     pub profile_id: ProfileId,
     /// The secret of the long address; unguessable (32 random bytes).
     pub token: QuizToken,
     /// The secret of the short address (10 base62 characters).
     pub code: ShortCode,
+    /// The steps it asks for, fixed when it was sent.
     pub template: TemplateSnapshot,
+    /// How many days it stays valid.
     pub expiry_days: QuizExpiryDays,
+    /// When it was sent.
     pub created_at: OffsetDateTime,
+    /// When it expires by time.
     pub expires_at: OffsetDateTime,
     /// Set when the merchant ended the quiz early.
     pub expired_at: Option<OffsetDateTime>,
+    /// When the client completed it.
     pub submitted_at: Option<OffsetDateTime>,
+    /// When the merchant withdrew it.
     pub deleted_at: Option<OffsetDateTime>,
     /// When the client first opened the link.
     pub opened_at: Option<OffsetDateTime>,
@@ -67,6 +83,7 @@ impl Quiz {
             .filter(|(_, r)| *r != Requirement::NotRequired)
     }
 
+    /// Whether the quiz asks for `feature` (required or optional).
     pub fn asks_for(&self, feature: Feature) -> bool {
         self.template.list.get(feature) != Requirement::NotRequired
     }
@@ -93,10 +110,12 @@ impl Quiz {
         now + Duration::days(i64::from(days.days()))
     }
 
+    /// Whether it has ended by time or by the merchant at `now`.
     pub fn is_expired(&self, now: OffsetDateTime) -> bool {
         self.expired_at.is_some() || now >= self.expires_at
     }
 
+    /// Where the quiz stands at `now`: deleted, submitted and expired win over active, in that order.
     pub fn state(&self, now: OffsetDateTime) -> QuizState {
         if self.deleted_at.is_some() {
             QuizState::Deleted
@@ -113,13 +132,16 @@ impl Quiz {
 /// A quiz with the client it was sent to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizWithClient {
+    /// The quiz.
     pub quiz: Quiz,
+    /// Its client's profile.
     pub client: Profile,
 }
 
 /// What one quiz link already holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QuizUsage {
+    /// Documents the quiz holds.
     pub documents: u64,
     /// The sizes of the documents' files, added up.
     pub bytes: u64,
@@ -129,7 +151,9 @@ pub struct QuizUsage {
 /// service store is bounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UploadLimits {
+    /// Documents one link may add.
     pub max_documents: u64,
+    /// Bytes of files one link may add.
     pub max_bytes: u64,
 }
 
@@ -167,7 +191,9 @@ pub fn expiry_days(requested: Option<i64>, merchant_default: QuizExpiryDays) -> 
 /// How a merchant names a quiz: by its long or its short address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QuizLink {
+    /// By the long address's token.
     Token(QuizToken),
+    /// By the short address's code.
     Code(ShortCode),
 }
 
@@ -200,11 +226,14 @@ impl QuizLink {
 /// The two addresses of a quiz under the service's public URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizLinks {
+    /// `{public_url}/quiz/{token}`.
     pub long_url: String,
+    /// `{public_url}/q/{code}`.
     pub tiny_url: String,
 }
 
 impl QuizLinks {
+    /// The addresses of `quiz` under `public_url`.
     pub fn of(public_url: &str, quiz: &Quiz) -> Self {
         let base = public_url.trim_end_matches('/');
         Self {

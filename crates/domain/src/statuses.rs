@@ -7,12 +7,14 @@ macro_rules! review_status {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
-            $($variant),+
+            $(#[doc = concat!("The status `", stringify!($variant), "`.")] $variant),+
         }
 
         impl $name {
+            /// Every status.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// The canonical spelling (`Approved`).
             pub fn as_str(&self) -> &'static str {
                 match self {
                     $($name::$variant => stringify!($variant)),+

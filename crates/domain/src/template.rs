@@ -9,31 +9,54 @@ use crate::validation::Invalid;
 /// One verification step a template can ask for, in the interface's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Feature {
+    /// A driver's licence, front and back.
     DriverLicenceUpload,
+    /// A passport's photo page.
     PassportUpload,
+    /// Another government id.
     OtherIdUpload,
+    /// A photo of the client's face, taken with the phone's camera.
     SelfieUpload,
+    /// A bank statement.
     BankStatementUpload,
+    /// A receipt.
     ReceiptUpload,
+    /// A utility bill (proof of address).
     UtilityBillUpload,
+    /// A void cheque.
     VoidCheckUpload,
+    /// The client's postal address, typed.
     AddressSubmit,
+    /// The client's mobile number, typed.
     MobilePhoneSubmit,
+    /// The client's e-mail address, typed.
     EmailAddressSubmit,
+    /// The client's date of birth, typed.
     DateOfBirthSubmit,
+    /// The client's SSN / SIN, typed.
     SsnSubmit,
+    /// A Canadian bank account check (outside provider).
     CanadianBankValidation,
+    /// A US or Canadian bank account check (outside provider).
     UsaCanadianBankValidation,
+    /// An agreement signed with the typed full name.
     AgreementSign,
+    /// Sign in with Google (outside provider).
     GoogleLogin,
+    /// Sign in with Facebook (outside provider).
     FacebookLogin,
+    /// A fingerprint of the client's device, computed by the page.
     DeviceFingerPrint,
+    /// A custom application form (outside provider).
     CustomApplication,
+    /// A Canadian bank statement.
     CanadianBankStatement,
+    /// A utility statement.
     UtilityStatement,
 }
 
 impl Feature {
+    /// Every step, in the interface's order.
     pub const ALL: [Feature; 22] = [
         Self::DriverLicenceUpload,
         Self::PassportUpload,
@@ -87,6 +110,7 @@ impl Feature {
         }
     }
 
+    /// The step with this list member name, if any.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|f| f.name() == name)
     }
@@ -112,6 +136,7 @@ pub enum StepKind {
 }
 
 impl Feature {
+    /// How the client completes this step.
     pub fn kind(&self) -> StepKind {
         match self {
             Self::DriverLicenceUpload
@@ -173,10 +198,12 @@ impl Feature {
 pub struct FeatureSet([bool; 22]);
 
 impl FeatureSet {
+    /// Whether `feature` is in the set.
     pub fn contains(&self, feature: Feature) -> bool {
         self.0[feature.index()]
     }
 
+    /// Adds `feature` to the set.
     pub fn insert(&mut self, feature: Feature) {
         self.0[feature.index()] = true;
     }
@@ -185,13 +212,17 @@ impl FeatureSet {
 /// How a template asks for a step: the interface's 0, 1 and 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Requirement {
+    /// `0`: the template does not ask for the step.
     #[default]
     NotRequired = 0,
+    /// `1`: the quiz cannot be submitted without it.
     Required = 1,
+    /// `2`: offered, not needed.
     Optional = 2,
 }
 
 impl Requirement {
+    /// The interface's number (0, 1 or 2).
     pub fn parse(value: i64) -> Result<Self, Invalid> {
         match value {
             0 => Ok(Self::NotRequired),
@@ -203,6 +234,7 @@ impl Requirement {
         }
     }
 
+    /// The interface's number (0, 1 or 2).
     pub fn value(&self) -> u8 {
         *self as u8
     }
@@ -214,10 +246,12 @@ impl Requirement {
 pub struct FeatureList([Requirement; 22]);
 
 impl FeatureList {
+    /// How the list asks for `feature`.
     pub fn get(&self, feature: Feature) -> Requirement {
         self.0[feature.index()]
     }
 
+    /// Sets how the list asks for `feature`.
     pub fn set(&mut self, feature: Feature, requirement: Requirement) {
         self.0[feature.index()] = requirement;
     }
@@ -245,11 +279,17 @@ pub fn parse_template_name(raw: &str) -> Result<String, Invalid> {
 /// A merchant's stored template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
+    /// Its id (a ULID).
     pub id: TemplateId,
+    /// The merchant that owns it.
     pub merchant_id: MerchantId,
+    /// Its name, 1 to 100 characters.
     pub name: String,
+    /// How it asks for each of the 22 steps.
     pub list: FeatureList,
+    /// When it was created.
     pub created_at: OffsetDateTime,
+    /// When it was last changed.
     pub updated_at: OffsetDateTime,
 }
 

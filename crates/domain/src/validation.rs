@@ -15,7 +15,9 @@ pub enum Problem {
 /// A problem attached to the name of the input field that has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
+    /// The input field's name (`email_address`).
     pub field: String,
+    /// Missing or invalid.
     pub problem: Problem,
     /// A short human explanation, safe to show to the caller.
     pub reason: String,
@@ -26,16 +28,19 @@ pub struct Violation {
 pub struct Violations(Vec<Violation>);
 
 impl Violations {
+    /// No violation yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Exactly one violation.
     pub fn single(field: &str, problem: Problem, reason: impl Into<String>) -> Self {
         let mut all = Self::new();
         all.push(field, problem, reason);
         all
     }
 
+    /// Adds a violation (a field reports only its first).
     pub fn push(&mut self, field: &str, problem: Problem, reason: impl Into<String>) {
         // One field reports one problem: the first found is the most basic one.
         if !self.0.iter().any(|v| v.field == field) {
@@ -47,10 +52,12 @@ impl Violations {
         }
     }
 
+    /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// Every violation, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Violation> {
         self.0.iter()
     }
@@ -92,6 +99,7 @@ pub fn parse_object_id(raw: &str) -> Result<String, Invalid> {
 pub struct Invalid(pub String);
 
 impl Invalid {
+    /// A refusal with its reason.
     pub fn new(reason: impl Into<String>) -> Self {
         Self(reason.into())
     }

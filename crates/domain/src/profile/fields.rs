@@ -16,6 +16,7 @@ use super::regions;
 pub struct BoundedText<const MAX: usize>(String);
 
 impl<const MAX: usize> BoundedText<MAX> {
+    /// Trimmed text of 1 to `MAX` characters without control characters.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let text = raw.trim();
         if text.is_empty() {
@@ -40,6 +41,7 @@ impl<const MAX: usize> BoundedText<MAX> {
         Self::parse(raw)
     }
 
+    /// The text.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -56,6 +58,7 @@ pub type ShortText = BoundedText<45>;
 pub struct Email(#[garde(email, length(chars, max = 45))] String);
 
 impl Email {
+    /// An e-mail address of at most 45 characters.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let email = Self(raw.trim().to_owned());
         email
@@ -64,6 +67,7 @@ impl Email {
         Ok(email)
     }
 
+    /// The address as given (trimmed).
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -81,6 +85,7 @@ impl Email {
 pub struct PhoneNumber(String);
 
 impl PhoneNumber {
+    /// A 10-digit NANP number (area code and exchange 2-9).
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let digits = raw.trim();
         let bytes = digits.as_bytes();
@@ -96,6 +101,7 @@ impl PhoneNumber {
         Ok(Self(digits.to_owned()))
     }
 
+    /// The ten digits.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -107,6 +113,7 @@ impl PhoneNumber {
 pub struct DateOfBirth(Date);
 
 impl DateOfBirth {
+    /// A real date, `YYYY-MM-DD`.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let format = format_description!("[year]-[month]-[day]");
         Date::parse(raw.trim(), &format)
@@ -114,10 +121,12 @@ impl DateOfBirth {
             .map_err(|_| Invalid::new("must be a real date written YYYY-MM-DD"))
     }
 
+    /// Whether the date is before `today`.
     pub fn is_before(&self, today: Date) -> bool {
         self.0 < today
     }
 
+    /// The date.
     pub fn date(&self) -> Date {
         self.0
     }
@@ -135,6 +144,7 @@ impl fmt::Display for DateOfBirth {
 pub struct IpAddress(IpAddr);
 
 impl IpAddress {
+    /// An IPv4 or IPv6 address.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         raw.trim()
             .parse()
@@ -154,6 +164,7 @@ impl fmt::Display for IpAddress {
 pub struct Country(String);
 
 impl Country {
+    /// Two letters: a state or province (checked against its country for US and CA).
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let code = raw.trim().to_ascii_uppercase();
         if !regions::is_country(&code) {
@@ -162,6 +173,7 @@ impl Country {
         Ok(Self(code))
     }
 
+    /// The two letters, upper case.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -173,6 +185,7 @@ impl Country {
 pub struct State(String);
 
 impl State {
+    /// An ISO 3166-1 alpha-2 code.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let code = raw.trim().to_ascii_uppercase();
         if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
@@ -181,6 +194,7 @@ impl State {
         Ok(Self(code))
     }
 
+    /// The two letters, upper case.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -196,6 +210,7 @@ impl State {
 pub struct Postal(String);
 
 impl Postal {
+    /// 1 to 10 letters, digits, spaces or hyphens.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let code = raw.trim();
         let ok = (1..=10).contains(&code.len())
@@ -210,6 +225,7 @@ impl Postal {
         Ok(Self(code.to_ascii_uppercase()))
     }
 
+    /// The code as given (trimmed).
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -231,6 +247,7 @@ impl fmt::Debug for Ssn {
 }
 
 impl Ssn {
+    /// Exactly 9 digits.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let digits = raw.trim();
         if digits.len() != 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -239,6 +256,7 @@ impl Ssn {
         Ok(Self(digits.to_owned()))
     }
 
+    /// The nine digits.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -272,10 +290,12 @@ impl Amount {
         Ok(Self(whole * 100 + cents))
     }
 
+    /// An amount read back from storage, in cents.
     pub fn from_cents(cents: i64) -> Self {
         Self(cents)
     }
 
+    /// The amount in cents.
     pub fn cents(&self) -> i64 {
         self.0
     }

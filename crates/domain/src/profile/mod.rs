@@ -25,16 +25,21 @@ pub struct ProfileId(pub String);
 /// The e-mail address and mobile number that together identify a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileKey {
+    /// The e-mail address (unique per merchant, case-insensitively).
     pub email: Email,
+    /// The mobile number (unique per merchant).
     pub mobile: PhoneNumber,
 }
 
 /// A field a change may leave alone, clear or set.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Patch<T> {
+    /// Leave the stored value as it is (the field was absent).
     #[default]
     Keep,
+    /// Clear it (`null` or `""`).
     Clear,
+    /// Set it.
     Set(T),
 }
 
@@ -62,7 +67,7 @@ macro_rules! optional_attributes {
         /// A change to [`Attributes`]: each field kept, cleared or set.
         #[derive(Debug, Clone, PartialEq, Eq, Default)]
         pub struct AttributesPatch {
-            $(pub $name: Patch<$ty>,)*
+            $($(#[$doc])* pub $name: Patch<$ty>,)*
         }
 
         impl AttributesPatch {
@@ -74,20 +79,35 @@ macro_rules! optional_attributes {
 }
 
 optional_attributes! {
+    /// The merchant's own reference for the client.
     merchant_reference: LongText,
+    /// The merchant's customer id.
     customer_id: LongText,
+    /// The client's middle name.
     middle_name: ShortText,
+    /// The client's date of birth (sealed at rest).
     date_of_birth: DateOfBirth,
+    /// The client's home phone.
     home_phone_number: PhoneNumber,
+    /// The address the client was seen from.
     ip_address: IpAddress,
+    /// Street address.
     address_line_1: LongText,
+    /// Apartment, suite...
     address_line_2: LongText,
+    /// City.
     city: ShortText,
+    /// State or province.
     state: State,
+    /// Postal or zip code.
     postal: Postal,
+    /// Country (ISO 3166-1 alpha-2).
     country: Country,
+    /// Driver's licence number (sealed at rest).
     driver_licence_id: LongText,
+    /// SSN / SIN (sealed at rest).
     ssn: Ssn,
+    /// An amount at stake (two decimals).
     amount: Amount,
 }
 
@@ -95,22 +115,31 @@ optional_attributes! {
 /// interface on both operations; everything else may be kept, cleared or set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileChanges {
+    /// Required on create and update.
     pub first_name: ShortText,
+    /// Required on create and update.
     pub last_name: ShortText,
+    /// The optional attributes: each kept, cleared or set.
     pub attributes: AttributesPatch,
 }
 
 /// What the client typed into the quiz's form steps, kept apart from the merchant's data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmittedFormFields {
+    /// The e-mail the client typed.
     pub email_address: Option<Email>,
+    /// The mobile number the client typed.
     pub mobile_number: Option<PhoneNumber>,
     /// The address as one line: "1 Main St, Apt 2, Toronto, ON M5V 2T6, CA" (an
     /// [`Address`]'s `one_line`).
     pub address: Option<String>,
+    /// The date of birth the client typed.
     pub date_of_birth: Option<DateOfBirth>,
+    /// The SSN the client typed.
     pub ssn: Option<Ssn>,
+    /// When the client first submitted a field.
     pub created_at: OffsetDateTime,
+    /// When the client last submitted a field.
     pub updated_at: OffsetDateTime,
 }
 
@@ -128,17 +157,28 @@ impl Default for SubmittedFormFields {
     }
 }
 
+/// A merchant's client: who they are and what was verified about them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
+    /// Its id (a ULID).
     pub id: ProfileId,
+    /// The merchant that keeps it.
     pub merchant_id: MerchantId,
+    /// The pair that identifies it.
     pub key: ProfileKey,
+    /// The client's first name.
     pub first_name: ShortText,
+    /// The client's last name.
     pub last_name: ShortText,
+    /// The optional attributes the merchant keeps.
     pub attributes: Attributes,
+    /// The merchant's verdict.
     pub status: ProfileStatus,
+    /// What the client typed through quizzes, if anything.
     pub submitted: Option<SubmittedFormFields>,
+    /// When it was created.
     pub created_at: OffsetDateTime,
+    /// When it last changed.
     pub updated_at: OffsetDateTime,
     /// Bumped by every stored change; a write naming an older revision is refused, so
     /// two concurrent partial updates cannot silently overwrite each other.
@@ -188,11 +228,13 @@ impl Profile {
         Ok(())
     }
 
+    /// Sets the status (any may follow any other) and bumps the revision.
     pub fn set_status(&mut self, status: ProfileStatus, now: OffsetDateTime) {
         self.status = status;
         self.updated_at = now;
     }
 
+    /// First and last name.
     pub fn full_name(&self) -> String {
         let mut parts = vec![self.first_name.as_str()];
         if let Some(middle) = &self.attributes.middle_name {

@@ -24,10 +24,15 @@ use crate::validation::{Problem, Violations};
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldsInput {
+    /// The address (`address_submit`).
     pub address: Option<Address>,
+    /// The mobile number (`mobile_phone_submit`).
     pub mobile_number: Option<PhoneNumber>,
+    /// The e-mail address (`email_address_submit`).
     pub email_address: Option<Email>,
+    /// The date of birth (`date_of_birth_submit`).
     pub date_of_birth: Option<DateOfBirth>,
+    /// The SSN (`ssn_submit`).
     pub ssn: Option<Ssn>,
 }
 
@@ -40,6 +45,7 @@ pub struct IncomingFile {
     pub file_name: String,
     /// `None` when the bytes are none of the accepted types.
     pub file_type: Option<FileType>,
+    /// Lowercase hex SHA-256 of the bytes as sent.
     pub sha256: String,
     /// The size as sent. A file over the limit is not stored whole (the adapter stops
     /// writing it); this stays the true size, and the file is refused by it.
@@ -49,12 +55,17 @@ pub struct IncomingFile {
 /// What a quiz page shows.
 #[derive(Debug, Clone)]
 pub struct QuizSession {
+    /// The quiz and its client.
     pub view: QuizWithClient,
+    /// The merchant's name, shown to the client.
     pub merchant_name: String,
+    /// The quiz's addresses.
     pub links: QuizLinks,
+    /// Where the quiz stands now.
     pub state: QuizState,
 }
 
+/// The client's side of a quiz: opening the link, handing in each step, submitting.
 #[derive(Clone)]
 pub struct ClientService {
     quizzes: Arc<dyn QuizRepository>,
@@ -73,6 +84,7 @@ impl std::fmt::Debug for ClientService {
 }
 
 impl ClientService {
+    /// The service over its ports; links are made under `public_url`.
     pub fn new(
         quizzes: Arc<dyn QuizRepository>,
         merchants: Arc<dyn MerchantRepository>,

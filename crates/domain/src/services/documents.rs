@@ -20,7 +20,9 @@ pub const SWEEP_AFTER: time::Duration = time::Duration::hours(1);
 /// What one sweep removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SweepReport {
+    /// Uploads never finished, removed.
     pub partial_uploads: u64,
+    /// Stored files no document named, removed.
     pub orphan_files: u64,
 }
 
@@ -41,6 +43,7 @@ impl std::fmt::Debug for DocumentService {
 }
 
 impl DocumentService {
+    /// The service over its ports.
     pub fn new(
         profiles: Arc<dyn ProfileRepository>,
         documents: Arc<dyn DocumentRepository>,
@@ -97,6 +100,7 @@ impl DocumentService {
         Ok((profile, document))
     }
 
+    /// The profile's documents, newest first, with the profile.
     pub async fn list(
         &self,
         merchant: &MerchantId,
@@ -108,6 +112,7 @@ impl DocumentService {
         Ok((profile, documents))
     }
 
+    /// Sets a document's status and records it.
     pub async fn set_status(
         &self,
         merchant: &MerchantId,

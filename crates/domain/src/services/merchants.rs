@@ -24,6 +24,7 @@ impl std::fmt::Debug for MerchantService {
 }
 
 impl MerchantService {
+    /// The service over its ports.
     pub fn new(
         merchants: Arc<dyn MerchantRepository>,
         clock: Arc<dyn Clock>,
@@ -53,10 +54,12 @@ impl MerchantService {
         Ok((merchant, key))
     }
 
+    /// Every merchant.
     pub async fn list(&self) -> Result<Vec<Merchant>, DomainError> {
         Ok(self.merchants.list().await?)
     }
 
+    /// The merchant, or `NotFound`.
     pub async fn get(&self, id: &MerchantId) -> Result<Merchant, DomainError> {
         self.merchants
             .find(id)
@@ -82,6 +85,7 @@ impl MerchantService {
         }
     }
 
+    /// Enables or disables a key; `NotFound(ApiKey)` when there is none.
     pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> Result<(), DomainError> {
         match self.merchants.set_key_enabled(key, enabled).await {
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::ApiKey)),
@@ -106,6 +110,7 @@ impl MerchantService {
         Ok(self.merchants.find_key(key).await?)
     }
 
+    /// Saves the merchant's settings.
     pub async fn update_settings(
         &self,
         merchant: &MerchantId,

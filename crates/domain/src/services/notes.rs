@@ -9,6 +9,7 @@ use crate::paging::{Page, Paged};
 use crate::ports::{Clock, IdGenerator, NoteRepository, ProfileRepository};
 use crate::profile::ProfileKey;
 
+/// A merchant's notes on its profiles.
 #[derive(Clone)]
 pub struct NoteService {
     profiles: Arc<dyn ProfileRepository>,
@@ -24,6 +25,7 @@ impl std::fmt::Debug for NoteService {
 }
 
 impl NoteService {
+    /// The service over its ports.
     pub fn new(
         profiles: Arc<dyn ProfileRepository>,
         notes: Arc<dyn NoteRepository>,
@@ -38,6 +40,7 @@ impl NoteService {
         }
     }
 
+    /// Writes a note on the profile and records it.
     pub async fn create(
         &self,
         merchant: &MerchantId,

@@ -29,6 +29,7 @@ impl std::fmt::Debug for ProfileService {
 }
 
 impl ProfileService {
+    /// The service over its ports.
     pub fn new(
         profiles: Arc<dyn ProfileRepository>,
         store: Arc<dyn DocumentStore>,
@@ -43,6 +44,7 @@ impl ProfileService {
         }
     }
 
+    /// Creates a profile (`ProfileExists` when the e-mail or mobile is taken).
     pub async fn create(
         &self,
         merchant: &MerchantId,
@@ -66,6 +68,7 @@ impl ProfileService {
         }
     }
 
+    /// Applies a change to a profile, retrying on a concurrent change.
     pub async fn update(
         &self,
         merchant: &MerchantId,
@@ -82,6 +85,7 @@ impl ProfileService {
         .await
     }
 
+    /// Sets a profile's status.
     pub async fn set_status(
         &self,
         merchant: &MerchantId,
@@ -96,6 +100,7 @@ impl ProfileService {
         .await
     }
 
+    /// The profile, or `NotFound(Profile)`.
     pub async fn get(
         &self,
         merchant: &MerchantId,
@@ -104,6 +109,7 @@ impl ProfileService {
         find_profile(&*self.profiles, merchant, key).await
     }
 
+    /// The merchant's profiles, newest first.
     pub async fn list(
         &self,
         merchant: &MerchantId,
@@ -139,6 +145,7 @@ impl ProfileService {
         }
     }
 
+    /// The profile's activity log, newest first.
     pub async fn events(
         &self,
         merchant: &MerchantId,

@@ -27,21 +27,28 @@ const MAX_ATTEMPTS: usize = 16;
 /// wins; otherwise `list` makes a temporary template.
 #[derive(Debug, Clone, Default)]
 pub struct TemplateChoice {
+    /// A stored template of the merchant (wins over `list`).
     pub template_id: Option<TemplateId>,
+    /// A list sent with the quiz.
     pub list: Option<ListChanges>,
+    /// The name of a list sent with the quiz (default `Custom`).
     pub name: Option<String>,
 }
 
 /// Everything quiz/create asks for.
 #[derive(Debug, Clone)]
 pub struct QuizRequest {
+    /// The client's pair.
     pub key: ProfileKey,
+    /// The client's fields: the profile is created or updated with them.
     pub changes: ProfileChanges,
     /// The raw request when it held a whole number; anything else is `None`.
     pub expiry_days: Option<i64>,
+    /// Which template the quiz uses.
     pub template: TemplateChoice,
 }
 
+/// The merchant's side of quizzes: sending, reading, ending and withdrawing links.
 #[derive(Clone)]
 pub struct QuizService {
     quizzes: Arc<dyn QuizRepository>,
@@ -63,12 +70,19 @@ impl std::fmt::Debug for QuizService {
 /// The ports a [`QuizService`] works through.
 #[derive(Clone)]
 pub struct QuizPorts {
+    /// Quizzes.
     pub quizzes: Arc<dyn QuizRepository>,
+    /// Profiles.
     pub profiles: Arc<dyn ProfileRepository>,
+    /// Templates.
     pub templates: Arc<dyn TemplateRepository>,
+    /// Merchants (for their default expiry).
     pub merchants: Arc<dyn MerchantRepository>,
+    /// The clock.
     pub clock: Arc<dyn Clock>,
+    /// Ids.
     pub ids: Arc<dyn IdGenerator>,
+    /// Link secrets.
     pub secrets: Arc<dyn SecretGenerator>,
 }
 
@@ -93,6 +107,7 @@ impl QuizService {
         }
     }
 
+    /// The quiz's addresses.
     pub fn links(&self, quiz: &Quiz) -> QuizLinks {
         QuizLinks::of(&self.public_url, quiz)
     }
@@ -201,6 +216,7 @@ impl QuizService {
         }
     }
 
+    /// The merchant's quiz behind a link.
     pub async fn get(
         &self,
         merchant: &MerchantId,
@@ -212,6 +228,7 @@ impl QuizService {
             .ok_or(DomainError::NotFound(Resource::Quiz))
     }
 
+    /// The merchant's quizzes, newest first.
     pub async fn list(
         &self,
         merchant: &MerchantId,

@@ -39,6 +39,7 @@ impl std::fmt::Debug for TemplateService {
 }
 
 impl TemplateService {
+    /// The service over its ports.
     pub fn new(
         templates: Arc<dyn TemplateRepository>,
         clock: Arc<dyn Clock>,
@@ -51,6 +52,7 @@ impl TemplateService {
         }
     }
 
+    /// Stores a new template (missing steps are not required).
     pub async fn create(
         &self,
         merchant: &MerchantId,
@@ -91,6 +93,7 @@ impl TemplateService {
         }
     }
 
+    /// The merchant's template, or `NotFound(Template)`.
     pub async fn get(
         &self,
         merchant: &MerchantId,
@@ -102,6 +105,7 @@ impl TemplateService {
             .ok_or(DomainError::NotFound(Resource::Template))
     }
 
+    /// The merchant's templates, newest first.
     pub async fn list(
         &self,
         merchant: &MerchantId,
