@@ -101,6 +101,8 @@ impl ApiError {
                 "FILE_NOT_FOUND",
                 "No file of this document has this file_id.",
             ),
+            // A kind added to the domain later, before this adapter names it.
+            _ => ("NOT_FOUND", "Nothing matches."),
         };
         Self::bad_request(code, what)
     }
@@ -207,6 +209,8 @@ impl From<DomainError> for ApiError {
             ),
             DomainError::Unavailable(cause) => Self::unavailable(cause),
             DomainError::Internal(cause) => Self::internal(cause),
+            // A refusal added to the domain later: a fault until this adapter maps it.
+            other => Self::internal(other.to_string()),
         }
     }
 }

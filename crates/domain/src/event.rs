@@ -9,6 +9,7 @@ use crate::profile::{Profile, ProfileId, ProfileStatus};
 
 /// What happened. The set is closed: merchants filter and count on these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Activity {
     /// A profile was created.
     ProfileCreated,

@@ -15,6 +15,7 @@ use crate::template::Template;
 
 /// Why storage refused or failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// A uniqueness rule was broken (an e-mail or mobile already taken).
     #[error("duplicate")]

@@ -42,6 +42,22 @@ pub struct Address {
 
 impl Address {
     /// `state` field errors when the state is not one of the country's.
+    ///
+    /// ```
+    /// use domain::profile::{Address, Country, LongText, Postal, ShortText, State};
+    /// let address = |state: &str| {
+    ///     Address::new(
+    ///         LongText::parse("1 Main St").unwrap(),
+    ///         None,
+    ///         ShortText::parse("Toronto").unwrap(),
+    ///         Some(State::parse(state).unwrap()),
+    ///         Postal::parse("M5V 2T6").unwrap(),
+    ///         Country::parse("CA").unwrap(),
+    ///     )
+    /// };
+    /// assert_eq!(address("ON").unwrap().one_line(), "1 Main St, Toronto, ON M5V 2T6, CA");
+    /// assert!(address("NY").is_err(), "New York is not in Canada");
+    /// ```
     pub fn new(
         line_1: LongText,
         line_2: Option<LongText>,

@@ -59,6 +59,14 @@ pub struct Email(#[garde(email, length(chars, max = 45))] String);
 
 impl Email {
     /// An e-mail address of at most 45 characters.
+    ///
+    /// ```
+    /// use domain::profile::Email;
+    /// assert_eq!(Email::parse(" ada@example.com ").unwrap().as_str(), "ada@example.com");
+    /// assert!(Email::parse("ada@").is_err());
+    /// // Compared case-insensitively: the key is what uniqueness is checked on.
+    /// assert_eq!(Email::parse("ADA@Example.com").unwrap().key(), "ada@example.com");
+    /// ```
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let email = Self(raw.trim().to_owned());
         email
@@ -86,6 +94,13 @@ pub struct PhoneNumber(String);
 
 impl PhoneNumber {
     /// A 10-digit NANP number (area code and exchange 2-9).
+    ///
+    /// ```
+    /// use domain::profile::PhoneNumber;
+    /// assert!(PhoneNumber::parse("4165550123").is_ok());
+    /// assert!(PhoneNumber::parse("1165550123").is_err(), "no area code starts with 1");
+    /// assert!(PhoneNumber::parse("416555012").is_err(), "ten digits");
+    /// ```
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let digits = raw.trim();
         let bytes = digits.as_bytes();
@@ -248,6 +263,13 @@ impl fmt::Debug for Ssn {
 
 impl Ssn {
     /// Exactly 9 digits.
+    ///
+    /// ```
+    /// use domain::profile::Ssn;
+    /// let ssn = Ssn::parse("123456789").unwrap();
+    /// assert_eq!(format!("{ssn:?}"), "Ssn(*****6789)", "Debug never shows it whole");
+    /// assert!(Ssn::parse("12345678X").is_err());
+    /// ```
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let digits = raw.trim();
         if digits.len() != 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {

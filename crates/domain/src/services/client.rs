@@ -118,6 +118,7 @@ impl ClientService {
     }
 
     /// The quiz behind a link, in whatever state; logs the first opening of an active one.
+    /// `examples/kyc_flow.rs` plays a client's whole quiz.
     pub async fn open(&self, link: &QuizLink) -> Result<QuizSession, DomainError> {
         let mut view = self.find(link).await?;
         let now = self.clock.now();

@@ -40,6 +40,24 @@ impl MerchantService {
     }
 
     /// A new merchant with default settings and a first API key.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use domain::memory::{FixedClock, MemoryMerchants, SequentialIds};
+    /// use domain::merchant::ExposeSecret;
+    /// use domain::services::MerchantService;
+    /// let ids = Arc::new(SequentialIds::default());
+    /// let service = MerchantService::new(
+    ///     Arc::new(MemoryMerchants::default()),
+    ///     Arc::new(FixedClock::default()),
+    ///     ids.clone(),
+    ///     ids,
+    /// );
+    /// let (merchant, key) = futures_executor::block_on(service.create("Acme")).unwrap();
+    /// assert_eq!(merchant.name, "Acme");
+    /// assert!(key.key.starts_with("key-") && key.secret.expose_secret().starts_with("sec-"));
+    /// assert!(futures_executor::block_on(service.create("  ")).is_err(), "a name is required");
+    /// ```
     pub async fn create(&self, name: &str) -> Result<(Merchant, ApiKey), DomainError> {
         let name = Merchant::parse_name(name)
             .map_err(|e| Violations::single("name", Problem::Invalid, e.0))?;

@@ -45,6 +45,35 @@ impl ProfileService {
     }
 
     /// Creates a profile (`ProfileExists` when the e-mail or mobile is taken).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use domain::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    /// use domain::DomainError;
+    /// use domain::merchant::MerchantId;
+    /// use domain::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey, ShortText};
+    /// use domain::services::ProfileService;
+    /// let service = ProfileService::new(
+    ///     Arc::new(MemoryProfiles::default()),
+    ///     Arc::new(MemoryFiles::default()),
+    ///     Arc::new(FixedClock::default()),
+    ///     Arc::new(SequentialIds::default()),
+    /// );
+    /// let key = ProfileKey {
+    ///     email: Email::parse("ada@example.com").unwrap(),
+    ///     mobile: PhoneNumber::parse("4165550123").unwrap(),
+    /// };
+    /// let changes = || ProfileChanges {
+    ///     first_name: ShortText::parse("Ada").unwrap(),
+    ///     last_name: ShortText::parse("Lovelace").unwrap(),
+    ///     attributes: AttributesPatch::default(),
+    /// };
+    /// let acme = MerchantId("m1".into());
+    /// let created = futures_executor::block_on(service.create(&acme, key.clone(), changes())).unwrap();
+    /// assert_eq!(created.full_name(), "Ada Lovelace");
+    /// let again = futures_executor::block_on(service.create(&acme, key, changes()));
+    /// assert!(matches!(again, Err(DomainError::ProfileExists)));
+    /// ```
     pub async fn create(
         &self,
         merchant: &MerchantId,

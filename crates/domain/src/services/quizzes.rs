@@ -113,7 +113,8 @@ impl QuizService {
     }
 
     /// Creates the quiz, creating the client's profile or updating it with the request's
-    /// attributes, all in one transaction with their events.
+    /// attributes, all in one transaction with their events. The whole flow, from sending
+    /// a quiz to its submission, is `examples/kyc_flow.rs`.
     pub async fn create(
         &self,
         merchant: &MerchantId,

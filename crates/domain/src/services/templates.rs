@@ -53,6 +53,26 @@ impl TemplateService {
     }
 
     /// Stores a new template (missing steps are not required).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use domain::memory::{FixedClock, MemoryTemplates, SequentialIds};
+    /// use domain::merchant::MerchantId;
+    /// use domain::services::TemplateService;
+    /// use domain::template::{Feature, Requirement};
+    /// let service = TemplateService::new(
+    ///     Arc::new(MemoryTemplates::default()),
+    ///     Arc::new(FixedClock::default()),
+    ///     Arc::new(SequentialIds::default()),
+    /// );
+    /// let acme = MerchantId("m1".into());
+    /// let list = vec![(Feature::PassportUpload, Requirement::Required)];
+    /// let t = futures_executor::block_on(service.create(&acme, "KYC".into(), &list)).unwrap();
+    /// assert_eq!(t.list.get(Feature::PassportUpload), Requirement::Required);
+    /// assert_eq!(t.list.get(Feature::SelfieUpload), Requirement::NotRequired);
+    /// let nothing = vec![(Feature::PassportUpload, Requirement::NotRequired)];
+    /// assert!(futures_executor::block_on(service.create(&acme, "Empty".into(), &nothing)).is_err());
+    /// ```
     pub async fn create(
         &self,
         merchant: &MerchantId,
