@@ -7,6 +7,7 @@ mod encoding;
 mod failure;
 mod file_cipher;
 mod files;
+mod key_cache;
 mod merchants;
 mod migrations;
 mod notes;
@@ -30,6 +31,7 @@ pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
 use failure::Failure;
 pub use files::{FileStore, create_private_dir};
+pub use key_cache::{CachedKeys, MAX_STALENESS};
 pub use sealing::KeyMismatch;
 pub use vault::{MASTER_KEY_LEN, Vault};
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use std::os::unix::fs::PermissionsExt;
 
-use adapter_db::{Database, FileStore, Vault, create_private_dir};
+use adapter_db::{CachedKeys, Database, FileStore, Vault, create_private_dir};
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::ports::Clock;
@@ -83,6 +83,8 @@ pub fn services(
     let clock = Arc::new(SystemClock);
     let ids = Arc::new(UlidIds::default());
     let secrets = Arc::new(RandomSecrets::default());
+    // Every signed request looks its key up: held in memory, at most 1 s stale.
+    let keys = Arc::new(CachedKeys::new(db.clone()));
     let quiz_ports = QuizPorts {
         quizzes: db.clone(),
         profiles: db.clone(),
@@ -94,7 +96,7 @@ pub fn services(
     };
     Services {
         profiles: ProfileService::new(db.clone(), files.clone(), clock.clone(), ids.clone()),
-        merchants: MerchantService::new(db.clone(), clock.clone(), ids.clone(), secrets),
+        merchants: MerchantService::new(keys, clock.clone(), ids.clone(), secrets),
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),
         client: ClientService::new(

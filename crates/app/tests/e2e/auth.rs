@@ -34,6 +34,10 @@ pub const SCENARIOS: &[Scenario] = &[
         disabled_key,
     ),
     (
+        "a_key_in_use_disabled_by_the_cli_is_refused_within_a_second",
+        disabled_while_cached,
+    ),
+    (
         "the_compatibility_scheme_works_only_for_keys_that_enable_it",
         compatibility_scheme,
     ),
@@ -167,6 +171,31 @@ fn disabled_key(backend: Backend) {
         .client(&second)
         .call("merchant/settings/get", &json!({}))
         .assert_status(200);
+}
+
+fn disabled_while_cached(backend: Backend) {
+    let env = Env::start(backend);
+    // In use: the server holds the key in memory now.
+    env.client()
+        .call("merchant/settings/get", &json!({}))
+        .assert_status(200);
+    env.server
+        .run(&["merchant", "key", "disable", "--key", &env.merchant.api_key]);
+    let disabled = std::time::Instant::now();
+    loop {
+        let reply = env.client().call("merchant/settings/get", &json!({}));
+        if reply.status == 401 {
+            reply.assert_error(401, &["API_KEY_DISABLED"]);
+            break;
+        }
+        // The contract's bound is 1 s; the margin covers this loop's own requests.
+        assert!(
+            disabled.elapsed() < std::time::Duration::from_millis(1500),
+            "still accepted {:?} after the key was disabled",
+            disabled.elapsed()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 pub fn compat_signature(secret: &str, query: &str) -> String {
