@@ -19,8 +19,9 @@ mod sealing;
 mod templates;
 mod timestamps;
 mod vault;
+mod writer;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
@@ -34,6 +35,7 @@ pub use files::{FileStore, create_private_dir};
 pub use key_cache::{CachedKeys, MAX_STALENESS};
 pub use sealing::KeyMismatch;
 pub use vault::{MASTER_KEY_LEN, Vault};
+use writer::Writer;
 
 /// Connections to size the pool with: the server's handlers run blocking queries on
 /// tokio's blocking threads, so more than a handful rarely helps on small machines.
@@ -44,10 +46,10 @@ const POOL_SIZE: u32 = 8;
 pub struct Database {
     pool: Pool,
     backend: Backend,
-    /// SQLite takes one writer at a time; letting writers queue here instead of in its
-    /// busy handler keeps the tail latency of writes low (see docs/ARCHITECTURE.md).
-    /// `None` for PostgreSQL, which handles concurrent writers itself.
-    write_gate: Option<Arc<Mutex<()>>>,
+    /// SQLite takes one writer at a time: its writes go through one writer thread that
+    /// commits waiting units of work together (`writer.rs`). `None` for PostgreSQL, which
+    /// handles concurrent writers itself.
+    writer: Option<Writer>,
     vault: Arc<Vault>,
 }
 
@@ -83,11 +85,13 @@ impl Database {
             .connection_timeout(POOL_TIMEOUT)
             .build(Manager(backend.clone()))
             .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
-        let write_gate = backend.is_sqlite().then(|| Arc::new(Mutex::new(())));
+        let writer = backend
+            .is_sqlite()
+            .then(|| Writer::start(Manager(backend.clone())));
         Ok(Self {
             pool,
             backend,
-            write_gate,
+            writer,
             vault,
         })
     }
@@ -145,20 +149,19 @@ impl Database {
         .await
     }
 
-    /// Runs `work` in one transaction on a pooled connection, off the async runtime.
-    /// Everything it writes is committed together or not at all.
+    /// Runs `work` as one unit: everything it writes is committed together or not at all,
+    /// and durable when this returns. On SQLite it joins the writer's next group commit;
+    /// on PostgreSQL it runs in its own transaction on a pooled connection.
     async fn write<T, F>(&self, work: F) -> StoreResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut AnyConnection) -> Result<T, Failure> + Send + 'static,
     {
+        if let Some(writer) = &self.writer {
+            return writer.write(work).await;
+        }
         let pool = self.pool.clone();
-        let gate = self.write_gate.clone();
         self.blocking(move || {
-            // A poisoned gate only means another writer panicked; SQLite rolled it back.
-            let _turn = gate
-                .as_ref()
-                .map(|g| g.lock().unwrap_or_else(|p| p.into_inner()));
             let mut pooled = checkout(&pool)?;
             let conn: &mut AnyConnection = &mut pooled;
             conn.transaction(work)
