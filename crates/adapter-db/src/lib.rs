@@ -83,6 +83,10 @@ impl Database {
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .connection_timeout(POOL_TIMEOUT)
+            // A PostgreSQL connection can break under us (a restart, a network cut): it is
+            // tested before use, so the pool heals itself. A SQLite file cannot; testing it
+            // would cost a parsed query on every checkout.
+            .test_on_check_out(!backend.is_sqlite())
             .build(Manager(backend.clone()))
             .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
         let writer = backend
