@@ -16,6 +16,7 @@ mod profiles;
 mod quizzes;
 mod schema;
 mod sealing;
+mod seed;
 mod templates;
 mod timestamps;
 mod vault;

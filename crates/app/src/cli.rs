@@ -33,6 +33,21 @@ pub enum Command {
     Call(CallArgs),
     /// Print the `Signature` header value (v1) of a request, for curl users.
     Sign(SignArgs),
+    /// Fill the database with many profiles, for benchmarks at scale: `{prefix}-{i}@example.com`,
+    /// each with its creation event (`scripts/load.sh URL CREDS get` reads them back).
+    Seed {
+        /// The merchant that owns them.
+        #[arg(long)]
+        merchant: String,
+        /// How many profiles to write.
+        #[arg(long, default_value_t = 1_000_000)]
+        profiles: u64,
+        /// The e-mail prefix (the load script's is `load`).
+        #[arg(long, default_value = "load")]
+        prefix: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
     /// Print the OpenAPI document of the merchant API (as served at
     /// `/api/v1/openapi.json`).
     Openapi,

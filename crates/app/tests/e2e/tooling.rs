@@ -18,7 +18,29 @@ pub const SCENARIOS: &[Scenario] = &[
         "the_openapi_document_is_served_unsigned_and_matches_the_committed_one",
         openapi_served,
     ),
+    ("idv_seed_writes_profiles_the_api_reads", seeded_profiles),
 ];
+
+fn seeded_profiles(backend: Backend) {
+    let env = Env::start(backend);
+    let out = env
+        .server
+        .run(&["seed", "--merchant", &env.merchant.id, "--profiles", "25"]);
+    assert!(out.starts_with("25 profiles written"), "{out}");
+    // Client 24: `load-24@example.com`, mobile 2 00 2 000024 (scripts/load/requests.py).
+    let pair = json!({"email_address": "load-24@example.com", "mobile_number": "2002000024"});
+    let got = env.client().call("profile/get", &pair);
+    assert_eq!(got.assert_status(200)["profile"]["first_name"], "Ada");
+    let events = env.client().call("event/read", &pair);
+    assert_eq!(
+        events.assert_status(200)["events"][0]["activity"],
+        "profile_created"
+    );
+    let all = env
+        .client()
+        .call("profile/read", &json!({"offset": 0, "limit": 1}));
+    assert_eq!(all.assert_status(200)["total_count"], 25);
+}
 
 fn openapi_served(backend: Backend) {
     let env = Env::start(backend);

@@ -1,0 +1,109 @@
+//! Filling a database with many profiles quickly, for benchmarks at scale (`idv seed`).
+//! Each profile is written as the API would write it (sealed, with its `profile_created`
+//! event), in large transactions instead of one per profile.
+
+use diesel::Connection;
+use domain::OffsetDateTime;
+use domain::event::{Activity, Event};
+use domain::merchant::MerchantId;
+use domain::ports::StoreResult;
+use domain::profile::{
+    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey, ShortText,
+};
+
+use crate::failure::Failure;
+use crate::profiles::{ProfileRow, insert_profile, record};
+use crate::{Database, checkout};
+
+/// Profiles written per transaction.
+const BATCH: u64 = 10_000;
+
+/// The mobile number of seeded client `i`: unique for every `i`, NANP-valid
+/// (`scripts/load/requests.py` numbers its clients the same way).
+pub(crate) fn seeded_mobile(i: u64) -> String {
+    format!(
+        "2{:02}{}{:06}",
+        i / 10_000_000 % 100,
+        2 + i / 1_000_000 % 8,
+        i % 1_000_000
+    )
+}
+
+fn seeded(
+    merchant: &MerchantId,
+    prefix: &str,
+    i: u64,
+    id: String,
+    now: OffsetDateTime,
+) -> StoreResult<Profile> {
+    let bad = |e: domain::validation::Invalid| domain::ports::StoreError::Internal(e.to_string());
+    let key = ProfileKey {
+        email: Email::parse(&format!("{prefix}-{i}@example.com")).map_err(bad)?,
+        mobile: PhoneNumber::parse(&seeded_mobile(i)).map_err(bad)?,
+    };
+    let changes = ProfileChanges {
+        first_name: ShortText::parse("Ada").map_err(bad)?,
+        last_name: ShortText::parse("Lovelace").map_err(bad)?,
+        attributes: AttributesPatch::default(),
+    };
+    Profile::create(ProfileId(id), merchant.clone(), key, changes, now)
+        .map_err(|v| domain::ports::StoreError::Internal(v.to_string()))
+}
+
+impl Database {
+    /// Writes `count` profiles `{prefix}-0@example.com`... for `merchant`, each with its
+    /// creation event; `next_id` gives ids in creation order. Returns how many were written.
+    pub fn seed_profiles(
+        &self,
+        merchant: &MerchantId,
+        prefix: &str,
+        count: u64,
+        now: OffsetDateTime,
+        mut next_id: impl FnMut() -> String,
+    ) -> StoreResult<u64> {
+        let mut conn = checkout(&self.pool)?;
+        let mut written = 0;
+        while written < count {
+            let upto = (written + BATCH).min(count);
+            let mut batch = Vec::with_capacity((upto - written) as usize);
+            for i in written..upto {
+                let profile = seeded(merchant, prefix, i, next_id(), now)?;
+                let event = Event::about(
+                    next_id().into(),
+                    &profile,
+                    Activity::ProfileCreated,
+                    "Profile created (seeded)",
+                    now,
+                );
+                batch.push((ProfileRow::seal(&profile, &self.vault)?, event));
+            }
+            conn.transaction::<_, Failure, _>(|conn| {
+                for (row, event) in &batch {
+                    insert_profile(conn, row)?;
+                    record(conn, event)?;
+                }
+                Ok(())
+            })?;
+            written = upto;
+        }
+        Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeded_mobiles_are_valid_and_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        for i in (0..3_000_000)
+            .step_by(997)
+            .chain([999_999, 1_000_000, 9_999_999])
+        {
+            let mobile = seeded_mobile(i);
+            assert!(PhoneNumber::parse(&mobile).is_ok(), "{mobile}");
+            assert!(seen.insert(mobile));
+        }
+    }
+}
