@@ -271,7 +271,7 @@ impl DocumentRepository for Database {
                     .find(id)
                     .filter(documents::profile_id.eq(profile))
                     .select(DocumentRow::as_select())
-                    .first(conn)
+                    .get_result(conn)
                     .optional()?)
             })
             .await?;

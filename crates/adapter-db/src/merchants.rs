@@ -150,7 +150,7 @@ impl MerchantRepository for Database {
                 Ok(merchants::table
                     .find(id)
                     .select(MerchantRow::as_select())
-                    .first(conn)
+                    .get_result(conn)
                     .optional()?)
             })
             .await?;
@@ -204,7 +204,7 @@ impl MerchantRepository for Database {
                 Ok(api_keys::table
                     .find(key)
                     .select(ApiKeyRow::as_select())
-                    .first(conn)
+                    .get_result(conn)
                     .optional()?)
             })
             .await?;

@@ -457,7 +457,9 @@ impl ProfileRepository for Database {
                     .filter(profiles::email_key.eq(email))
                     .filter(profiles::mobile_number.eq(mobile))
                     .select(ProfileRow::as_select())
-                    .first(conn)
+                    // `get_result`, not `first`: a bound `LIMIT ?` makes SQLite prepare
+                    // the statement again on every run (the pair is unique: one row).
+                    .get_result(conn)
                     .optional()?)
             })
             .await?;

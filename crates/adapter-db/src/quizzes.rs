@@ -174,12 +174,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match link {
-                    QuizLink::Token(token) => {
-                        mine.filter(quizzes::token.eq(token.as_str())).first(conn)
-                    }
-                    QuizLink::Code(code) => {
-                        mine.filter(quizzes::code.eq(code.as_str())).first(conn)
-                    }
+                    QuizLink::Token(token) => mine
+                        .filter(quizzes::token.eq(token.as_str()))
+                        .get_result(conn),
+                    QuizLink::Code(code) => mine
+                        .filter(quizzes::code.eq(code.as_str()))
+                        .get_result(conn),
                 };
                 Ok(found.optional()?)
             })
@@ -240,12 +240,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match link {
-                    QuizLink::Token(token) => {
-                        live.filter(quizzes::token.eq(token.as_str())).first(conn)
-                    }
-                    QuizLink::Code(code) => {
-                        live.filter(quizzes::code.eq(code.as_str())).first(conn)
-                    }
+                    QuizLink::Token(token) => live
+                        .filter(quizzes::token.eq(token.as_str()))
+                        .get_result(conn),
+                    QuizLink::Code(code) => live
+                        .filter(quizzes::code.eq(code.as_str()))
+                        .get_result(conn),
                 };
                 Ok(found.optional()?)
             })
@@ -368,7 +368,7 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
         let stored: String = quizzes::table
             .find(quiz_id)
             .select(quizzes::completed_steps)
-            .first(conn)?;
+            .get_result(conn)?;
         let mut merged =
             set_from_text(&stored).map_err(|e| corrupt("quizzes.completed_steps", e))?;
         for feature in Feature::ALL.into_iter().filter(|f| done.contains(*f)) {

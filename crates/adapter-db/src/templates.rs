@@ -85,7 +85,7 @@ impl TemplateRepository for Database {
                     .find(id)
                     .filter(templates::merchant_id.eq(merchant))
                     .select(TemplateRow::as_select())
-                    .first(conn)
+                    .get_result(conn)
                     .optional()?)
             })
             .await?;
