@@ -14,7 +14,7 @@ use domain::profile::{
 use domain::validation::Invalid;
 
 use crate::Database;
-use crate::connection::AnyConnection;
+use crate::connection::{AnyConnection, on_concrete};
 use crate::documents::{file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
@@ -452,15 +452,16 @@ impl ProfileRepository for Database {
         );
         let row = self
             .read(move |conn| {
-                Ok(profiles::table
+                // The hottest read of the API: on the concrete connection, and with
+                // `get_result`, not `first` (a bound `LIMIT ?` makes SQLite prepare the
+                // statement again on every run; the pair is unique: one row at most).
+                Ok(on_concrete!(conn, |c| profiles::table
                     .filter(profiles::merchant_id.eq(merchant))
                     .filter(profiles::email_key.eq(email))
                     .filter(profiles::mobile_number.eq(mobile))
                     .select(ProfileRow::as_select())
-                    // `get_result`, not `first`: a bound `LIMIT ?` makes SQLite prepare
-                    // the statement again on every run (the pair is unique: one row).
-                    .get_result(conn)
-                    .optional()?)
+                    .get_result(c)
+                    .optional())?)
             })
             .await?;
         row.map(|r| r.open(&self.vault)).transpose()
