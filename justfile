@@ -8,9 +8,9 @@ run:
 test:
     cargo test --workspace
 
-# The same, failing instead of skipping when PostgreSQL or the browser is missing.
+# The same, failing instead of skipping when PostgreSQL, the browser or PHP is missing.
 test-pg:
-    IDV_TEST_REQUIRE_POSTGRES=1 IDV_TEST_REQUIRE_BROWSER=1 cargo test --workspace
+    IDV_TEST_REQUIRE_POSTGRES=1 IDV_TEST_REQUIRE_BROWSER=1 IDV_TEST_REQUIRE_PHP=1 cargo test --workspace
 
 # Retake docs/quiz-page-phone.png with the browser test (needs chromium, chromium-driver).
 screenshot:
