@@ -66,7 +66,6 @@ impl FileStore {
 /// An upload under way: sealed chunks appended to `{id}.partial`, renamed into place,
 /// flushed and its folder flushed by `finish`, so that a file exists whole or not at all.
 struct LocalUpload {
-    store: FileStore,
     file_id: FileId,
     path: PathBuf,
     partial: PathBuf,
@@ -135,7 +134,7 @@ impl FileUpload for LocalUpload {
             Ok(())
         })
         .await;
-        tracing::debug!(file.id = %self.file_id, root = %self.store.root.display(), "upload aborted");
+        tracing::debug!(file.id = %self.file_id, "upload aborted");
     }
 }
 
@@ -162,7 +161,6 @@ impl DocumentStore for FileStore {
         })
         .await?;
         Ok(Box::new(LocalUpload {
-            store: self.clone(),
             file_id: file_id.clone(),
             path,
             partial,

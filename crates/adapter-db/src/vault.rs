@@ -180,12 +180,9 @@ impl Vault {
         row_id: &str,
         columns: [(Column, &mut Option<String>); N],
     ) -> Result<(), Unsealable> {
-        for (column, value) in columns {
-            if let Some(plain) = value.take() {
-                *value = Some(self.seal_field(column, row_id, &plain)?);
-            }
-        }
-        Ok(())
+        map_present(columns, |column, plain| {
+            self.seal_field(column, row_id, plain)
+        })
     }
 
     /// Opens each present value of `columns` in place (a row read from the database).
@@ -194,13 +191,23 @@ impl Vault {
         row_id: &str,
         columns: [(Column, &mut Option<String>); N],
     ) -> Result<(), Unsealable> {
-        for (column, value) in columns {
-            if let Some(sealed) = value.take() {
-                *value = Some(self.open_field(column, row_id, &sealed)?);
-            }
-        }
-        Ok(())
+        map_present(columns, |column, sealed| {
+            self.open_field(column, row_id, sealed)
+        })
     }
+}
+
+/// Replaces each present value of `columns` by `f` of it.
+fn map_present<const N: usize>(
+    columns: [(Column, &mut Option<String>); N],
+    f: impl Fn(Column, &str) -> Result<String, Unsealable>,
+) -> Result<(), Unsealable> {
+    for (column, value) in columns {
+        if let Some(text) = value.take() {
+            *value = Some(f(column, &text)?);
+        }
+    }
+    Ok(())
 }
 
 fn field_aad(column: Column, row_id: &str) -> Vec<u8> {

@@ -33,24 +33,33 @@ fn unreadable(e: impl std::fmt::Display) -> ApiError {
     )
 }
 
-/// The whole body, at most `limit` bytes (`too_large` past that).
-pub async fn read(
-    mut payload: Payload,
-    limit: usize,
-    too_large: impl Fn() -> ApiError,
-) -> Result<BytesMut, ApiError> {
+/// 413 `REQUEST_TOO_LARGE` for a body over `limit` bytes.
+pub fn too_large(limit: usize) -> ApiError {
+    let size = if limit >= 1024 * 1024 {
+        format!("{} MiB", limit / (1024 * 1024))
+    } else {
+        format!("{} KiB", limit / 1024)
+    };
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        format!("The request body is larger than {size}."),
+    )
+}
+
+/// The whole body, at most `limit` bytes.
+pub async fn read(payload: Payload, limit: usize) -> Result<BytesMut, ApiError> {
+    let (stream, stalled) = guarded(payload);
+    let mut stream = std::pin::pin!(stream);
     let mut body = BytesMut::new();
-    loop {
-        let chunk = match timeout(STALL_TIMEOUT, payload.next()).await {
-            Err(_) => return Err(request_timeout()),
-            Ok(None) => return Ok(body),
-            Ok(Some(chunk)) => chunk.map_err(unreadable)?,
-        };
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| stalled.explain(unreadable(e)))?;
         if body.len() + chunk.len() > limit {
-            return Err(too_large());
+            return Err(too_large(limit));
         }
         body.extend_from_slice(&chunk);
     }
+    Ok(body)
 }
 
 /// The payload as a stream that ends in an error when it stalls; `stalled` tells that

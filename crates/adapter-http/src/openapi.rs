@@ -67,11 +67,14 @@ use crate::handlers::{document, event, merchant, note, profile, quiz, template};
 )]
 pub struct ApiDoc;
 
-/// The document as served and committed: pretty JSON.
-pub fn document_json() -> String {
-    ApiDoc::openapi()
-        .to_pretty_json()
-        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+/// The document as served and committed: pretty JSON, generated once per process.
+pub fn document_json() -> &'static str {
+    static DOCUMENT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        ApiDoc::openapi()
+            .to_pretty_json()
+            .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    });
+    &DOCUMENT
 }
 
 /// Error answers every signed operation may give, with when they happen.

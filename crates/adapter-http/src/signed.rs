@@ -163,17 +163,6 @@ fn check_content_type(req: &HttpRequest) -> Result<(), ApiError> {
     }
 }
 
-fn too_large() -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "REQUEST_TOO_LARGE",
-        format!(
-            "The request body is larger than {} KiB.",
-            MAX_BODY_BYTES / 1024
-        ),
-    )
-}
-
 /// Reads the body, refusing early on a declared or actual size over the limit.
 async fn read_body(req: &HttpRequest, payload: Payload) -> Result<web::BytesMut, ApiError> {
     let declared = req
@@ -182,7 +171,7 @@ async fn read_body(req: &HttpRequest, payload: Payload) -> Result<web::BytesMut,
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
-        return Err(too_large());
+        return Err(body::too_large(MAX_BODY_BYTES));
     }
-    body::read(payload, MAX_BODY_BYTES, too_large).await
+    body::read(payload, MAX_BODY_BYTES).await
 }

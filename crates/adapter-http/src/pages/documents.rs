@@ -3,7 +3,6 @@
 //! (sealed there), hashed and sniffed on the way, never held whole in memory.
 
 use actix_multipart::{Field, Multipart};
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::{FileType, MAX_FILE_BYTES};
 use domain::ids::FileId;
@@ -77,17 +76,6 @@ fn unreadable(e: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(
         "REQUEST_BODY_INVALID",
         format!("The form could not be read: {e}."),
-    )
-}
-
-fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "REQUEST_TOO_LARGE",
-        format!(
-            "An upload takes at most {} MiB in all.",
-            limit / (1024 * 1024)
-        ),
     )
 }
 
@@ -236,7 +224,7 @@ async fn read_file(
                 received.total += chunk.len();
                 received.file_bytes += chunk.len() as u64;
                 if received.total > MAX_UPLOAD_BYTES {
-                    Some(too_large(MAX_UPLOAD_BYTES))
+                    Some(body::too_large(MAX_UPLOAD_BYTES))
                 } else if received.file_bytes > room {
                     Some(limit_reached())
                 } else {

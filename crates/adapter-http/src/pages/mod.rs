@@ -38,14 +38,7 @@ async fn form_post(
         .ensure_active(link)
         .await
         .map_err(respond::api_error)?;
-    let too_large = || {
-        crate::error::ApiError::new(
-            actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "REQUEST_TOO_LARGE",
-            format!("A form post takes at most {} KiB.", MAX_FORM_BYTES / 1024),
-        )
-    };
-    let body = crate::body::read(payload.into_inner(), MAX_FORM_BYTES, too_large).await?;
+    let body = crate::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
     fields::form_or_json(req, &body)
 }
 
