@@ -259,3 +259,31 @@ async fn values_stored_in_clear_by_an_older_version_are_sealed_on_migration() {
         .expect("migrated a third time");
     assert_eq!(raw(&f, "SELECT ssn AS value FROM profiles"), stored);
 }
+
+#[tokio::test]
+async fn a_database_from_before_fingerprints_refuses_a_key_that_does_not_open_its_secrets() {
+    let f = fixture().await;
+    // An older version kept no fingerprint: the key is judged by the API secrets it sealed.
+    raw(&f, "DELETE FROM master_key");
+    let path = f._dir.path().join("idv.sqlite3").display().to_string();
+    let wrong = Database::open(&path, Arc::new(Vault::new(&[8; 32]))).expect("open");
+    let refused = wrong
+        .migrate(now().unix_timestamp())
+        .expect_err("not this database's key");
+    assert!(
+        refused
+            .to_string()
+            .contains("does not open the API secrets"),
+        "{refused}"
+    );
+    assert!(
+        raw(&f, "SELECT fingerprint AS value FROM master_key").is_empty(),
+        "nothing recorded"
+    );
+    f.db.migrate(now().unix_timestamp())
+        .expect("the right key is accepted and recorded");
+    assert_eq!(
+        raw(&f, "SELECT fingerprint AS value FROM master_key").len(),
+        1
+    );
+}

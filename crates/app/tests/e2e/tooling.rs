@@ -53,6 +53,9 @@ fn openapi_served(backend: Backend) {
         "docs/openapi.json differs from the served document"
     );
     assert_eq!(reply.body["openapi"], "3.1.0");
+    let redirect = env.client().send("GET", "/docs", &[], b"");
+    assert_eq!(redirect.status, 302);
+    assert_eq!(redirect.header("Location"), Some("/docs/"));
     let docs = env.client().send("GET", "/docs/", &[], b"");
     assert_eq!(docs.status, 200);
     assert!(docs.text().contains("swagger"), "a Swagger UI page");

@@ -502,6 +502,21 @@ fn wrong_master_key(backend: Backend) {
         stderr.contains("master key") && stderr.contains("fingerprint"),
         "{stderr}"
     );
+    // Without any key (no variable, no key file) no new key is made for sealed data.
+    let out = env
+        .server
+        .idv()
+        .env_remove("IDV_MASTER_KEY")
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .output()
+        .expect("idv runs");
+    assert!(!out.status.success(), "no key: must not serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("a new key would"), "{stderr}");
+    assert!(
+        !env.server.db.data_dir.path().join("master.key").exists(),
+        "no key file made"
+    );
     // Nothing was touched: the right key serves the same data.
     env.server.restart();
     let got = env.client().call("profile/get", &pair());
