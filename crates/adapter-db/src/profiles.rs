@@ -379,6 +379,7 @@ impl EventRow {
             url: self.url,
             status,
             created_at: from_db("events.created_at", self.created_at)?,
+            subject: None,
         })
     }
 }

@@ -87,6 +87,9 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("lists_are_newest_first_with_counts", |p| {
         Box::pin(newest_first(p))
     }),
+    ("the_log_keeps_events_as_written_without_subjects", |p| {
+        Box::pin(log_as_written(p))
+    }),
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
@@ -234,6 +237,30 @@ fn document(client: &Profile, quiz: &Quiz, id: &str, files: &[(&str, u64)]) -> D
 
 fn uploaded(id: &str, client: &Profile) -> Event {
     Event::about(id.into(), client, Activity::DocumentUploaded, "", NOW)
+}
+
+async fn log_as_written(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let client = seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let written = event("ev-p1", &client);
+    assert!(
+        written.subject.is_some(),
+        "events are made with their subject"
+    );
+    let log = p
+        .profiles
+        .events(&client.id, page(10))
+        .await
+        .expect("log read");
+    let kept = Event {
+        subject: None,
+        ..written
+    };
+    assert_eq!(
+        log.items,
+        [kept],
+        "the subject is for deliveries, not the log"
+    );
 }
 
 fn page(limit: i64) -> Page {

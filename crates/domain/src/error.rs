@@ -18,6 +18,10 @@ pub enum Resource {
     Document,
     /// A file of a document.
     File,
+    /// A webhook endpoint.
+    Webhook,
+    /// A webhook delivery.
+    Delivery,
 }
 
 /// Why a use case refused or failed.
@@ -45,6 +49,9 @@ pub enum DomainError {
     /// The quiz link already holds as many documents or bytes as one link may add.
     #[error("upload limit reached")]
     UploadLimitReached,
+    /// The merchant already holds as many webhook endpoints as it may.
+    #[error("webhook limit reached")]
+    WebhookLimitReached,
     /// quiz/expire on a quiz already expired.
     #[error("quiz already expired")]
     QuizExpired,

@@ -3,9 +3,10 @@
 
 use time::OffsetDateTime;
 
-use crate::ids::EventId;
+use crate::ids::{DocumentId, EventId};
 use crate::merchant::MerchantId;
 use crate::profile::{Profile, ProfileId, ProfileStatus};
+use crate::quiz::QuizLinks;
 
 /// What happened. The set is closed: merchants filter and count on these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -107,6 +108,25 @@ pub struct Event {
     pub status: ProfileStatus,
     /// When it happened.
     pub created_at: OffsetDateTime,
+    /// Whom and what it is about, as the merchant's webhooks name them. Taken when the
+    /// event is made and handed to the deliveries it owes; the log itself does not keep
+    /// it, so an event read back from the log has `None`.
+    pub subject: Option<Subject>,
+}
+
+/// Whom and what an event is about: the identifiers a merchant needs to act on a webhook,
+/// and never a personal value beyond the profile's e-mail and mobile (the merchant fetches
+/// the rest through the signed API).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subject {
+    /// The profile's e-mail address when the event was made.
+    pub email_address: String,
+    /// The profile's mobile number when the event was made.
+    pub mobile_number: String,
+    /// The document, for document events.
+    pub document_id: Option<DocumentId>,
+    /// The quiz's long address, for quiz events.
+    pub quiz_url: Option<String>,
 }
 
 impl Event {
@@ -128,26 +148,43 @@ impl Event {
             url: String::new(),
             status: profile.status,
             created_at: now,
+            subject: Some(Subject {
+                email_address: profile.key.email.as_str().to_owned(),
+                mobile_number: profile.key.mobile.as_str().to_owned(),
+                document_id: None,
+                quiz_url: None,
+            }),
         }
+    }
+
+    /// The same event, naming the document it is about.
+    pub fn with_document(mut self, document: &DocumentId) -> Self {
+        if let Some(subject) = &mut self.subject {
+            subject.document_id = Some(document.clone());
+        }
+        self
     }
 }
 
 impl Event {
-    /// An event about a quiz: names the template used and the quiz's short address.
+    /// An event about a quiz: names the template used and the quiz's short address (and,
+    /// for webhooks, its long one).
     pub fn about_quiz(
         id: EventId,
         profile: &Profile,
         activity: Activity,
         details: impl Into<String>,
         template_used: &str,
-        tiny_url: &str,
+        links: QuizLinks,
         now: OffsetDateTime,
     ) -> Self {
-        Self {
-            template_used: template_used.to_owned(),
-            url: tiny_url.to_owned(),
-            ..Self::about(id, profile, activity, details, now)
+        let mut event = Self::about(id, profile, activity, details, now);
+        event.template_used = template_used.to_owned();
+        event.url = links.tiny_url;
+        if let Some(subject) = &mut event.subject {
+            subject.quiz_url = Some(links.long_url);
         }
+        event
     }
 }
 

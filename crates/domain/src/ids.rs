@@ -73,6 +73,14 @@ object_id!(
     /// An entry of the activity log.
     EventId
 );
+object_id!(
+    /// A merchant's webhook endpoint.
+    WebhookId
+);
+object_id!(
+    /// One event owed to one webhook endpoint.
+    DeliveryId
+);
 
 /// The secret of a quiz's long address, `{public_url}/quiz/{token}`: the only credential
 /// of the client's pages. Its `Debug` shows only its first four characters.

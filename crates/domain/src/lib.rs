@@ -57,6 +57,7 @@ pub mod services;
 mod statuses;
 pub mod template;
 pub mod validation;
+pub mod webhook;
 
 /// In-memory implementations of the ports, for trying the rules and testing code that
 /// uses them (feature `memory`).

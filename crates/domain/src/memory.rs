@@ -28,6 +28,14 @@ use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::{Feature, Template};
 
+/// An event as the log keeps it: without its subject, which only deliveries take.
+fn logged(event: &Event) -> Event {
+    Event {
+        subject: None,
+        ..event.clone()
+    }
+}
+
 /// A clock that always says the same time.
 #[derive(Debug)]
 pub struct FixedClock(pub OffsetDateTime);
@@ -133,7 +141,7 @@ impl ProfileRepository for MemoryProfiles {
             return Err(StoreError::Duplicate);
         }
         profiles.push(profile.clone());
-        self.events.lock().expect("lock").push(event.clone());
+        self.events.lock().expect("lock").push(logged(event));
         Ok(())
     }
 
@@ -151,7 +159,7 @@ impl ProfileRepository for MemoryProfiles {
             return Err(StoreError::Conflict);
         }
         *stored = profile.clone();
-        self.events.lock().expect("lock").push(event.clone());
+        self.events.lock().expect("lock").push(logged(event));
         Ok(())
     }
 
@@ -204,7 +212,7 @@ impl ProfileRepository for MemoryProfiles {
             .retain(|n| !mine(&n.profile_id));
         let mut events = self.events.lock().expect("lock");
         events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
-        events.push(tombstone.clone());
+        events.push(logged(tombstone));
         Ok(files)
     }
 
@@ -395,7 +403,7 @@ impl QuizRepository for MemoryQuizzes {
             .events
             .lock()
             .expect("lock")
-            .extend(rest.iter().cloned());
+            .extend(rest.iter().map(logged));
         self.profiles
             .quizzes
             .lock()
@@ -586,7 +594,7 @@ impl MemoryQuizzes {
             .events
             .lock()
             .expect("lock")
-            .push(event.clone());
+            .push(logged(event));
         Ok(())
     }
 }
@@ -623,7 +631,7 @@ impl DocumentRepository for MemoryDocuments {
             .ok_or(StoreError::Missing)?;
         stored.status = document.status;
         stored.updated_at = document.updated_at;
-        self.0.events.lock().expect("lock").push(event.clone());
+        self.0.events.lock().expect("lock").push(logged(event));
         Ok(())
     }
 
@@ -634,7 +642,7 @@ impl DocumentRepository for MemoryDocuments {
         if documents.len() == before {
             return Err(StoreError::Missing);
         }
-        self.0.events.lock().expect("lock").push(event.clone());
+        self.0.events.lock().expect("lock").push(logged(event));
         Ok(())
     }
 
@@ -654,7 +662,7 @@ pub struct MemoryNotes(pub Arc<MemoryProfiles>);
 impl NoteRepository for MemoryNotes {
     async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
         self.0.notes.lock().expect("lock").push(note.clone());
-        self.0.events.lock().expect("lock").push(event.clone());
+        self.0.events.lock().expect("lock").push(logged(event));
         Ok(())
     }
 

@@ -5,13 +5,14 @@ use time::OffsetDateTime;
 
 use crate::document::Document;
 use crate::event::Event;
-use crate::ids::{DocumentId, FileId, TemplateId};
+use crate::ids::{DeliveryId, DocumentId, FileId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
 use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::Template;
+use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -235,4 +236,56 @@ pub trait DocumentStore: Send + Sync {
     async fn delete(&self, file_id: &FileId) -> StoreResult<()>;
     /// Every file and partial upload held.
     async fn list(&self) -> StoreResult<Vec<StoredObject>>;
+}
+
+/// A merchant's webhook endpoints and the deliveries they are owed. Deliveries are
+/// written by the other repositories, with the event that owes them, in its transaction.
+#[async_trait]
+pub trait WebhookRepository: Send + Sync {
+    /// Stores a new endpoint; `LimitReached` if the merchant already holds `max`
+    /// (counted in the same transaction as the insert).
+    async fn insert(&self, webhook: &Webhook, max: usize) -> StoreResult<()>;
+    /// The merchant's endpoint with this id (another merchant's is `None`).
+    async fn find(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<Option<Webhook>>;
+    /// Newest first.
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Webhook>>;
+    /// `Missing` when the endpoint is gone.
+    async fn update(&self, webhook: &Webhook) -> StoreResult<()>;
+    /// Removes the endpoint and its deliveries; `Missing` when it is gone.
+    async fn delete(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<()>;
+    /// The endpoint's deliveries, newest first.
+    async fn deliveries(&self, webhook: &WebhookId, page: Page) -> StoreResult<Paged<Delivery>>;
+    /// The merchant's delivery with this id.
+    async fn find_delivery(
+        &self,
+        merchant: &MerchantId,
+        id: &DeliveryId,
+    ) -> StoreResult<Option<Delivery>>;
+    /// Stores what a delivery came to (a merchant's retry, or an attempt's answer), and
+    /// frees its claim; with `disable_endpoint`, also turns its endpoint off.
+    async fn save_delivery(&self, delivery: &Delivery, disable_endpoint: bool) -> StoreResult<()>;
+    /// Up to `max` pending deliveries due at `now` to enabled endpoints, claimed until
+    /// `until`: no other claimer (another instance included) gets them before then, or
+    /// before they are saved or released.
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+        max: usize,
+    ) -> StoreResult<Vec<DueDelivery>>;
+    /// Gives claimed deliveries back unattempted (a shutdown), due again at once.
+    async fn release(&self, ids: &[DeliveryId]) -> StoreResult<()>;
+}
+
+/// Sends one delivery to its endpoint: the payload, signed with every secret the
+/// endpoint signs with at `now`. Never fails: what went wrong is the answer.
+#[async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// One attempt.
+    async fn send(
+        &self,
+        webhook: &Webhook,
+        notification: &Notification,
+        now: OffsetDateTime,
+    ) -> Answer;
 }

@@ -440,7 +440,9 @@ impl ClientService {
         now: OffsetDateTime,
     ) -> Result<(), DomainError> {
         view.quiz.completed.insert(step);
-        let event = self.event(&view, Activity::DocumentUploaded, details, now);
+        let event = self
+            .event(&view, Activity::DocumentUploaded, details, now)
+            .with_document(&document.id);
         Ok(self
             .quizzes
             .add_document(&view.quiz, document, &event, self.limits)
@@ -474,14 +476,13 @@ impl ClientService {
         details: impl Into<String>,
         now: OffsetDateTime,
     ) -> Event {
-        let url = QuizLinks::of(&self.public_url, &view.quiz).tiny_url;
         Event::about_quiz(
             self.ids.next_id().into(),
             &view.client,
             activity,
             details,
             &view.quiz.template.name,
-            &url,
+            QuizLinks::of(&self.public_url, &view.quiz),
             now,
         )
     }

@@ -135,7 +135,8 @@ impl DocumentService {
             Activity::DocumentStatusChanged,
             details,
             now,
-        );
+        )
+        .with_document(&document.id);
         self.documents
             .update_status(&document, &event)
             .await
@@ -159,7 +160,8 @@ impl DocumentService {
             Activity::DocumentDeleted,
             details,
             now,
-        );
+        )
+        .with_document(&document.id);
         self.documents
             .delete(&document, &event)
             .await

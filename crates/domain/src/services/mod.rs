@@ -7,6 +7,7 @@ mod notes;
 mod profiles;
 mod quizzes;
 mod templates;
+mod webhooks;
 
 pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
 pub use documents::{DocumentService, SWEEP_AFTER, SweepReport};
@@ -15,6 +16,7 @@ pub use notes::NoteService;
 pub use profiles::ProfileService;
 pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use templates::{ListChanges, TemplateService};
+pub use webhooks::{CLAIM_LEASE, WebhookInput, WebhookService};
 
 use crate::DomainError;
 use crate::error::Resource;

@@ -296,14 +296,13 @@ impl QuizService {
         details: impl Into<String>,
         now: time::OffsetDateTime,
     ) -> Event {
-        let url = self.links(quiz).tiny_url;
         Event::about_quiz(
             self.ids.next_id().into(),
             profile,
             activity,
             details,
             &quiz.template.name,
-            &url,
+            self.links(quiz),
             now,
         )
     }

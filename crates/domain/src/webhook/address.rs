@@ -1,0 +1,243 @@
+//! Where a webhook may point: an `https` address (or `http` where private addresses are
+//! allowed, for a receiver on the same machine or network), without credentials, and not
+//! at this service's own network unless the operator allows it.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use crate::validation::Invalid;
+
+/// The longest address accepted.
+pub const MAX_URL_LEN: usize = 2048;
+
+/// A webhook's address, checked. Host names are checked again, resolved, at each
+/// connection: what a name resolves to can change after registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookUrl(String);
+
+impl WebhookUrl {
+    /// `raw` if a webhook may point there. `allow_private` admits `http` and addresses in
+    /// loopback, private, link-local and unique-local ranges (`IDV_WEBHOOK_ALLOW_PRIVATE`).
+    pub fn parse(raw: &str, allow_private: bool) -> Result<Self, Invalid> {
+        let raw = raw.trim();
+        if raw.len() > MAX_URL_LEN {
+            return Err(Invalid::new(format!(
+                "must be at most {MAX_URL_LEN} characters"
+            )));
+        }
+        let (scheme, rest) = raw
+            .split_once("://")
+            .ok_or_else(|| Invalid::new("must be an absolute https address"))?;
+        match scheme.to_ascii_lowercase().as_str() {
+            "https" => {}
+            "http" if allow_private => {}
+            "http" => return Err(Invalid::new("must use https")),
+            _ => return Err(Invalid::new("must be an https address")),
+        }
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        if authority.contains('@') {
+            return Err(Invalid::new("must not hold credentials"));
+        }
+        if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(Invalid::new("must not hold spaces or control characters"));
+        }
+        let host = host_of(authority).ok_or_else(|| Invalid::new("must name a valid host"))?;
+        if !allow_private && is_private_host(&host) {
+            return Err(Invalid::new(
+                "must not point at a loopback, private, link-local or unique-local address",
+            ));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    /// A stored address, read back as it was accepted.
+    pub fn stored(url: impl Into<String>) -> Self {
+        Self(url.into())
+    }
+
+    /// The address's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A host as written in an address: a name, an IPv4 address or a bracketed IPv6 one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Host {
+    Name(String),
+    Ip(IpAddr),
+}
+
+/// The host of `authority` (`host[:port]`), if it is well formed.
+fn host_of(authority: &str) -> Option<Host> {
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        let ip: Ipv6Addr = inside.parse().ok()?;
+        let port = match after {
+            "" => None,
+            p => Some(p.strip_prefix(':')?),
+        };
+        (Host::Ip(IpAddr::V6(ip)), port)
+    } else {
+        let (name, port) = match authority.rsplit_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (authority, None),
+        };
+        let host = match name.parse::<Ipv4Addr>() {
+            Ok(ip) => Host::Ip(IpAddr::V4(ip)),
+            Err(_) => Host::Name(name.trim_end_matches('.').to_ascii_lowercase()),
+        };
+        (host, port)
+    };
+    if let Some(port) = port
+        && port.parse::<u16>().ok().is_none_or(|p| p == 0)
+    {
+        return None;
+    }
+    match &host {
+        Host::Name(name) if !is_host_name(name) => None,
+        _ => Some(host),
+    }
+}
+
+/// Letters, digits, hyphens and dots, in labels of 1 to 63 characters.
+fn is_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+fn is_private_host(host: &Host) -> bool {
+    match host {
+        Host::Ip(ip) => is_private_ip(*ip),
+        // Names that always mean this machine (RFC 6761).
+        Host::Name(name) => name == "localhost" || name.ends_with(".localhost"),
+    }
+}
+
+/// Whether a connection to `ip` would reach this service's own machine or network:
+/// loopback, private (RFC 1918), shared (RFC 6598), link-local, unique-local, unspecified
+/// or multicast, also when written as an IPv4-mapped IPv6 address.
+pub fn is_private_ip(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b))
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_private_ip(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(raw: &str) -> bool {
+        WebhookUrl::parse(raw, false).is_err()
+    }
+
+    #[test]
+    fn public_https_addresses_are_accepted() {
+        for ok in [
+            "https://hooks.example.com/idv",
+            "https://hooks.example.com:8443/idv?x=1",
+            "https://93.184.216.34/hook",
+            "https://[2606:2800:220:1::248]/hook",
+            "HTTPS://Example.COM.",
+        ] {
+            assert_eq!(
+                WebhookUrl::parse(ok, false).map(|u| u.as_str().to_owned()),
+                Ok(ok.to_owned()),
+                "{ok}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_schemes_and_plain_http_are_refused_unless_private_is_allowed() {
+        assert!(refused("ftp://example.com/"));
+        assert!(refused("example.com/hook"));
+        assert!(refused("http://example.com/hook"));
+        assert!(WebhookUrl::parse("http://example.com/hook", true).is_ok());
+        assert!(WebhookUrl::parse("ftp://example.com/", true).is_err());
+    }
+
+    #[test]
+    fn credentials_are_refused_even_where_private_is_allowed() {
+        assert!(refused("https://user:pass@example.com/"));
+        assert!(refused("https://user@example.com/"));
+        assert!(WebhookUrl::parse("http://u:p@127.0.0.1/", true).is_err());
+        // An `@` after the host is part of the path, not credentials.
+        assert!(WebhookUrl::parse("https://example.com/a@b", false).is_ok());
+    }
+
+    #[test]
+    fn this_machine_and_private_networks_are_refused_unless_allowed() {
+        for private in [
+            "https://localhost/",
+            "https://api.localhost:8443/",
+            "https://127.0.0.1/",
+            "https://10.0.0.1/",
+            "https://172.16.5.4/",
+            "https://192.168.1.1/",
+            "https://169.254.169.254/latest/meta-data",
+            "https://100.64.0.1/",
+            "https://0.0.0.0/",
+            "https://[::1]/",
+            "https://[::]/",
+            "https://[fd00::1]/",
+            "https://[fe80::1]/",
+            "https://[::ffff:127.0.0.1]/",
+        ] {
+            assert!(refused(private), "{private}");
+            assert!(WebhookUrl::parse(private, true).is_ok(), "{private}");
+        }
+    }
+
+    #[test]
+    fn malformed_hosts_and_ports_are_refused() {
+        for bad in [
+            "https:///path",
+            "https://exa mple.com/",
+            "https://example.com:0/",
+            "https://example.com:99999/",
+            "https://[::1/",
+            "https://ex_ample.com/",
+        ] {
+            assert!(WebhookUrl::parse(bad, true).is_err(), "{bad}");
+        }
+        assert!(refused(&format!(
+            "https://example.com/{}",
+            "a".repeat(2048)
+        )));
+    }
+
+    #[test]
+    fn private_ranges_are_told_from_public_ones() {
+        let ip = |s: &str| s.parse::<IpAddr>().expect("ip");
+        assert!(is_private_ip(ip("127.8.9.10")));
+        assert!(is_private_ip(ip("::ffff:10.1.2.3")));
+        assert!(!is_private_ip(ip("8.8.8.8")));
+        assert!(!is_private_ip(ip("100.128.0.1")));
+        assert!(!is_private_ip(ip("2001:4860:4860::8888")));
+    }
+}
