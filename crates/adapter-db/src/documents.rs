@@ -296,7 +296,7 @@ impl DocumentRepository for Database {
 
     async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {
         let row = DocumentRow::from_domain(document);
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             let changed = diesel::update(documents::table.find(&row.id))
                 .set((
@@ -311,7 +311,7 @@ impl DocumentRepository for Database {
     }
 
     async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
-        let (id, event) = (document.id.to_string(), event.clone());
+        let (id, event) = (document.id.to_string(), self.logged(event));
         self.write(move |conn| {
             forget_files(conn, vec![id.clone()])?;
             let changed = diesel::delete(documents::table.find(&id)).execute(conn)?;

@@ -20,6 +20,7 @@ mod seed;
 mod templates;
 mod timestamps;
 mod vault;
+mod webhooks;
 mod writer;
 
 use std::sync::Arc;

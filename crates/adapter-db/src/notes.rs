@@ -48,7 +48,7 @@ impl NoteRepository for Database {
             note: note.text.as_str().to_owned(),
             created_at: to_db(note.created_at),
         };
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             diesel::insert_into(notes::table)
                 .values(&row)

@@ -21,6 +21,7 @@ use crate::paging::{newest_first, paged};
 use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
+use crate::webhooks::Logged;
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = profiles, treat_none_as_null = true)]
@@ -384,15 +385,13 @@ impl EventRow {
     }
 }
 
-/// Inserts the event that records a change, inside the change's transaction.
-pub(crate) fn record(
-    conn: &mut crate::connection::AnyConnection,
-    event: &Event,
-) -> Result<(), Failure> {
+/// Inserts the event that records a change, inside the change's transaction, with the
+/// deliveries it owes the merchant's webhooks (the log is their outbox).
+pub(crate) fn record(conn: &mut AnyConnection, logged: &Logged) -> Result<(), Failure> {
     diesel::insert_into(events::table)
-        .values(EventRow::from_domain(event))
+        .values(EventRow::from_domain(&logged.event))
         .execute(conn)?;
-    Ok(())
+    logged.owe_deliveries(conn)
 }
 
 pub(crate) fn insert_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Result<(), Failure> {
@@ -427,7 +426,7 @@ pub(crate) fn update_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Resu
 impl ProfileRepository for Database {
     async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
         let row = ProfileRow::seal(profile, &self.vault)?;
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             insert_profile(conn, &row)?;
             record(conn, &event)
@@ -437,7 +436,7 @@ impl ProfileRepository for Database {
 
     async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
         let row = ProfileRow::seal(profile, &self.vault)?;
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             update_profile(conn, &row)?;
             record(conn, &event)
@@ -486,7 +485,7 @@ impl ProfileRepository for Database {
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
         let id = profile.id.0.clone();
-        let tombstone = tombstone.clone();
+        let tombstone = self.logged(tombstone);
         self.write(move |conn| {
             let file_ids = file_ids_of_profile(conn, &id)?;
             forget_files_of_profile(conn, &id)?;

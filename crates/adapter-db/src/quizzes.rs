@@ -144,7 +144,7 @@ impl QuizRepository for Database {
             ProfileWrite::Update(p) => (ProfileRow::seal(p, &self.vault)?, false),
         };
         let quiz_row = QuizRow::from_domain(quiz);
-        let events = events.to_vec();
+        let events: Vec<_> = events.iter().map(|e| self.logged(e)).collect();
         self.write(move |conn| {
             if is_new {
                 insert_profile(conn, &profile_row)?;
@@ -209,7 +209,7 @@ impl QuizRepository for Database {
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.expired_at.map(to_db));
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             let live = quizzes::table
                 .find(&id)
@@ -255,7 +255,7 @@ impl QuizRepository for Database {
 
     async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.opened_at.map(to_db));
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -281,7 +281,8 @@ impl QuizRepository for Database {
     ) -> StoreResult<()> {
         let (id, done) = (quiz.id.to_string(), quiz.completed);
         let changes = SubmittedChanges::seal(profile, sent, &self.vault)?;
-        let (profile, created_at, event) = (profile.clone(), to_db(sent.created_at), event.clone());
+        let (profile, created_at, event) =
+            (profile.clone(), to_db(sent.created_at), self.logged(event));
         self.write(move |conn| {
             merge_submitted(conn, &profile, &changes, created_at)?;
             add_completed(conn, &id, done)?;
@@ -304,7 +305,7 @@ impl QuizRepository for Database {
     ) -> StoreResult<()> {
         let (id, done) = (quiz.id.to_string(), quiz.completed);
         let row = DocumentRow::seal(document, &self.vault)?;
-        let (document, event) = (document.clone(), event.clone());
+        let (document, event) = (document.clone(), self.logged(event));
         self.write(move |conn| {
             // Takes the quiz row's lock (PostgreSQL; SQLite has one writer anyway), so
             // that two uploads at once cannot both pass the limits on the same count.
@@ -324,7 +325,7 @@ impl QuizRepository for Database {
 
     async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.submitted_at.map(to_db));
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -343,7 +344,7 @@ impl QuizRepository for Database {
 
     async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.deleted_at.map(to_db));
-        let event = event.clone();
+        let event = self.logged(event);
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table

@@ -154,7 +154,44 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhooks (id) {
+        id -> Text,
+        merchant_id -> Text,
+        url -> Text,
+        events -> Text,
+        description -> Text,
+        enabled -> Bool,
+        sealed_secret -> Binary,
+        sealed_previous -> Nullable<Binary>,
+        previous_until -> Nullable<BigInt>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Text,
+        webhook_id -> Text,
+        merchant_id -> Text,
+        event_id -> Text,
+        activity -> Text,
+        status -> Text,
+        attempts -> Integer,
+        last_status_code -> Nullable<Integer>,
+        last_error -> Nullable<Text>,
+        next_attempt_at -> Nullable<BigInt>,
+        created_at -> BigInt,
+        delivered_at -> Nullable<BigInt>,
+        claimed_until -> Nullable<BigInt>,
+        sealed_message -> Binary,
+    }
+}
+
 diesel::joinable!(quizzes -> profiles (profile_id));
+
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 
 diesel::joinable!(document_files -> documents (document_id));
 
@@ -167,5 +204,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     quizzes,
     documents,
     document_files,
-    notes
+    notes,
+    webhooks,
+    webhook_deliveries
 );

@@ -75,7 +75,10 @@ impl Database {
                     "Profile created (seeded)",
                     now,
                 );
-                batch.push((ProfileRow::seal(&profile, &self.vault)?, event));
+                batch.push((
+                    ProfileRow::seal(&profile, &self.vault)?,
+                    self.logged(&event),
+                ));
             }
             conn.transaction::<_, Failure, _>(|conn| {
                 for (row, event) in &batch {

@@ -1,0 +1,570 @@
+//! `WebhookRepository`, and the outbox: the deliveries an event owes, written with it.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::event::{Activity, Event};
+use domain::ids::{DeliveryId, WebhookId};
+use domain::merchant::MerchantId;
+use domain::paging::{Page, Paged};
+use domain::ports::{StoreError, StoreResult, WebhookRepository};
+use domain::webhook::{
+    Delivery, DeliveryStatus, DueDelivery, EventFilter, Notification, RetiringSecret, Webhook,
+    WebhookSecret, WebhookUrl,
+};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use crate::Database;
+use crate::connection::AnyConnection;
+use crate::failure::{Failure, corrupt};
+use crate::paging::{newest_first, paged};
+use crate::schema::{merchants, webhook_deliveries, webhooks};
+use crate::timestamps::{from_db, to_db};
+use crate::vault::Vault;
+
+#[derive(Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = webhooks, treat_none_as_null = true)]
+struct WebhookRow {
+    id: String,
+    merchant_id: String,
+    url: String,
+    events: String,
+    description: String,
+    enabled: bool,
+    sealed_secret: Vec<u8>,
+    sealed_previous: Option<Vec<u8>>,
+    previous_until: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+/// What a secret is sealed under: bound to its endpoint and its role, so a sealed value
+/// cannot be moved to another row or column.
+fn secret_context(id: &str, previous: bool) -> String {
+    let role = if previous { "previous" } else { "current" };
+    format!("webhook:{id}:{role}")
+}
+
+impl WebhookRow {
+    fn seal(w: &Webhook, vault: &Vault) -> StoreResult<Self> {
+        let id = w.id.as_str();
+        let seal = |secret: &WebhookSecret, previous| {
+            vault
+                .seal(secret.expose().as_bytes(), &secret_context(id, previous))
+                .map_err(StoreError::from)
+        };
+        let previous = w.previous_secret.as_ref();
+        Ok(Self {
+            id: id.to_owned(),
+            merchant_id: w.merchant_id.0.clone(),
+            url: w.url.as_str().to_owned(),
+            events: activity_names(&w.events),
+            description: w.description.clone(),
+            enabled: w.enabled,
+            sealed_secret: seal(&w.secret, false)?,
+            sealed_previous: previous.map(|p| seal(&p.secret, true)).transpose()?,
+            previous_until: previous.map(|p| to_db(p.until)),
+            created_at: to_db(w.created_at),
+            updated_at: to_db(w.updated_at),
+        })
+    }
+
+    fn open(self, vault: &Vault) -> StoreResult<Webhook> {
+        let open = |sealed: &[u8], previous| -> StoreResult<WebhookSecret> {
+            let plain = vault
+                .open(sealed, &secret_context(&self.id, previous))
+                .map_err(|e| corrupt("webhooks.sealed_secret", e))?;
+            let text =
+                String::from_utf8(plain).map_err(|e| corrupt("webhooks.sealed_secret", e))?;
+            Ok(WebhookSecret::stored(text))
+        };
+        let previous_secret = match (&self.sealed_previous, self.previous_until) {
+            (Some(sealed), Some(until)) => Some(RetiringSecret {
+                secret: open(sealed, true)?,
+                until: from_db("webhooks.previous_until", until)?,
+            }),
+            _ => None,
+        };
+        let names: Vec<&str> = self.events.split(',').filter(|n| !n.is_empty()).collect();
+        Ok(Webhook {
+            secret: open(&self.sealed_secret, false)?,
+            previous_secret,
+            events: EventFilter::parse(&names).map_err(|e| corrupt("webhooks.events", e))?,
+            id: self.id.into(),
+            merchant_id: MerchantId(self.merchant_id),
+            url: WebhookUrl::stored(self.url),
+            description: self.description,
+            enabled: self.enabled,
+            created_at: from_db("webhooks.created_at", self.created_at)?,
+            updated_at: from_db("webhooks.updated_at", self.updated_at)?,
+        })
+    }
+}
+
+fn activity_names(filter: &EventFilter) -> String {
+    let names: Vec<&str> = filter.activities().iter().map(Activity::as_str).collect();
+    names.join(",")
+}
+
+/// A delivery as listed: everything but what it sends.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = webhook_deliveries)]
+struct DeliveryRow {
+    id: String,
+    webhook_id: String,
+    merchant_id: String,
+    event_id: String,
+    activity: String,
+    status: String,
+    attempts: i32,
+    last_status_code: Option<i32>,
+    last_error: Option<String>,
+    next_attempt_at: Option<i64>,
+    created_at: i64,
+    delivered_at: Option<i64>,
+}
+
+impl DeliveryRow {
+    fn into_domain(self) -> StoreResult<Delivery> {
+        let seconds = |column, s: Option<i64>| s.map(|s| from_db(column, s)).transpose();
+        Ok(Delivery {
+            activity: Activity::parse(&self.activity)
+                .ok_or_else(|| corrupt("webhook_deliveries.activity", &self.activity))?,
+            status: DeliveryStatus::parse(&self.status)
+                .ok_or_else(|| corrupt("webhook_deliveries.status", &self.status))?,
+            attempts: u32::try_from(self.attempts)
+                .map_err(|e| corrupt("webhook_deliveries.attempts", e))?,
+            last_status_code: self
+                .last_status_code
+                .map(u16::try_from)
+                .transpose()
+                .map_err(|e| corrupt("webhook_deliveries.last_status_code", e))?,
+            next_attempt_at: seconds("webhook_deliveries.next_attempt_at", self.next_attempt_at)?,
+            delivered_at: seconds("webhook_deliveries.delivered_at", self.delivered_at)?,
+            created_at: from_db("webhook_deliveries.created_at", self.created_at)?,
+            id: self.id.into(),
+            webhook_id: self.webhook_id.into(),
+            merchant_id: MerchantId(self.merchant_id),
+            event_id: self.event_id.into(),
+            last_error: self.last_error,
+        })
+    }
+}
+
+/// What a delivery's attempt changes.
+#[derive(AsChangeset)]
+#[diesel(table_name = webhook_deliveries, treat_none_as_null = true)]
+struct DeliveryProgress {
+    status: String,
+    attempts: i32,
+    last_status_code: Option<i32>,
+    last_error: Option<String>,
+    next_attempt_at: Option<i64>,
+    delivered_at: Option<i64>,
+    claimed_until: Option<i64>,
+}
+
+impl DeliveryProgress {
+    fn of(d: &Delivery) -> Self {
+        Self {
+            status: d.status.as_str().to_owned(),
+            attempts: i32::try_from(d.attempts).unwrap_or(i32::MAX),
+            last_status_code: d.last_status_code.map(i32::from),
+            last_error: d.last_error.clone(),
+            next_attempt_at: d.next_attempt_at.map(to_db),
+            delivered_at: d.delivered_at.map(to_db),
+            claimed_until: None,
+        }
+    }
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = webhook_deliveries)]
+struct NewDelivery {
+    id: String,
+    webhook_id: String,
+    merchant_id: String,
+    event_id: String,
+    activity: String,
+    status: String,
+    attempts: i32,
+    next_attempt_at: Option<i64>,
+    created_at: i64,
+    sealed_message: Vec<u8>,
+}
+
+/// What a delivery sends beyond its row's columns, as sealed in `sealed_message`.
+#[derive(Serialize, Deserialize)]
+struct StoredMessage {
+    details: String,
+    template_used: String,
+    url: String,
+    status: String,
+    created_at: i64,
+    email_address: String,
+    mobile_number: String,
+    document_id: Option<String>,
+    quiz_url: Option<String>,
+}
+
+fn message_context(event_id: &str) -> String {
+    format!("webhook-message:{event_id}")
+}
+
+impl StoredMessage {
+    fn seal(n: &Notification, vault: &Vault) -> Result<Vec<u8>, Failure> {
+        let message = Self {
+            details: n.details.clone(),
+            template_used: n.template_used.clone(),
+            url: n.url.clone(),
+            status: n.status.as_str().to_owned(),
+            created_at: to_db(n.created_at),
+            email_address: n.email_address.clone(),
+            mobile_number: n.mobile_number.clone(),
+            document_id: n.document_id.as_ref().map(ToString::to_string),
+            quiz_url: n.quiz_url.clone(),
+        };
+        let json = serde_json::to_vec(&message)
+            .map_err(|e| StoreError::Internal(format!("webhook message: {e}")))?;
+        Ok(vault
+            .seal(&json, &message_context(n.event_id.as_str()))
+            .map_err(StoreError::from)?)
+    }
+
+    fn open(
+        sealed: &[u8],
+        event_id: &str,
+        activity: Activity,
+        vault: &Vault,
+    ) -> StoreResult<Notification> {
+        let column = "webhook_deliveries.sealed_message";
+        let json = vault
+            .open(sealed, &message_context(event_id))
+            .map_err(|e| corrupt(column, e))?;
+        let m: Self = serde_json::from_slice(&json).map_err(|e| corrupt(column, e))?;
+        Ok(Notification {
+            event_id: event_id.into(),
+            activity,
+            details: m.details,
+            template_used: m.template_used,
+            url: m.url,
+            status: m.status.parse().map_err(|e| corrupt(column, e))?,
+            created_at: from_db(column, m.created_at)?,
+            email_address: m.email_address,
+            mobile_number: m.mobile_number,
+            document_id: m.document_id.map(Into::into),
+            quiz_url: m.quiz_url,
+        })
+    }
+}
+
+/// Writes the deliveries `event` owes the merchant's enabled endpoints that want it,
+/// inside the event's transaction. Costs one indexed read when the merchant has none.
+pub(crate) fn owe_deliveries(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    event: &Event,
+) -> Result<(), Failure> {
+    let endpoints: Vec<(String, String)> = webhooks::table
+        .filter(webhooks::merchant_id.eq(&event.merchant_id.0))
+        .filter(webhooks::enabled.eq(true))
+        .select((webhooks::id, webhooks::events))
+        .load(conn)?;
+    let wanted: Vec<String> = endpoints
+        .into_iter()
+        .filter(|(_, names)| {
+            names.is_empty() || names.split(',').any(|n| n == event.activity.as_str())
+        })
+        .map(|(id, _)| id)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let sealed_message = StoredMessage::seal(&Notification::of(event), vault)?;
+    for webhook_id in wanted {
+        // One statement per endpoint: diesel's batch insert does not span both backends.
+        let row = NewDelivery {
+            id: ulid::Ulid::new().to_string(),
+            webhook_id,
+            merchant_id: event.merchant_id.0.clone(),
+            event_id: event.id.to_string(),
+            activity: event.activity.as_str().to_owned(),
+            status: DeliveryStatus::Pending.as_str().to_owned(),
+            attempts: 0,
+            next_attempt_at: Some(to_db(event.created_at)),
+            created_at: to_db(event.created_at),
+            sealed_message: sealed_message.clone(),
+        };
+        diesel::insert_into(webhook_deliveries::table)
+            .values(&row)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// An event on its way to the log, with the key its deliveries are sealed under.
+pub(crate) struct Logged {
+    pub(crate) event: Event,
+    vault: Arc<Vault>,
+}
+
+impl Database {
+    /// `event`, ready for [`crate::profiles::record`] inside a unit of work.
+    pub(crate) fn logged(&self, event: &Event) -> Logged {
+        Logged {
+            event: event.clone(),
+            vault: self.vault.clone(),
+        }
+    }
+}
+
+impl Logged {
+    pub(crate) fn owe_deliveries(&self, conn: &mut AnyConnection) -> Result<(), Failure> {
+        owe_deliveries(conn, &self.vault, &self.event)
+    }
+}
+
+/// Ids of up to `max` deliveries due at `now` to enabled endpoints and not claimed; on
+/// PostgreSQL locked until the claim commits, and skipped by concurrent claimers.
+fn due_ids(conn: &mut AnyConnection, now: i64, max: i64) -> Result<Vec<String>, Failure> {
+    let enabled = webhooks::table
+        .filter(webhooks::enabled.eq(true))
+        .select(webhooks::id);
+    let due = webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::next_attempt_at.le(now))
+        .filter(
+            webhook_deliveries::claimed_until
+                .is_null()
+                .or(webhook_deliveries::claimed_until.le(now)),
+        )
+        .filter(webhook_deliveries::webhook_id.eq_any(enabled))
+        .order(webhook_deliveries::next_attempt_at.asc())
+        .limit(max)
+        .select(webhook_deliveries::id);
+    Ok(match conn {
+        AnyConnection::Postgresql(c) => due.for_update().skip_locked().load(c)?,
+        // One writer at a time: the claim's transaction is the only claimer.
+        AnyConnection::Sqlite(c) => due.load(c)?,
+    })
+}
+
+type ClaimedRow = (DeliveryRow, Vec<u8>, WebhookRow);
+
+#[async_trait]
+impl WebhookRepository for Database {
+    async fn insert(&self, webhook: &Webhook, max: usize) -> StoreResult<()> {
+        let row = WebhookRow::seal(webhook, &self.vault)?;
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        self.write(move |conn| {
+            if let AnyConnection::Postgresql(c) = conn {
+                // Concurrent registrations of one merchant count one after the other.
+                merchants::table
+                    .find(&row.merchant_id)
+                    .select(merchants::id)
+                    .for_update()
+                    .load::<String>(c)?;
+            }
+            let held: i64 = webhooks::table
+                .filter(webhooks::merchant_id.eq(&row.merchant_id))
+                .count()
+                .get_result(conn)?;
+            if held >= max {
+                return Err(Failure::Store(StoreError::LimitReached));
+            }
+            diesel::insert_into(webhooks::table)
+                .values(&row)
+                .execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn find(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<Option<Webhook>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let row = self
+            .read(move |conn| {
+                Ok(webhooks::table
+                    .find(id)
+                    .filter(webhooks::merchant_id.eq(merchant))
+                    .select(WebhookRow::as_select())
+                    .get_result(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(|r| r.open(&self.vault)).transpose()
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Webhook>> {
+        let merchant = merchant.0.clone();
+        let rows = self
+            .read(move |conn| {
+                Ok(newest_first!(
+                    conn,
+                    webhooks::table.filter(webhooks::merchant_id.eq(merchant)),
+                    webhooks::id,
+                    page,
+                    WebhookRow
+                ))
+            })
+            .await?;
+        paged(rows, |r| r.open(&self.vault))
+    }
+
+    async fn update(&self, webhook: &Webhook) -> StoreResult<()> {
+        let row = WebhookRow::seal(webhook, &self.vault)?;
+        self.write(move |conn| {
+            let changed = diesel::update(
+                webhooks::table
+                    .find(&row.id)
+                    .filter(webhooks::merchant_id.eq(&row.merchant_id)),
+            )
+            .set(&row)
+            .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn delete(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<()> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        self.write(move |conn| {
+            let deleted = diesel::delete(
+                webhooks::table
+                    .find(&id)
+                    .filter(webhooks::merchant_id.eq(&merchant)),
+            )
+            .execute(conn)?;
+            if deleted == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            // Foreign keys cascade too; explicit, as for profiles, so that SQLite's
+            // foreign_keys pragma does not decide.
+            diesel::delete(
+                webhook_deliveries::table.filter(webhook_deliveries::webhook_id.eq(&id)),
+            )
+            .execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn deliveries(&self, webhook: &WebhookId, page: Page) -> StoreResult<Paged<Delivery>> {
+        let webhook = webhook.to_string();
+        let rows = self
+            .read(move |conn| {
+                Ok(newest_first!(
+                    conn,
+                    webhook_deliveries::table.filter(webhook_deliveries::webhook_id.eq(webhook)),
+                    webhook_deliveries::id,
+                    page,
+                    DeliveryRow
+                ))
+            })
+            .await?;
+        paged(rows, DeliveryRow::into_domain)
+    }
+
+    async fn find_delivery(
+        &self,
+        merchant: &MerchantId,
+        id: &DeliveryId,
+    ) -> StoreResult<Option<Delivery>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let row = self
+            .read(move |conn| {
+                Ok(webhook_deliveries::table
+                    .find(id)
+                    .filter(webhook_deliveries::merchant_id.eq(merchant))
+                    .select(DeliveryRow::as_select())
+                    .get_result(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(DeliveryRow::into_domain).transpose()
+    }
+
+    async fn save_delivery(&self, delivery: &Delivery, disable_endpoint: bool) -> StoreResult<()> {
+        let (id, webhook_id) = (delivery.id.to_string(), delivery.webhook_id.to_string());
+        let progress = DeliveryProgress::of(delivery);
+        self.write(move |conn| {
+            let changed = diesel::update(webhook_deliveries::table.find(&id))
+                .set(&progress)
+                .execute(conn)?;
+            if changed == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            if disable_endpoint {
+                diesel::update(webhooks::table.find(&webhook_id))
+                    .set(webhooks::enabled.eq(false))
+                    .execute(conn)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+        max: usize,
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let (now, until) = (to_db(now), to_db(until));
+        let max = i64::try_from(max).unwrap_or(i64::MAX);
+        let rows: Vec<ClaimedRow> = self
+            .write(move |conn| {
+                let ids = due_ids(conn, now, max)?;
+                if ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                diesel::update(
+                    webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)),
+                )
+                .set(webhook_deliveries::claimed_until.eq(until))
+                .execute(conn)?;
+                Ok(webhook_deliveries::table
+                    .inner_join(webhooks::table)
+                    .filter(webhook_deliveries::id.eq_any(&ids))
+                    .select((
+                        DeliveryRow::as_select(),
+                        webhook_deliveries::sealed_message,
+                        WebhookRow::as_select(),
+                    ))
+                    .load(conn)?)
+            })
+            .await?;
+        rows.into_iter()
+            .map(|(delivery, message, webhook)| {
+                let delivery = delivery.into_domain()?;
+                let notification = StoredMessage::open(
+                    &message,
+                    delivery.event_id.as_str(),
+                    delivery.activity,
+                    &self.vault,
+                )?;
+                Ok(DueDelivery {
+                    delivery,
+                    webhook: webhook.open(&self.vault)?,
+                    notification,
+                })
+            })
+            .collect()
+    }
+
+    async fn release(&self, ids: &[DeliveryId]) -> StoreResult<()> {
+        let ids: Vec<String> = ids.iter().map(ToString::to_string).collect();
+        self.write(move |conn| {
+            diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)))
+                .set(webhook_deliveries::claimed_until.eq(None::<i64>))
+                .execute(conn)?;
+            Ok(())
+        })
+        .await
+    }
+}
