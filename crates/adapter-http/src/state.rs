@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use domain::ports::Clock;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizService,
-    TemplateService,
+    TemplateService, WebhookService,
 };
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
@@ -23,6 +23,7 @@ pub struct ApiState {
     pub client: ClientService,
     pub documents: DocumentService,
     pub notes: NoteService,
+    pub webhooks: WebhookService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

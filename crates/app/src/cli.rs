@@ -158,6 +158,10 @@ pub struct ServeArgs {
     /// Bytes of files one quiz link may add.
     #[arg(long, env = "IDV_QUIZ_MAX_BYTES", default_value_t = 100 * 1024 * 1024)]
     pub quiz_max_bytes: u64,
+    /// Let webhooks use http and reach loopback, private, link-local and unique-local
+    /// addresses (a receiver on this machine or network). Off: https to public addresses.
+    #[arg(long, env = "IDV_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -9,6 +9,7 @@ mod serve;
 mod sweeper;
 mod system;
 mod telemetry;
+mod webhook_worker;
 mod wiring;
 
 use clap::Parser;

@@ -3,13 +3,14 @@ use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
 use adapter_http::{ApiState, FailureGate, InProcess, Limiter, RateLimits, TrustedProxies};
+use adapter_webhook::HttpSender;
 use anyhow::Context;
 use domain::quiz::UploadLimits;
 use ipnet::IpNet;
 
 use crate::cli::ServeArgs;
-use crate::sweeper;
 use crate::wiring::{self, DatabaseReadiness};
+use crate::{sweeper, webhook_worker};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -31,8 +32,11 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let services = wiring::services(
         &db,
         wiring::file_store(&db, &args.storage),
-        &public_url,
-        limits,
+        wiring::Tuning {
+            public_url: &public_url,
+            limits,
+            webhook_allow_private: args.webhook_allow_private,
+        },
     );
     let proxies = args
         .trusted_proxies
@@ -42,6 +46,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()
         .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
     sweeper::start(services.documents.clone());
+    let freed = db.free_crashed_claims().await?;
+    if freed > 0 {
+        tracing::info!(
+            deliveries = freed,
+            "freed webhook deliveries claimed before a crash"
+        );
+    }
+    let sender =
+        HttpSender::new(args.webhook_allow_private).context("building the webhook client")?;
+    let worker = webhook_worker::Worker::start(services.webhooks.clone(), Arc::new(sender));
     let state = ApiState {
         profiles: services.profiles,
         merchants: services.merchants,
@@ -50,6 +64,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         client: services.client,
         documents: services.documents,
         notes: services.notes,
+        webhooks: services.webhooks,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
@@ -72,7 +87,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     println!("listening on http://{bound}");
     tracing::info!(database = %db.describe(), %public_url, "serving");
     // actix-web stops gracefully on SIGTERM and SIGINT.
-    server.run().await?;
+    let served = server.run().await;
+    // After the last request: attempts in flight finish, or are given back.
+    worker.stop().await;
+    served?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -12,7 +12,7 @@ use domain::ports::Clock;
 use domain::quiz::UploadLimits;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
-    QuizService, TemplateService,
+    QuizService, TemplateService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -63,6 +63,7 @@ pub struct Services {
     pub client: ClientService,
     pub documents: DocumentService,
     pub notes: NoteService,
+    pub webhooks: WebhookService,
     pub clock: Arc<SystemClock>,
 }
 
@@ -71,13 +72,23 @@ pub fn file_store(db: &Database, storage: &StorageArgs) -> FileStore {
     db.file_store(storage.data_dir.join("files"))
 }
 
-/// The use cases over `db` and `files`; quiz addresses are made under `public_url`.
-pub fn services(
-    db: &Database,
-    files: FileStore,
-    public_url: &str,
-    limits: UploadLimits,
-) -> Services {
+/// How the use cases are tuned by the operator.
+pub struct Tuning<'a> {
+    /// Quiz addresses are made under it.
+    pub public_url: &'a str,
+    /// What one quiz link may add.
+    pub limits: UploadLimits,
+    /// Webhooks may point at private addresses (`IDV_WEBHOOK_ALLOW_PRIVATE`).
+    pub webhook_allow_private: bool,
+}
+
+/// The use cases over `db` and `files`.
+pub fn services(db: &Database, files: FileStore, tuning: Tuning) -> Services {
+    let Tuning {
+        public_url,
+        limits,
+        webhook_allow_private,
+    } = tuning;
     let db = Arc::new(db.clone());
     let files = Arc::new(files);
     let clock = Arc::new(SystemClock);
@@ -96,7 +107,14 @@ pub fn services(
     };
     Services {
         profiles: ProfileService::new(db.clone(), files.clone(), clock.clone(), ids.clone()),
-        merchants: MerchantService::new(keys, clock.clone(), ids.clone(), secrets),
+        merchants: MerchantService::new(keys, clock.clone(), ids.clone(), secrets.clone()),
+        webhooks: WebhookService::new(
+            db.clone(),
+            clock.clone(),
+            ids.clone(),
+            secrets,
+            webhook_allow_private,
+        ),
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),
         client: ClientService::new(
