@@ -101,6 +101,14 @@ impl ApiError {
                 "FILE_NOT_FOUND",
                 "No file of this document has this file_id.",
             ),
+            Resource::Webhook => (
+                "WEBHOOK_NOT_FOUND",
+                "No webhook of yours has this webhook_id.",
+            ),
+            Resource::Delivery => (
+                "DELIVERY_NOT_FOUND",
+                "No delivery of yours has this delivery_id.",
+            ),
             // A kind added to the domain later, before this adapter names it.
             _ => ("NOT_FOUND", "Nothing matches."),
         };
@@ -194,6 +202,10 @@ impl From<DomainError> for ApiError {
             DomainError::TemplateRequired => Self::bad_request(
                 "TEMPLATE_REQUIRED",
                 "Give template.template_id of a stored template, or template.list.",
+            ),
+            DomainError::WebhookLimitReached => Self::bad_request(
+                "WEBHOOK_LIMIT_REACHED",
+                "You hold 16 webhooks already; delete one first.",
             ),
             DomainError::QuizExpired => {
                 Self::bad_request("QUIZ_EXPIRED", "This quiz has already expired.")

@@ -215,6 +215,56 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A string kept as sent, empty included (a description cleared with `""`); absent
+    /// or `null` is `None`.
+    pub fn text(&mut self, name: &str) -> Option<String> {
+        match self.body.get(name) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => {
+                self.invalid(name, "must be a string");
+                None
+            }
+        }
+    }
+
+    /// An array of strings; absent or `null` is `None`.
+    pub fn strings(&mut self, name: &str) -> Option<Vec<String>> {
+        let items = match self.body.get(name) {
+            None | Some(Value::Null) => return None,
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                self.invalid(name, "must be an array of strings");
+                return None;
+            }
+        };
+        let texts: Option<Vec<String>> = items
+            .iter()
+            .map(|item| item.as_str().map(str::to_owned))
+            .collect();
+        if texts.is_none() {
+            self.invalid(name, "must be an array of strings");
+        }
+        texts
+    }
+
+    /// A yes/no field written `1` or `0` (also `true`/`false`, `"1"`/`"0"`); absent or
+    /// `null` is `None`.
+    pub fn flag(&mut self, name: &str) -> Option<bool> {
+        match self.body.get(name)? {
+            Value::Null => None,
+            Value::Bool(b) => Some(*b),
+            Value::Number(n) if n.as_u64() == Some(1) => Some(true),
+            Value::Number(n) if n.as_u64() == Some(0) => Some(false),
+            Value::String(s) if s.trim() == "1" => Some(true),
+            Value::String(s) if s.trim() == "0" => Some(false),
+            _ => {
+                self.invalid(name, "must be 0 or 1");
+                None
+            }
+        }
+    }
+
     /// Checks an already read value against a further rule (which may turn it into a
     /// value object).
     pub fn check<T, U>(
@@ -304,5 +354,30 @@ mod tests {
             f.numeric_patch("amount", |s| Ok::<_, Invalid>(s.to_owned())),
             Patch::Set("12.5".to_owned())
         );
+    }
+
+    #[test]
+    fn lists_flags_and_kept_texts_are_read_or_refused() {
+        let b = body(
+            json!({"e": ["a", "b"], "bad": ["a", 1], "on": 1, "off": "0",
+            "two": 2, "d": "", "n": null}),
+        );
+        let mut f = Fields::new(&b);
+        assert_eq!(f.strings("e"), Some(vec!["a".to_owned(), "b".to_owned()]));
+        assert_eq!(f.strings("n"), None);
+        assert_eq!(f.strings("bad"), None);
+        assert_eq!(
+            (f.flag("on"), f.flag("off"), f.flag("x")),
+            (Some(true), Some(false), None)
+        );
+        assert_eq!(f.flag("two"), None);
+        assert_eq!(f.text("d"), Some(String::new()));
+        assert_eq!(f.text("n"), None);
+        let codes = f
+            .finish(|| Some(()))
+            .expect_err("two refused")
+            .codes()
+            .join(",");
+        assert_eq!(codes, "BAD_INVALID,TWO_INVALID");
     }
 }

@@ -13,7 +13,7 @@ use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::envelope::{Envelope, ErrorBody};
 use crate::error::ErrorItem;
-use crate::handlers::{document, event, merchant, note, profile, quiz, template};
+use crate::handlers::{document, event, merchant, note, profile, quiz, template, webhook};
 
 #[derive(Debug, OpenApi)]
 #[openapi(
@@ -53,6 +53,13 @@ use crate::handlers::{document, event, merchant, note, profile, quiz, template};
         event::read::handle,
         merchant::settings_get::handle,
         merchant::settings_update::handle,
+        webhook::create::handle,
+        webhook::read::handle,
+        webhook::update::handle,
+        webhook::delete::handle,
+        webhook::rotate_secret::handle,
+        webhook::delivery_read::handle,
+        webhook::delivery_retry::handle,
     ),
     modifiers(&Signed),
     tags(
@@ -63,6 +70,7 @@ use crate::handlers::{document, event, merchant, note, profile, quiz, template};
         (name = "notes", description = "The merchant's notes on a profile"),
         (name = "events", description = "The activity log"),
         (name = "merchant", description = "The merchant's own settings"),
+        (name = "webhooks", description = "Signed pushes of every event (docs/webhooks.md)"),
     )
 )]
 pub struct ApiDoc;
@@ -83,7 +91,7 @@ const ERRORS: [(&str, &str); 8] = [
         "400",
         "Field errors (`<FIELD>_REQUIRED`, `<FIELD>_INVALID`, all at once), `*_NOT_FOUND`, \
          `PROFILE_EXIST`, `FEATURE_REQUIRED`, `TEMPLATE_REQUIRED`, `QUIZ_EXPIRED`, \
-         `REQUEST_BODY_INVALID`",
+         `WEBHOOK_LIMIT_REACHED`, `REQUEST_BODY_INVALID`",
     ),
     (
         "401",

@@ -6,11 +6,13 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::openapi;
 
-use crate::handlers::{document, event, fallback, health, merchant, note, profile, quiz, template};
+use crate::handlers::{
+    document, event, fallback, health, merchant, note, profile, quiz, template, webhook,
+};
 
 /// Every merchant API operation, under `/api/v1/`. The OpenAPI document must hold each
 /// (a test checks it), and only these may be registered.
-pub const OPERATIONS: [&str; 25] = [
+pub const OPERATIONS: [&str; 32] = [
     "profile/create",
     "profile/update",
     "profile/get",
@@ -36,6 +38,13 @@ pub const OPERATIONS: [&str; 25] = [
     "event/read",
     "merchant/settings/get",
     "merchant/settings/update",
+    "webhook/create",
+    "webhook/read",
+    "webhook/update",
+    "webhook/delete",
+    "webhook/rotate-secret",
+    "webhook/delivery/read",
+    "webhook/delivery/retry",
 ];
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
@@ -111,5 +120,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         cfg,
         "merchant/settings/update",
         merchant::settings_update::handle,
+    );
+    operation(cfg, "webhook/create", webhook::create::handle);
+    operation(cfg, "webhook/read", webhook::read::handle);
+    operation(cfg, "webhook/update", webhook::update::handle);
+    operation(cfg, "webhook/delete", webhook::delete::handle);
+    operation(cfg, "webhook/rotate-secret", webhook::rotate_secret::handle);
+    operation(cfg, "webhook/delivery/read", webhook::delivery_read::handle);
+    operation(
+        cfg,
+        "webhook/delivery/retry",
+        webhook::delivery_retry::handle,
     );
 }

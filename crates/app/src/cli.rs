@@ -160,7 +160,7 @@ pub struct ServeArgs {
     pub quiz_max_bytes: u64,
     /// Let webhooks use http and reach loopback, private, link-local and unique-local
     /// addresses (a receiver on this machine or network). Off: https to public addresses.
-    #[arg(long, env = "IDV_WEBHOOK_ALLOW_PRIVATE")]
+    #[arg(long, env = "IDV_WEBHOOK_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new())]
     pub webhook_allow_private: bool,
 }
 

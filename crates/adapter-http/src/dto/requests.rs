@@ -209,3 +209,62 @@ pub struct SettingsRequest {
     /// 1 to 30.
     pub quiz_expiry_days: i64,
 }
+
+/// webhook/create.
+#[derive(ToSchema)]
+pub struct WebhookCreateRequest {
+    /// `https://...`; `http://` and private addresses only where the operator allows them.
+    /// No credentials.
+    #[schema(max_length = 2048)]
+    pub url: String,
+    /// Activity names (`profile_created`...); absent or empty: all.
+    pub events: Option<Vec<String>>,
+    /// At most 255 characters.
+    #[schema(max_length = 255)]
+    pub description: Option<String>,
+}
+
+/// webhook/update: any of the fields besides `webhook_id`.
+#[derive(ToSchema)]
+pub struct WebhookUpdateRequest {
+    pub webhook_id: String,
+    #[schema(max_length = 2048)]
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    #[schema(max_length = 255)]
+    pub description: Option<String>,
+    /// 0 or 1.
+    #[schema(minimum = 0, maximum = 1)]
+    pub enabled: Option<i64>,
+}
+
+/// webhook/delete, webhook/rotate-secret.
+#[derive(ToSchema)]
+pub struct WebhookIdRequest {
+    pub webhook_id: String,
+}
+
+/// webhook/read: both optional.
+#[derive(ToSchema)]
+pub struct OptionalPageRequest {
+    /// Default 0.
+    pub offset: Option<i64>,
+    /// 1 to 50, default 10.
+    pub limit: Option<i64>,
+}
+
+/// webhook/delivery/read.
+#[derive(ToSchema)]
+pub struct DeliveryPageRequest {
+    pub webhook_id: String,
+    /// Default 0.
+    pub offset: Option<i64>,
+    /// 1 to 50, default 10.
+    pub limit: Option<i64>,
+}
+
+/// webhook/delivery/retry.
+#[derive(ToSchema)]
+pub struct DeliveryIdRequest {
+    pub delivery_id: String,
+}

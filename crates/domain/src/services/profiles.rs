@@ -88,7 +88,9 @@ impl ProfileService {
             changes,
             now,
         )?;
-        let details = format!("Profile created for {}", profile.full_name());
+        // No name: the log is also what webhooks carry, and they carry no personal value
+        // beyond the e-mail and mobile (contract §9).
+        let details = "Profile created".to_owned();
         let event = self.event(&profile, Activity::ProfileCreated, details, now);
         match self.profiles.insert(&profile, &event).await {
             Ok(()) => Ok(profile),

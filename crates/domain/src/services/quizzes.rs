@@ -204,7 +204,8 @@ impl QuizService {
                     request.changes.clone(),
                     now,
                 )?;
-                let details = format!("Profile created for {} by a new quiz", profile.full_name());
+                // No name, as for profile/create.
+                let details = "Profile created by a new quiz";
                 let event = Event::about(
                     self.ids.next_id().into(),
                     &profile,

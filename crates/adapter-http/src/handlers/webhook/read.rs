@@ -1,0 +1,22 @@
+use crate::dto::paging::{Paging, read_page};
+use crate::dto::requests::OptionalPageRequest;
+use crate::dto::webhook::{WebhookList, WebhookView};
+use crate::envelope::{Envelope, Reply};
+use crate::fields::Fields;
+use crate::handlers::{Answer, State};
+use crate::signed::Signed;
+
+/// The merchant's endpoints, newest first, without their secrets.
+#[utoipa::path(post, path = "/api/v1/webhook/read", tag = "webhooks",
+    request_body = OptionalPageRequest,
+    responses((status = 200, description = "A page of endpoints", body = Envelope<WebhookList>)))]
+pub async fn handle(state: State, req: Signed) -> Answer<WebhookList> {
+    let mut f = Fields::new(&req.body);
+    let page = read_page(&mut f, false);
+    let page = f.finish(|| page)?;
+    let paged = state.webhooks.list(&req.merchant, page).await?;
+    Ok(Reply::ok(WebhookList {
+        paging: Paging::of(page, &paged),
+        webhooks: paged.items.iter().map(WebhookView::of).collect(),
+    }))
+}
