@@ -94,7 +94,7 @@ pub fn standard_quiz(env: &Env) -> (String, String, String) {
 const JSON: (&str, &str) = ("Accept", "application/json");
 const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
 
-fn post_json(env: &Env, path: &str, body: Value) -> Reply {
+pub fn post_json(env: &Env, path: &str, body: Value) -> Reply {
     env.client().send(
         "POST",
         path,

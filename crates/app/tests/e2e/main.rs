@@ -20,6 +20,7 @@ mod templates;
 mod tooling;
 mod transport;
 mod trust;
+mod webhooks;
 
 use libtest_mimic::{Arguments, Trial};
 use support::Backend;
@@ -42,6 +43,7 @@ fn main() {
         durability::SCENARIOS,
         trust::SCENARIOS,
         tooling::SCENARIOS,
+        webhooks::SCENARIOS,
     ]
     .concat();
 
@@ -71,6 +73,15 @@ fn main() {
         Ok(())
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
+    // Several instances share a database only on PostgreSQL.
+    let instances = Trial::test(
+        "postgres::two_instances_deliver_each_webhook_event_once",
+        || {
+            webhooks::two_instances_deliver_each_event_once(Backend::Postgres);
+            Ok(())
+        },
+    );
+    trials.push(instances.with_ignored_flag(skip_postgres));
 
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");

@@ -326,10 +326,9 @@ impl ClientService {
         }
         violations.into_result(())?;
         let now = self.clock.now();
-        let details = format!(
-            "The client signed the agreement as {}",
-            signed_name.as_str()
-        );
+        // The name signed is kept in the document, not in the log: webhooks carry the
+        // log's details, and no personal value beyond the e-mail and mobile (contract §9).
+        let details = "The client signed the agreement".to_owned();
         let evidence = Evidence::Agreement {
             signed_name: signed_name.as_str().to_owned(),
             signed_at: now,

@@ -72,6 +72,19 @@ impl TestDatabase {
     }
 }
 
+impl TestDatabase {
+    /// The same database for another server: its own data directory, the same URL. The
+    /// first keeps it (and drops it at the end); SQLite files cannot be shared this way.
+    pub fn share(&self) -> Self {
+        assert!(self.url.is_some(), "only a PostgreSQL database is shared");
+        Self {
+            data_dir: tempfile::tempdir().expect("temporary data directory"),
+            url: self.url.clone(),
+            postgres_name: None,
+        }
+    }
+}
+
 impl Drop for TestDatabase {
     fn drop(&mut self) {
         if let Some(name) = &self.postgres_name

@@ -4,10 +4,12 @@
 
 pub mod client;
 pub mod database;
+pub mod receiver;
 mod server;
 
 pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
+pub use receiver::{Received, Receiver};
 pub use server::{Merchant, Server};
 
 use serde_json::Value;
@@ -20,7 +22,12 @@ pub struct Env {
 
 impl Env {
     pub fn start(backend: Backend) -> Self {
-        let server = Server::start(TestDatabase::create(backend));
+        Self::start_with(backend, &[])
+    }
+
+    /// Same, with extra `IDV_*` settings.
+    pub fn start_with(backend: Backend, env: &[(&str, &str)]) -> Self {
+        let server = Server::start_with(TestDatabase::create(backend), env);
         let merchant = server.create_merchant("Acme");
         Self { server, merchant }
     }

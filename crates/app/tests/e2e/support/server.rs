@@ -23,10 +23,6 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn start(db: TestDatabase) -> Self {
-        Self::start_with(db, &[])
-    }
-
     /// Starts with extra `IDV_*` settings.
     pub fn start_with(db: TestDatabase, env: &[(&str, &str)]) -> Self {
         let env = env
