@@ -39,6 +39,10 @@ impl HttpSender {
             // holds at each connection, whatever the name resolved to at registration.
             .dns_resolver(Arc::new(AddressGuard { allow_private }))
             .no_proxy()
+            // A fresh connection per attempt: a kept-alive one the receiver has closed
+            // meanwhile fails the attempt for nothing (and deliveries to one endpoint are
+            // rarely close enough together for reuse to pay).
+            .pool_max_idle_per_host(0)
             .user_agent(concat!("idv-webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(Self {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use domain::ids::DeliveryId;
 use domain::ports::WebhookSender;
 use domain::services::WebhookService;
-use domain::webhook::ANSWER_TIMEOUT;
+use domain::webhook::{ANSWER_TIMEOUT, Outcome};
 use tokio::sync::watch;
 use tokio::task::{self, JoinSet};
 
@@ -62,9 +62,16 @@ async fn run(
                         let (service, sender) = (service.clone(), sender.clone());
                         let id = due.delivery.id.clone();
                         let task = attempts.spawn(async move {
-                            if let Err(e) = service.attempt(sender.as_ref(), due).await {
+                            let delivery_id = due.delivery.id.to_string();
+                            match service.attempt(sender.as_ref(), due).await {
+                                Ok(Outcome::Succeeded) => {}
+                                Ok(outcome) => {
+                                    tracing::info!(%delivery_id, ?outcome, "webhook attempt failed")
+                                }
                                 // The claim lapses and the delivery is attempted again.
-                                tracing::warn!(error = %e, "could not record a webhook attempt");
+                                Err(e) => tracing::warn!(
+                                    %delivery_id, error = %e, "could not record a webhook attempt"
+                                ),
                             }
                         });
                         in_flight.insert(task.id(), id);

@@ -374,7 +374,12 @@ fn quiz_flow(backend: Backend) {
     kinds.sort();
     let mut wanted: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
     wanted.sort();
-    assert_eq!(kinds, wanted, "each event once");
+    assert_eq!(
+        kinds,
+        wanted,
+        "each event once; deliveries: {:#?}",
+        deliveries(&env, &id)
+    );
     assert_eq!(distinct_ids(&received).len(), expected.len());
     for r in &received {
         assert!(r.verifies_with(&secret), "signature of {}", r.body);
