@@ -94,9 +94,21 @@ fn host_of(authority: &str) -> Option<Host> {
         return None;
     }
     match &host {
-        Host::Name(name) if !is_host_name(name) => None,
+        Host::Name(name) if !is_host_name(name) || looks_numeric(name) => None,
         _ => Some(host),
     }
+}
+
+/// A name whose last label is a number: clients (browsers, HTTP libraries) read it as an
+/// IPv4 address in another notation (`2130706433`, `0x7f.1`, `0177.0.0.1` are all
+/// 127.0.0.1), which would slip past the address rules. Only the dotted decimal form is
+/// an address here, and it was parsed as one already.
+fn looks_numeric(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or_default();
+    last.bytes().all(|b| b.is_ascii_digit())
+        || last
+            .strip_prefix("0x")
+            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Letters, digits, hyphens and dots, in labels of 1 to 63 characters.
@@ -134,10 +146,17 @@ pub fn is_private_ip(ip: IpAddr) -> bool {
                 || (a == 100 && (64..128).contains(&b))
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
+            let segments = v6.segments();
+            // IPv4-mapped and IPv4-compatible (`::ffff:a.b.c.d`, `::a.b.c.d`) and the NAT64
+            // prefix (`64:ff9b::a.b.c.d`) reach the IPv4 address they embed.
+            if let Some(v4) = v6.to_ipv4() {
                 return is_private_ip(IpAddr::V4(v4));
             }
-            let first = v6.segments()[0];
+            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                let [.., a, b, c, d] = v6.octets();
+                return is_private_ip(IpAddr::V4(Ipv4Addr::new(a, b, c, d)));
+            }
+            let first = segments[0];
             v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
@@ -207,6 +226,8 @@ mod tests {
             "https://[fd00::1]/",
             "https://[fe80::1]/",
             "https://[::ffff:127.0.0.1]/",
+            "https://[::127.0.0.1]/",
+            "https://[64:ff9b::10.0.0.1]/",
         ] {
             assert!(refused(private), "{private}");
             assert!(WebhookUrl::parse(private, true).is_ok(), "{private}");
@@ -222,6 +243,11 @@ mod tests {
             "https://example.com:99999/",
             "https://[::1/",
             "https://ex_ample.com/",
+            // Other notations of 127.0.0.1, which clients would connect to.
+            "https://2130706433/",
+            "https://0x7f000001/",
+            "https://0177.0.0.1/",
+            "https://127.1/",
         ] {
             assert!(WebhookUrl::parse(bad, true).is_err(), "{bad}");
         }
@@ -239,5 +265,7 @@ mod tests {
         assert!(!is_private_ip(ip("8.8.8.8")));
         assert!(!is_private_ip(ip("100.128.0.1")));
         assert!(!is_private_ip(ip("2001:4860:4860::8888")));
+        assert!(!is_private_ip(ip("64:ff9b::808:808")));
+        assert!(is_private_ip(ip("64:ff9b::a00:1")));
     }
 }
