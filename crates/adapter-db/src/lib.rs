@@ -112,11 +112,24 @@ impl Database {
             .pool
             .get()
             .map_err(|e| OpenError::Connect(describe(), e.to_string()))?;
-        let applied = migrations::run(&mut conn).map_err(|e| OpenError::Migrate(describe(), e))?;
         let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
-        sealing::check_master_key(&mut conn, &self.vault, now_unix).map_err(failed)??;
+        // Instances started together take turns: the first migrates and records the
+        // master key's fingerprint, the others find both done.
+        migrations::exclusively(&mut conn, |conn| self.migrate_on(conn, now_unix))
+            .map_err(failed)?
+    }
+
+    fn migrate_on(
+        &self,
+        conn: &mut AnyConnection,
+        now_unix: i64,
+    ) -> Result<Vec<String>, OpenError> {
+        let describe = || self.backend.describe();
+        let applied = migrations::run(conn).map_err(|e| OpenError::Migrate(describe(), e))?;
+        let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
+        sealing::check_master_key(conn, &self.vault, now_unix).map_err(failed)??;
         if let Some(rows) =
-            sealing::seal_stored_values(&mut conn, &self.vault, now_unix).map_err(failed)?
+            sealing::seal_stored_values(conn, &self.vault, now_unix).map_err(failed)?
             && rows > 0
         {
             tracing::info!(

@@ -9,6 +9,7 @@ mod browser;
 mod client_pages;
 mod durability;
 mod events;
+mod instances;
 mod outage;
 mod php;
 mod profiles;
@@ -74,14 +75,23 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances = Trial::test(
-        "postgres::two_instances_deliver_each_webhook_event_once",
-        || {
-            webhooks::two_instances_deliver_each_event_once(Backend::Postgres);
+    let instances: [(&str, fn(Backend)); 2] = [
+        (
+            "postgres::two_instances_deliver_each_webhook_event_once",
+            webhooks::two_instances_deliver_each_event_once,
+        ),
+        (
+            "postgres::two_instances_started_together_migrate_one_fresh_database",
+            instances::started_together_they_migrate_one_fresh_database,
+        ),
+    ];
+    for (name, test) in instances {
+        let trial = Trial::test(name, move || {
+            test(Backend::Postgres);
             Ok(())
-        },
-    );
-    trials.push(instances.with_ignored_flag(skip_postgres));
+        });
+        trials.push(trial.with_ignored_flag(skip_postgres));
+    }
 
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
