@@ -75,7 +75,7 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances: [(&str, fn(Backend)); 2] = [
+    let instances: [Scenario; 2] = [
         (
             "postgres::two_instances_deliver_each_webhook_event_once",
             webhooks::two_instances_deliver_each_event_once,
