@@ -25,7 +25,7 @@ use actix_web::{App, web};
 pub use client_addr::TrustedProxies;
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
-pub use ratelimit::{FailureGate, InProcess, Limiter, RateLimits};
+pub use ratelimit::{FailureGate, InProcess, RateLimits};
 pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
 

@@ -1,5 +1,5 @@
-//! Rate limits (contract §8), behind a small port (`Limiter`) so that a store shared by
-//! several instances can take the in-process one's place:
+//! Rate limits (contract §8), behind the domain's `RateLimiter` port so that a store shared
+//! by several instances (PostgreSQL, contract §11) can take the in-process one's place:
 //! - the merchant API, per API key, counted once a request is authenticated;
 //! - failed authentications, per client address (a key id travels in clear, so a stranger
 //!   must not be able to spend a merchant's budget: failures count only here);
@@ -17,17 +17,13 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web;
+use async_trait::async_trait;
+use domain::ports::{Quota, RateLimiter};
+use governor::DefaultKeyedRateLimiter;
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::client_addr::client_ip;
 use crate::error::ApiError;
-
-/// A budget of requests per key.
-pub trait Limiter: Send + Sync + std::fmt::Debug {
-    /// Takes one request from `key`'s budget; `Err(wait)` when none is left.
-    fn check(&self, key: &str) -> Result<(), Duration>;
-}
 
 /// Keys whose budget is full again are forgotten once the table holds this many.
 const FORGET_AFTER_KEYS: usize = 100_000;
@@ -46,27 +42,20 @@ impl std::fmt::Debug for InProcess {
 
 impl InProcess {
     pub fn new(quota: Quota) -> Self {
+        let burst = NonZeroU32::new(quota.burst).unwrap_or(NonZeroU32::MIN);
+        let quota = governor::Quota::with_period(quota.interval)
+            .unwrap_or_else(|| governor::Quota::per_second(NonZeroU32::MAX))
+            .allow_burst(burst);
         Self {
             limiter: DefaultKeyedRateLimiter::keyed(quota),
             clock: DefaultClock::default(),
         }
     }
-
-    /// `rate` per second with bursts of `burst`; `None` when `rate` is 0 (no limit).
-    pub fn per_second(rate: u32, burst: u32) -> Option<Self> {
-        let rate = NonZeroU32::new(rate)?;
-        let burst = NonZeroU32::new(burst).unwrap_or(rate);
-        Some(Self::new(Quota::per_second(rate).allow_burst(burst)))
-    }
-
-    /// `count` per minute, all of it usable at once; `None` when `count` is 0.
-    pub fn per_minute(count: u32) -> Option<Self> {
-        NonZeroU32::new(count).map(|n| Self::new(Quota::per_minute(n)))
-    }
 }
 
-impl Limiter for InProcess {
-    fn check(&self, key: &str) -> Result<(), Duration> {
+#[async_trait]
+impl RateLimiter for InProcess {
+    async fn check(&self, key: &str) -> Result<(), Duration> {
         if self.limiter.len() > FORGET_AFTER_KEYS {
             self.limiter.retain_recent();
         }
@@ -78,14 +67,13 @@ impl Limiter for InProcess {
 
 /// Failed authentications per client address. Past the limit the address is refused
 /// before any signature is computed, until its budget refills.
-#[derive(Debug)]
 pub struct FailureGate {
-    limiter: Option<Box<dyn Limiter>>,
+    limiter: Option<Box<dyn RateLimiter>>,
     blocked: Mutex<HashMap<IpAddr, Instant>>,
 }
 
 impl FailureGate {
-    pub fn new(limiter: Option<Box<dyn Limiter>>) -> Self {
+    pub fn new(limiter: Option<Box<dyn RateLimiter>>) -> Self {
         Self {
             limiter,
             blocked: Mutex::default(),
@@ -100,8 +88,8 @@ impl FailureGate {
     }
 
     /// Counts a failure of `ip`; `Some(wait)` when it passed the limit with it.
-    pub fn record_failure(&self, ip: IpAddr) -> Option<Duration> {
-        let wait = self.limiter.as_ref()?.check(&ip.to_string()).err()?;
+    pub async fn record_failure(&self, ip: IpAddr) -> Option<Duration> {
+        let wait = self.limiter.as_ref()?.check(&ip.to_string()).await.err()?;
         let mut blocked = self.blocked.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if blocked.len() > FORGET_AFTER_KEYS {
@@ -112,14 +100,26 @@ impl FailureGate {
     }
 }
 
-/// Every limit of the service, shared by all workers of an instance.
-#[derive(Debug)]
+impl std::fmt::Debug for FailureGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FailureGate")
+    }
+}
+
+/// Every limit of the service, shared by all workers of an instance (and, with a shared
+/// limiter, by all instances).
 pub struct RateLimits {
     /// Per API key; `None`: off.
-    pub api: Option<Box<dyn Limiter>>,
+    pub api: Option<Box<dyn RateLimiter>>,
     pub auth_failures: FailureGate,
     /// Per client address on the quiz pages; `None`: off.
-    pub client_pages: Option<Box<dyn Limiter>>,
+    pub client_pages: Option<Box<dyn RateLimiter>>,
+}
+
+impl std::fmt::Debug for RateLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RateLimits")
+    }
 }
 
 /// The limit on the client's quiz routes, by client address.
@@ -129,7 +129,7 @@ pub async fn client_pages(
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let limits = req.app_data::<web::Data<RateLimits>>().cloned();
     if let Some(limiter) = limits.as_ref().and_then(|l| l.client_pages.as_ref())
-        && let Err(wait) = limiter.check(&client_ip(req.request()).to_string())
+        && let Err(wait) = limiter.check(&client_ip(req.request()).to_string()).await
     {
         // Answered with the error attached, so the envelope middleware renders it.
         return Ok(req
@@ -143,33 +143,50 @@ pub async fn client_pages(
 mod tests {
     use super::*;
 
-    #[test]
-    fn each_key_has_its_own_budget() {
-        let limiter = InProcess::per_minute(2).expect("limited");
-        assert!(limiter.check("a").is_ok());
-        assert!(limiter.check("a").is_ok());
-        let wait = limiter.check("a").expect_err("over");
+    fn per_minute(count: u32) -> InProcess {
+        InProcess::new(Quota::per_minute(count).expect("limited"))
+    }
+
+    #[actix_web::test]
+    async fn each_key_has_its_own_budget() {
+        let limiter = per_minute(2);
+        assert!(limiter.check("a").await.is_ok());
+        assert!(limiter.check("a").await.is_ok());
+        let wait = limiter.check("a").await.expect_err("over");
         assert!(
             wait > Duration::from_secs(20) && wait <= Duration::from_secs(30),
             "{wait:?}"
         );
-        assert!(limiter.check("b").is_ok(), "another key is not limited");
+        assert!(
+            limiter.check("b").await.is_ok(),
+            "another key is not limited"
+        );
+    }
+
+    #[actix_web::test]
+    async fn a_per_second_quota_allows_its_burst_then_its_rate() {
+        let limiter = InProcess::new(Quota::per_second(10, 20).expect("limited"));
+        for _ in 0..20 {
+            assert!(limiter.check("k").await.is_ok());
+        }
+        let wait = limiter.check("k").await.expect_err("burst spent");
+        assert!(wait <= Duration::from_millis(100), "{wait:?}");
     }
 
     #[test]
     fn a_zero_limit_is_no_limit() {
-        assert!(InProcess::per_second(0, 0).is_none());
-        assert!(InProcess::per_minute(0).is_none());
+        assert!(Quota::per_second(0, 0).is_none());
+        assert!(Quota::per_minute(0).is_none());
     }
 
-    #[test]
-    fn an_address_past_its_failures_is_blocked_until_they_refill() {
-        let gate = FailureGate::new(InProcess::per_minute(2).map(|l| Box::new(l) as _));
+    #[actix_web::test]
+    async fn an_address_past_its_failures_is_blocked_until_they_refill() {
+        let gate = FailureGate::new(Some(Box::new(per_minute(2))));
         let ip: IpAddr = "203.0.113.1".parse().expect("ip");
-        assert_eq!(gate.record_failure(ip), None);
-        assert_eq!(gate.record_failure(ip), None);
+        assert_eq!(gate.record_failure(ip).await, None);
+        assert_eq!(gate.record_failure(ip).await, None);
         assert!(gate.blocked(ip).is_none());
-        assert!(gate.record_failure(ip).is_some());
+        assert!(gate.record_failure(ip).await.is_some());
         assert!(gate.blocked(ip).is_some());
         let other: IpAddr = "203.0.113.2".parse().expect("ip");
         assert!(gate.blocked(other).is_none());

@@ -56,7 +56,7 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
     let (key, scheme) = match authenticate(state, &req, &bytes).await {
         Ok(found) => found,
         Err(refusal) if refusal.status == StatusCode::UNAUTHORIZED => {
-            return Err(match limits.auth_failures.record_failure(ip) {
+            return Err(match limits.auth_failures.record_failure(ip).await {
                 Some(wait) => ApiError::rate_limited(wait),
                 None => refusal,
             });
@@ -71,7 +71,7 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
         ));
     }
     if let Some(limiter) = &limits.api
-        && let Err(wait) = limiter.check(&key.key)
+        && let Err(wait) = limiter.check(&key.key).await
     {
         return Err(ApiError::rate_limited(wait));
     }

@@ -2,9 +2,10 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
-use adapter_http::{ApiState, FailureGate, InProcess, Limiter, RateLimits, TrustedProxies};
+use adapter_http::{ApiState, FailureGate, InProcess, RateLimits, TrustedProxies};
 use adapter_webhook::HttpSender;
 use anyhow::Context;
+use domain::ports::{Quota, RateLimiter};
 use domain::quiz::UploadLimits;
 use ipnet::IpNet;
 
@@ -68,15 +69,23 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
-    // One set of limits for all workers, so a limit is per instance, not per worker.
-    let limited = |l: Option<InProcess>| l.map(|l| Box::new(l) as Box<dyn Limiter>);
+    // One set of limits for all workers, so a limit is per instance; on PostgreSQL they
+    // are counted in the database, so a limit holds across instances (contract §11).
+    let limiter = |scope, quota: Option<Quota>| -> Option<Box<dyn RateLimiter>> {
+        let quota = quota?;
+        Some(match db.shared_limiter(scope, quota) {
+            Some(shared) => Box::new(shared),
+            None => Box::new(InProcess::new(quota)),
+        })
+    };
+    let burst = args.api_rate_limit.saturating_mul(2);
     let limits = web::Data::new(RateLimits {
-        api: limited(InProcess::per_second(
-            args.api_rate_limit,
-            args.api_rate_limit.saturating_mul(2),
+        api: limiter("api", Quota::per_second(args.api_rate_limit, burst)),
+        auth_failures: FailureGate::new(limiter(
+            "auth",
+            Quota::per_minute(args.auth_failure_limit),
         )),
-        auth_failures: FailureGate::new(limited(InProcess::per_minute(args.auth_failure_limit))),
-        client_pages: limited(InProcess::per_minute(args.client_rate_limit)),
+        client_pages: limiter("page", Quota::per_minute(args.client_rate_limit)),
     });
     let proxies = web::Data::new(TrustedProxies::new(proxies));
     let server =

@@ -289,3 +289,39 @@ pub trait WebhookSender: Send + Sync {
         now: OffsetDateTime,
     ) -> Answer;
 }
+
+/// How many requests one key may make: one every `interval` on average, up to `burst` at
+/// once (the generic cell rate algorithm's two parameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quota {
+    /// The average time between two requests.
+    pub interval: std::time::Duration,
+    /// How many may come at once after a quiet spell (at least 1).
+    pub burst: u32,
+}
+
+impl Quota {
+    /// `rate` per second, in bursts of `burst`; `None` when `rate` is 0 (no limit).
+    pub fn per_second(rate: u32, burst: u32) -> Option<Self> {
+        (rate > 0).then(|| Self {
+            interval: std::time::Duration::from_secs(1) / rate,
+            burst: burst.max(1),
+        })
+    }
+
+    /// `count` per minute, all usable at once; `None` when `count` is 0 (no limit).
+    pub fn per_minute(count: u32) -> Option<Self> {
+        (count > 0).then(|| Self {
+            interval: std::time::Duration::from_secs(60) / count,
+            burst: count,
+        })
+    }
+}
+
+/// A budget of requests per key (rate limits): in one process's memory, or in a store
+/// several instances share, so that a limit holds across them.
+#[async_trait]
+pub trait RateLimiter: Send + Sync {
+    /// Takes one request from `key`'s budget; `Err(wait)` when none is left.
+    async fn check(&self, key: &str) -> Result<(), std::time::Duration>;
+}

@@ -75,7 +75,7 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances: [Scenario; 2] = [
+    let instances: [Scenario; 4] = [
         (
             "postgres::two_instances_deliver_each_webhook_event_once",
             webhooks::two_instances_deliver_each_event_once,
@@ -83,6 +83,14 @@ fn main() {
         (
             "postgres::two_instances_started_together_migrate_one_fresh_database",
             instances::started_together_they_migrate_one_fresh_database,
+        ),
+        (
+            "postgres::the_rate_limit_of_a_key_holds_across_instances",
+            instances::the_rate_limit_holds_across_instances,
+        ),
+        (
+            "postgres::a_disabled_key_is_refused_by_every_instance_within_a_second",
+            instances::a_disabled_key_is_refused_by_every_instance_within_a_second,
         ),
     ];
     for (name, test) in instances {
