@@ -78,30 +78,110 @@ impl FileCipher {
         })
     }
 
+    /// Starts opening a sealed file of this id; feed it the sealed bytes in pieces.
+    pub fn decryptor(self: &Arc<Self>, file_id: &str) -> Decryptor {
+        Decryptor {
+            cipher: self.clone(),
+            file_id: file_id.to_owned(),
+            opened: None,
+            index: 0,
+            pending: Vec::new(),
+        }
+    }
+
     /// Opens a whole sealed file.
-    pub fn decrypt(&self, file_id: &str, sealed: &[u8]) -> Result<Vec<u8>, Undecryptable> {
-        if sealed.len() < HEADER + TAG || &sealed[..MAGIC.len()] != MAGIC {
+    #[cfg(test)]
+    pub fn decrypt(
+        self: &Arc<Self>,
+        file_id: &str,
+        sealed: &[u8],
+    ) -> Result<Vec<u8>, Undecryptable> {
+        let mut decryptor = self.decryptor(file_id);
+        let mut plain = decryptor.push(sealed)?;
+        plain.extend(decryptor.finish()?);
+        Ok(plain)
+    }
+}
+
+/// Opens one sealed file as its bytes arrive; `push` and `finish` return the plaintext
+/// checked so far. A chunk is opened only once bytes follow it (or at `finish`), so that
+/// the last chunk is known: a file cut off at a chunk boundary does not open.
+pub struct Decryptor {
+    cipher: Arc<FileCipher>,
+    file_id: String,
+    /// The header's nonce prefix and the associated data, once the header was read.
+    opened: Option<([u8; PREFIX], Vec<u8>)>,
+    index: u32,
+    pending: Vec<u8>,
+}
+
+impl std::fmt::Debug for Decryptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Decryptor(..)")
+    }
+}
+
+impl Decryptor {
+    /// Takes more sealed bytes; returns the plaintext of the chunks they completed.
+    pub fn push(&mut self, sealed: &[u8]) -> Result<Vec<u8>, Undecryptable> {
+        self.pending.extend_from_slice(sealed);
+        let mut plain = Vec::new();
+        if self.opened.is_none() {
+            if self.pending.len() < HEADER {
+                return Ok(plain);
+            }
+            self.read_header()?;
+        }
+        while self.pending.len() > CHUNK + TAG {
+            let rest = self.pending.split_off(CHUNK + TAG);
+            let segment = std::mem::replace(&mut self.pending, rest);
+            plain.extend(self.open_segment(segment, false)?);
+        }
+        Ok(plain)
+    }
+
+    /// Opens what is left as the last chunk.
+    pub fn finish(mut self) -> Result<Vec<u8>, Undecryptable> {
+        if self.opened.is_none() {
+            self.read_header()?;
+        }
+        let segment = std::mem::take(&mut self.pending);
+        self.open_segment(segment, true)
+    }
+
+    fn read_header(&mut self) -> Result<(), Undecryptable> {
+        if self.pending.len() < HEADER || &self.pending[..MAGIC.len()] != MAGIC {
             return Err(Undecryptable);
         }
-        let (header, body) = sealed.split_at(HEADER);
+        let rest = self.pending.split_off(HEADER);
+        let header = std::mem::replace(&mut self.pending, rest);
         if header[4] != VERSION || header[5] != KEY_ID {
             return Err(Undecryptable);
         }
-        let prefix = &header[6..];
-        let aad = aad(file_id, header);
-        let segments: Vec<&[u8]> = body.chunks(CHUNK + TAG).collect();
-        let mut plain = Vec::with_capacity(body.len());
-        for (index, segment) in segments.iter().enumerate() {
-            let last = index + 1 == segments.len();
-            let index = u32::try_from(index).map_err(|_| Undecryptable)?;
-            let mut buffer = segment.to_vec();
-            let opened = self
-                .key
-                .open_in_place(nonce(prefix, index, last), Aad::from(&aad), &mut buffer)
-                .map_err(|_| Undecryptable)?;
-            plain.extend_from_slice(opened);
+        let mut prefix = [0u8; PREFIX];
+        prefix.copy_from_slice(&header[6..]);
+        self.opened = Some((prefix, aad(&self.file_id, &header)));
+        Ok(())
+    }
+
+    fn open_segment(&mut self, mut segment: Vec<u8>, last: bool) -> Result<Vec<u8>, Undecryptable> {
+        let (prefix, aad) = self.opened.as_ref().ok_or(Undecryptable)?;
+        if segment.len() < TAG {
+            return Err(Undecryptable);
         }
-        Ok(plain)
+        let len = self
+            .cipher
+            .key
+            .open_in_place(
+                nonce(prefix, self.index, last),
+                Aad::from(aad),
+                &mut segment,
+            )
+            .map_err(|_| Undecryptable)?
+            .len();
+        self.index = self.index.checked_add(1).ok_or(Undecryptable)?;
+        segment.truncate(len);
+        Ok(segment)
     }
 }
 
@@ -192,6 +272,22 @@ mod tests {
     }
 
     #[test]
+    fn sealed_bytes_open_whatever_pieces_they_arrive_in() {
+        let cipher = Arc::new(FileCipher::new(&[3; 32]));
+        let plain: Vec<u8> = (0..2 * CHUNK + 99).map(|i| (i % 241) as u8).collect();
+        let sealed = seal(&cipher, "F1", &plain, 5000);
+        for piece in [1, 13, HEADER, CHUNK + TAG, CHUNK + TAG + 1, 1 << 20] {
+            let mut decryptor = cipher.decryptor("F1");
+            let mut opened = Vec::new();
+            for part in sealed.chunks(piece) {
+                opened.extend(decryptor.push(part).expect("push"));
+            }
+            opened.extend(decryptor.finish().expect("finish"));
+            assert_eq!(opened, plain, "pieces of {piece}");
+        }
+    }
+
+    #[test]
     fn the_bytes_are_not_in_clear_and_open_only_under_their_id_and_key() {
         let cipher = Arc::new(FileCipher::new(&[3; 32]));
         let plain = b"MARKER-0123456789 passport scan".repeat(10);
@@ -199,7 +295,9 @@ mod tests {
         assert!(!sealed.windows(17).any(|w| w == b"MARKER-0123456789"));
         assert!(cipher.decrypt("F2", &sealed).is_err(), "other id");
         assert!(
-            FileCipher::new(&[4; 32]).decrypt("F1", &sealed).is_err(),
+            Arc::new(FileCipher::new(&[4; 32]))
+                .decrypt("F1", &sealed)
+                .is_err(),
             "other key"
         );
     }

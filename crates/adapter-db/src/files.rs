@@ -3,7 +3,7 @@
 //! in clear. Folders are created `0700` and files `0600`.
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,8 +12,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use domain::OffsetDateTime;
 use domain::ids::FileId;
-use domain::ports::{DocumentStore, FileUpload, StoreError, StoreResult, StoredObject};
+use domain::ports::{
+    DocumentStore, FileDownload, FileUpload, StoreError, StoreResult, StoredObject,
+};
 
+use crate::file_cipher::{CHUNK, Decryptor};
 use crate::vault::Vault;
 
 /// Suffix of an upload under way: renamed to the file's id once finished.
@@ -138,6 +141,42 @@ impl FileUpload for LocalUpload {
     }
 }
 
+/// Sealed bytes read from disk a piece at a time, opened on the way.
+struct LocalDownload {
+    /// `None` once the last chunk was opened.
+    state: Option<(Decryptor, File)>,
+}
+
+/// Sealed bytes read per piece: a few chunks, so a download holds little in memory.
+const READ_PIECE: usize = 4 * CHUNK;
+
+#[async_trait]
+impl FileDownload for LocalDownload {
+    async fn next(&mut self) -> StoreResult<Option<Vec<u8>>> {
+        let Some((mut decryptor, mut file)) = self.state.take() else {
+            return Ok(None);
+        };
+        let (plain, state) = blocking(move || {
+            let undecryptable =
+                |e: crate::file_cipher::Undecryptable| StoreError::Internal(e.to_string());
+            let mut buffer = vec![0u8; READ_PIECE];
+            loop {
+                let read = file.read(&mut buffer).map_err(io_error)?;
+                if read == 0 {
+                    return Ok((decryptor.finish().map_err(undecryptable)?, None));
+                }
+                let plain = decryptor.push(&buffer[..read]).map_err(undecryptable)?;
+                if !plain.is_empty() {
+                    return Ok((plain, Some((decryptor, file))));
+                }
+            }
+        })
+        .await?;
+        self.state = state;
+        Ok(Some(plain))
+    }
+}
+
 #[async_trait]
 impl DocumentStore for FileStore {
     async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn FileUpload>> {
@@ -168,19 +207,20 @@ impl DocumentStore for FileStore {
         }))
     }
 
-    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>> {
+    async fn open(&self, file_id: &FileId) -> StoreResult<Option<Box<dyn FileDownload>>> {
         let path = self.path(file_id.as_str())?;
-        let (vault, id) = (self.vault.clone(), file_id.to_owned());
-        blocking(move || match fs::read(&path) {
-            Ok(sealed) => vault
-                .files()
-                .decrypt(id.as_str(), &sealed)
-                .map(Some)
-                .map_err(|e| StoreError::Internal(e.to_string())),
+        let file = blocking(move || match File::open(&path) {
+            Ok(file) => Ok(Some(file)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io_error(e)),
         })
-        .await
+        .await?;
+        Ok(file.map(|file| {
+            let decryptor = self.vault.file_decryptor(file_id.as_str());
+            Box::new(LocalDownload {
+                state: Some((decryptor, file)),
+            }) as _
+        }))
     }
 
     /// Tried a few times; a file that still cannot be removed is logged (with its id, never

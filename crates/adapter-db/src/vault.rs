@@ -16,7 +16,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 
 use std::sync::Arc;
 
-use crate::file_cipher::{Encryptor, FileCipher, Undecryptable};
+use crate::file_cipher::{Decryptor, Encryptor, FileCipher, Undecryptable};
 
 pub const MASTER_KEY_LEN: usize = 32;
 
@@ -89,8 +89,9 @@ impl Vault {
         &self.fingerprint
     }
 
-    pub(crate) fn files(&self) -> &FileCipher {
-        &self.files
+    /// Opens the sealed bytes of the file with this id, as they arrive.
+    pub(crate) fn file_decryptor(&self, file_id: &str) -> Decryptor {
+        self.files.decryptor(file_id)
     }
 
     pub(crate) fn file_encryptor(&self, file_id: &str) -> Result<Encryptor, Undecryptable> {

@@ -714,6 +714,16 @@ impl crate::ports::FileUpload for MemoryUpload {
     async fn abort(self: Box<Self>) {}
 }
 
+/// A held file, handed out in one piece.
+struct MemoryDownload(Option<Vec<u8>>);
+
+#[async_trait]
+impl crate::ports::FileDownload for MemoryDownload {
+    async fn next(&mut self) -> StoreResult<Option<Vec<u8>>> {
+        Ok(self.0.take())
+    }
+}
+
 #[async_trait]
 impl crate::ports::DocumentStore for MemoryFiles {
     async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn crate::ports::FileUpload>> {
@@ -724,8 +734,12 @@ impl crate::ports::DocumentStore for MemoryFiles {
         }))
     }
 
-    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>> {
-        Ok(self.0.lock().expect("lock").get(file_id).cloned())
+    async fn open(
+        &self,
+        file_id: &FileId,
+    ) -> StoreResult<Option<Box<dyn crate::ports::FileDownload>>> {
+        let bytes = self.0.lock().expect("lock").get(file_id).cloned();
+        Ok(bytes.map(|b| Box::new(MemoryDownload(Some(b))) as _))
     }
 
     async fn delete(&self, file_id: &FileId) -> StoreResult<()> {

@@ -224,14 +224,35 @@ pub struct StoredObject {
     pub modified: OffsetDateTime,
 }
 
-/// Where uploaded file bytes live. Stores may seal the bytes; `get` gives back exactly
+/// A stored file being read, piece by piece: a whole file is never held in memory. Each
+/// piece is checked before it is returned (a store that seals files opens them here).
+#[async_trait]
+pub trait FileDownload: Send {
+    /// The next piece of the file's bytes, as written; `None` once all were returned.
+    async fn next(&mut self) -> StoreResult<Option<Vec<u8>>>;
+}
+
+/// Where uploaded file bytes live. Stores may seal the bytes; `open` gives back exactly
 /// what was written.
 #[async_trait]
 pub trait DocumentStore: Send + Sync {
     /// Starts a new file, invisible until finished.
     async fn begin(&self, file_id: &FileId) -> StoreResult<Box<dyn FileUpload>>;
-    /// The file's bytes, exactly as written (`None` if there is no such file).
-    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>>;
+    /// The file's bytes, exactly as written, piece by piece (`None` if there is no such
+    /// file).
+    async fn open(&self, file_id: &FileId) -> StoreResult<Option<Box<dyn FileDownload>>>;
+    /// The whole file at once, for callers that need all of it (checks, copies of small
+    /// files); `None` if there is no such file.
+    async fn get(&self, file_id: &FileId) -> StoreResult<Option<Vec<u8>>> {
+        let Some(mut download) = self.open(file_id).await? else {
+            return Ok(None);
+        };
+        let mut bytes = Vec::new();
+        while let Some(piece) = download.next().await? {
+            bytes.extend_from_slice(&piece);
+        }
+        Ok(Some(bytes))
+    }
     /// Removing a file that is not there is not an error.
     async fn delete(&self, file_id: &FileId) -> StoreResult<()>;
     /// Every file and partial upload held.

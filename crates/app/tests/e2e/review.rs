@@ -47,10 +47,11 @@ fn ada(extra: Value) -> Value {
     body
 }
 
-/// A quiz with one uploaded passport; returns (token, document id, the bytes).
+/// A quiz with one uploaded passport of several sealed chunks (64 KiB each), so that
+/// downloads cross piece boundaries; returns (token, document id, the bytes).
 fn uploaded(env: &Env) -> (String, String, Vec<u8>) {
     let (token, _, _) = standard_quiz(env);
-    let bytes = jpeg(4321);
+    let bytes = jpeg(700_000);
     let reply = upload(env, &token, "passport_upload", &[("passport.jpg", &bytes)]);
     let id = reply.assert_status(200)["document_id"]
         .as_str()

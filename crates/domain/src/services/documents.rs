@@ -10,7 +10,8 @@ use crate::ids::{DocumentId, FileId};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
 use crate::ports::{
-    Clock, DocumentRepository, DocumentStore, IdGenerator, ProfileRepository, StoreError,
+    Clock, DocumentRepository, DocumentStore, FileDownload, IdGenerator, ProfileRepository,
+    StoreError,
 };
 use crate::profile::{Profile, ProfileKey};
 
@@ -174,14 +175,14 @@ impl DocumentService {
         Ok(now)
     }
 
-    /// One file of a document, with its bytes.
+    /// One file of a document, with its bytes to read piece by piece.
     pub async fn download(
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
         id: &DocumentId,
         file_id: &FileId,
-    ) -> Result<(StoredFile, Vec<u8>), DomainError> {
+    ) -> Result<(StoredFile, Box<dyn FileDownload>), DomainError> {
         let (_, document) = self.get(merchant, key, id).await?;
         let file = document
             .files()
@@ -189,7 +190,7 @@ impl DocumentService {
             .find(|f| &f.file_id == file_id)
             .cloned()
             .ok_or(DomainError::NotFound(Resource::File))?;
-        let bytes = self.store.get(&file.file_id).await?.ok_or_else(|| {
+        let bytes = self.store.open(&file.file_id).await?.ok_or_else(|| {
             DomainError::Internal(format!("the bytes of file {} are missing", file.file_id))
         })?;
         Ok((file, bytes))
@@ -252,8 +253,8 @@ mod tests {
         async fn begin(&self, id: &FileId) -> StoreResult<Box<dyn FileUpload>> {
             self.files.begin(id).await
         }
-        async fn get(&self, id: &FileId) -> StoreResult<Option<Vec<u8>>> {
-            self.files.get(id).await
+        async fn open(&self, id: &FileId) -> StoreResult<Option<Box<dyn FileDownload>>> {
+            self.files.open(id).await
         }
         async fn delete(&self, id: &FileId) -> StoreResult<()> {
             self.files.delete(id).await
