@@ -11,6 +11,7 @@ mod key_cache;
 mod merchants;
 mod migrations;
 mod notes;
+mod object_files;
 mod paging;
 mod profiles;
 mod quizzes;
@@ -28,7 +29,9 @@ use std::sync::Arc;
 
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
-use domain::ports::{StoreError, StoreResult};
+use std::path::PathBuf;
+
+use domain::ports::{DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
 pub use connection::Backend;
@@ -36,6 +39,7 @@ use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
 use failure::Failure;
 pub use files::{FileStore, create_private_dir};
 pub use key_cache::{CachedKeys, MAX_STALENESS};
+pub use object_files::ObjectFiles;
 pub use rate_limits::SharedLimiter;
 pub use sealing::KeyMismatch;
 pub use vault::{MASTER_KEY_LEN, Vault};
@@ -156,9 +160,29 @@ impl Database {
         self.backend.describe()
     }
 
-    /// The local file store under `root`, sealing files with this database's master key.
-    pub fn file_store(&self, root: impl Into<std::path::PathBuf>) -> FileStore {
-        FileStore::new(root, self.vault.clone())
+    /// The file store at `url` (contract §11), sealing files with this database's master
+    /// key: `file:///PATH` or, by default, the local store under `default_root`;
+    /// `s3://BUCKET[/PREFIX]` for an S3-compatible store configured by the `AWS_*`
+    /// variables.
+    pub fn file_store(
+        &self,
+        url: Option<&str>,
+        default_root: PathBuf,
+    ) -> Result<Arc<dyn DocumentStore>, String> {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            None => Ok(Arc::new(FileStore::new(default_root, self.vault.clone()))),
+            Some(url) if url.starts_with("s3://") => {
+                Ok(Arc::new(ObjectFiles::s3(url, self.vault.clone())?))
+            }
+            Some(url) => match url.strip_prefix("file://") {
+                Some(path) if path.starts_with('/') => {
+                    Ok(Arc::new(FileStore::new(path, self.vault.clone())))
+                }
+                _ => Err(format!(
+                    "IDV_STORAGE_URL must be file:///ABSOLUTE/PATH or s3://BUCKET[/PREFIX], not {url}"
+                )),
+            },
+        }
     }
 
     /// Whether the database answers now (readiness probe).

@@ -123,6 +123,10 @@ pub struct StorageArgs {
     /// the data directory. Every instance sharing a database needs the same key.
     #[arg(long, env = "IDV_MASTER_KEY", hide_env_values = true)]
     pub master_key: Option<String>,
+    /// Where uploaded files live: `file:///PATH` (default: `files/` in the data directory)
+    /// or `s3://BUCKET[/PREFIX]`, configured by the standard `AWS_*` variables.
+    #[arg(long, env = "IDV_STORAGE_URL")]
+    pub storage_url: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -32,7 +32,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let services = wiring::services(
         &db,
-        wiring::file_store(&db, &args.storage),
+        wiring::file_store(&db, &args.storage)?,
         wiring::Tuning {
             public_url: &public_url,
             limits,

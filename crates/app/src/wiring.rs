@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use std::os::unix::fs::PermissionsExt;
 
-use adapter_db::{CachedKeys, Database, FileStore, Vault, create_private_dir};
+use adapter_db::{CachedKeys, Database, Vault, create_private_dir};
 use anyhow::Context;
 use async_trait::async_trait;
-use domain::ports::Clock;
+use domain::ports::{Clock, DocumentStore};
 use domain::quiz::UploadLimits;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
@@ -67,9 +67,14 @@ pub struct Services {
     pub clock: Arc<SystemClock>,
 }
 
-/// Where uploaded files live: `files/` in the data directory, sealed.
-pub fn file_store(db: &Database, storage: &StorageArgs) -> FileStore {
-    db.file_store(storage.data_dir.join("files"))
+/// Where uploaded files live (`IDV_STORAGE_URL`; default `files/` in the data
+/// directory), sealed.
+pub fn file_store(db: &Database, storage: &StorageArgs) -> anyhow::Result<Arc<dyn DocumentStore>> {
+    db.file_store(
+        storage.storage_url.as_deref(),
+        storage.data_dir.join("files"),
+    )
+    .map_err(anyhow::Error::msg)
 }
 
 /// How the use cases are tuned by the operator.
@@ -83,14 +88,13 @@ pub struct Tuning<'a> {
 }
 
 /// The use cases over `db` and `files`.
-pub fn services(db: &Database, files: FileStore, tuning: Tuning) -> Services {
+pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) -> Services {
     let Tuning {
         public_url,
         limits,
         webhook_allow_private,
     } = tuning;
     let db = Arc::new(db.clone());
-    let files = Arc::new(files);
     let clock = Arc::new(SystemClock);
     let ids = Arc::new(UlidIds::default());
     let secrets = Arc::new(RandomSecrets::default());
