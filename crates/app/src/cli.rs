@@ -51,6 +51,23 @@ pub enum Command {
     /// Print the OpenAPI document of the merchant API (as served at
     /// `/api/v1/openapi.json`).
     Openapi,
+    /// Manage the file store.
+    #[command(subcommand)]
+    Storage(StorageCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StorageCommand {
+    /// Copy every stored file to another store (e.g. the local one to S3), checking each
+    /// copy against the original by its SHA-256; files already there are checked too.
+    /// Safe to run while serving and to run again; then point IDV_STORAGE_URL at it.
+    Migrate {
+        /// The store to copy to: `file:///PATH` or `s3://BUCKET[/PREFIX]`.
+        #[arg(long)]
+        to: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 /// The body of a request: inline JSON, `@FILE`, or `{}` when absent.

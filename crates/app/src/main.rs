@@ -6,6 +6,7 @@ mod cli;
 mod master_key;
 mod merchant_cmd;
 mod serve;
+mod storage_cmd;
 mod sweeper;
 mod system;
 mod telemetry;
@@ -41,6 +42,7 @@ async fn main() -> anyhow::Result<()> {
             prefix,
             storage,
         } => seed(&merchant, profiles, &prefix, &storage),
+        Command::Storage(cmd) => storage_cmd::run(cmd).await,
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
             Ok(())

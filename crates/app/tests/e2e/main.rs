@@ -16,6 +16,7 @@ mod profiles;
 mod quizzes;
 mod review;
 mod settings;
+mod storage;
 mod support;
 mod templates;
 mod tooling;
@@ -100,6 +101,31 @@ fn main() {
         });
         trials.push(trial.with_ignored_flag(skip_postgres));
     }
+
+    // S3 needs moto; with IDV_TEST_REQUIRE_S3=1 (as in CI) its absence is a failure.
+    let require_s3 = std::env::var("IDV_TEST_REQUIRE_S3").is_ok_and(|v| v == "1");
+    let skip_s3 = !support::s3::available() && !require_s3;
+    if skip_s3 {
+        eprintln!("moto_server is not installed; the S3 tests are reported as ignored.");
+    }
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        for &(name, scenario) in storage::SCENARIOS {
+            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
+                scenario(backend);
+                Ok(())
+            });
+            let skip_backend = backend == Backend::Postgres && skip_postgres;
+            trials.push(trial.with_ignored_flag(skip_s3 || skip_backend));
+        }
+    }
+    let trial = Trial::test(
+        "postgres::a_quiz_crosses_instances_sharing_one_database_and_one_bucket",
+        || {
+            storage::a_quiz_crosses_instances(Backend::Postgres);
+            Ok(())
+        },
+    );
+    trials.push(trial.with_ignored_flag(skip_s3 || skip_postgres));
 
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");

@@ -5,11 +5,13 @@
 pub mod client;
 pub mod database;
 pub mod receiver;
+pub mod s3;
 mod server;
 
 pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
 pub use receiver::{Received, Receiver};
+pub use s3::S3;
 pub use server::{Merchant, Server};
 
 use serde_json::Value;

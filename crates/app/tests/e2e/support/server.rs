@@ -39,6 +39,14 @@ impl Server {
         server
     }
 
+    /// Sets `IDV_*` (and other) settings for the next start, over those given before.
+    pub fn set_env(&mut self, env: &[(&str, &str)]) {
+        for (key, value) in env {
+            self.env.retain(|(k, _)| k != key);
+            self.env.push((key.to_string(), value.to_string()));
+        }
+    }
+
     /// Every stored file's name (its file id), under the data directory's `files/`.
     pub fn stored_files(&self) -> Vec<String> {
         let files = self.db.data_dir.path().join("files");
