@@ -214,9 +214,14 @@ impl DocumentStore for ObjectFiles {
         let mut objects = Vec::new();
         while let Some(meta) = listing.next().await {
             let meta = meta.map_err(failed)?;
-            let Some(name) = meta.location.filename() else {
+            // Only what this store writes: an id right under the prefix. Anything else
+            // in a shared bucket is not ours, and the sweeper must never see it.
+            let Some(name) = meta.location.filename().filter(|n| is_file_id(n)) else {
                 continue;
             };
+            if self.path(name).ok().as_ref() != Some(&meta.location) {
+                continue;
+            }
             let modified = OffsetDateTime::from_unix_timestamp(meta.last_modified.timestamp())
                 .unwrap_or(OffsetDateTime::UNIX_EPOCH);
             objects.push(StoredObject {
@@ -227,4 +232,9 @@ impl DocumentStore for ObjectFiles {
         }
         Ok(objects)
     }
+}
+
+/// Whether `name` is a file id as this service makes them (a ULID).
+fn is_file_id(name: &str) -> bool {
+    name.len() == 26 && name.bytes().all(|b| b.is_ascii_alphanumeric())
 }
