@@ -44,7 +44,12 @@ fn ada(extra: Value) -> Value {
 
 /// Uploads a passport through the quiz link; returns (document id, file id).
 fn upload_passport(env: &Env, token: &str, bytes: &[u8]) -> (String, String) {
-    let reply = upload(env, token, "passport_upload", &[("passport.jpg", bytes)]);
+    upload_one(env, token, "passport_upload", "passport.jpg", bytes)
+}
+
+/// Uploads one file for `step`; returns (document id, file id).
+fn upload_one(env: &Env, token: &str, step: &str, name: &str, bytes: &[u8]) -> (String, String) {
+    let reply = upload(env, token, step, &[(name, bytes)]);
     let document = reply.assert_status(200)["document_id"]
         .as_str()
         .expect("document id")
@@ -117,18 +122,7 @@ fn migrate_to_s3(backend: Backend) {
     let first = passport();
     let second = crate::support::png(70_000);
     let (doc_a, file_a) = upload_passport(&env, &token, &first);
-    let reply = upload(&env, &token, "selfie_upload", &[("me.png", &second)]);
-    let doc_b = reply.assert_status(200)["document_id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
-    let got = env
-        .client()
-        .call("document/get", &ada(json!({"document_id": doc_b})));
-    let file_b = got.assert_status(200)["document"]["data"][0]["file_id"]
-        .as_str()
-        .expect("file id")
-        .to_owned();
+    let (doc_b, file_b) = upload_one(&env, &token, "selfie_upload", "me.png", &second);
     assert_eq!(env.server.stored_files().len(), 2);
 
     let s3 = S3::start();
