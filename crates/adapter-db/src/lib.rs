@@ -21,6 +21,7 @@ mod sealing;
 mod seed;
 mod templates;
 mod timestamps;
+mod users;
 mod vault;
 mod webhooks;
 mod writer;

@@ -189,6 +189,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    merchant_users (id) {
+        id -> Text,
+        merchant_id -> Text,
+        email -> Text,
+        email_key -> Text,
+        password_hash -> Text,
+        enabled -> Bool,
+        created_at -> BigInt,
+    }
+}
+
 diesel::joinable!(quizzes -> profiles (profile_id));
 
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
@@ -206,5 +218,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     document_files,
     notes,
     webhooks,
-    webhook_deliveries
+    webhook_deliveries,
+    merchant_users
 );

@@ -207,6 +207,37 @@ pub enum MerchantCommand {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Manage the people who use the dashboard.
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Add a dashboard user to a merchant; prints a one-time password unless one is read
+    /// from standard input.
+    Create {
+        #[arg(long)]
+        merchant: String,
+        /// How the user signs in; unique across the service.
+        #[arg(long)]
+        email: String,
+        /// Read the password (12 to 256 characters) from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+        /// Print one JSON object: user_id, merchant_id, email (and password if generated).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Disable a dashboard user: its sessions end and it can no longer sign in.
+    Disable {
+        #[arg(long)]
+        email: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]

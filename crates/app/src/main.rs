@@ -5,6 +5,7 @@ mod call;
 mod cli;
 mod master_key;
 mod merchant_cmd;
+mod passwords;
 mod serve;
 mod storage_cmd;
 mod sweeper;

@@ -4,7 +4,10 @@
 use domain::merchant::{ApiKey, ExposeSecret, MerchantId};
 use serde_json::json;
 
-use crate::cli::{KeyCommand, MerchantCommand};
+use domain::profile::Email;
+use domain::user::Password;
+
+use crate::cli::{KeyCommand, MerchantCommand, UserCommand};
 use crate::wiring;
 
 pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
@@ -69,6 +72,54 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
             let merchants = wiring::merchant_service(&storage)?;
             merchants.set_key_enabled(&key, false).await?;
             println!("disabled {key}");
+        }
+        MerchantCommand::User(cmd) => user(cmd).await?,
+    }
+    Ok(())
+}
+
+async fn user(cmd: UserCommand) -> anyhow::Result<()> {
+    match cmd {
+        UserCommand::Create {
+            merchant,
+            email,
+            password_stdin,
+            json,
+            storage,
+        } => {
+            let email = Email::parse(&email).map_err(|e| anyhow::anyhow!("--email {}", e.0))?;
+            let password = if password_stdin {
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line)?;
+                let typed = line.trim_end_matches(['\r', '\n']);
+                Some(Password::parse(typed).map_err(|e| anyhow::anyhow!("the password {}", e.0))?)
+            } else {
+                None
+            };
+            let users = wiring::user_service(&storage)?;
+            let (user, generated) = users.create(&MerchantId(merchant), email, password).await?;
+            if json {
+                let mut out = json!({
+                    "user_id": user.id.to_string(),
+                    "merchant_id": user.merchant_id.0,
+                    "email": user.email.as_str(),
+                });
+                if let Some(p) = &generated {
+                    out["password"] = json!(p.expose());
+                }
+                println!("{out}");
+            } else {
+                println!("user:     {} ({})", user.email.as_str(), user.id);
+                println!("merchant: {}", user.merchant_id.0);
+                if let Some(p) = &generated {
+                    println!("password: {}   (shown once)", p.expose());
+                }
+            }
+        }
+        UserCommand::Disable { email, storage } => {
+            let email = Email::parse(&email).map_err(|e| anyhow::anyhow!("--email {}", e.0))?;
+            wiring::user_service(&storage)?.disable(&email).await?;
+            println!("disabled {}", email.as_str());
         }
     }
     Ok(())

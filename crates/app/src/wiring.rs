@@ -12,11 +12,12 @@ use domain::ports::{Clock, DocumentStore};
 use domain::quiz::UploadLimits;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
-    QuizService, TemplateService, WebhookService,
+    QuizService, TemplateService, UserService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
 use crate::master_key;
+use crate::passwords::Argon2id;
 use crate::system::{RandomSecrets, SystemClock, UlidIds};
 
 const SQLITE_FILE: &str = "idv.sqlite3";
@@ -144,6 +145,19 @@ pub fn merchant_service(storage: &StorageArgs) -> anyhow::Result<MerchantService
         Arc::new(db),
         Arc::new(SystemClock),
         ids,
+        Arc::new(RandomSecrets::default()),
+    ))
+}
+
+/// The dashboard users' use cases alone, for the CLI.
+pub fn user_service(storage: &StorageArgs) -> anyhow::Result<UserService> {
+    let db = Arc::new(open_migrated(storage)?);
+    Ok(UserService::new(
+        db.clone(),
+        db,
+        Arc::new(Argon2id),
+        Arc::new(SystemClock),
+        Arc::new(UlidIds::default()),
         Arc::new(RandomSecrets::default()),
     ))
 }

@@ -22,6 +22,8 @@ pub enum Resource {
     Webhook,
     /// A webhook delivery.
     Delivery,
+    /// A dashboard user.
+    User,
 }
 
 /// Why a use case refused or failed.
@@ -49,6 +51,9 @@ pub enum DomainError {
     /// The quiz link already holds as many documents or bytes as one link may add.
     #[error("upload limit reached")]
     UploadLimitReached,
+    /// A dashboard user with this e-mail address already exists.
+    #[error("user already exists")]
+    UserExists,
     /// The merchant already holds as many webhook endpoints as it may.
     #[error("webhook limit reached")]
     WebhookLimitReached,

@@ -81,6 +81,10 @@ object_id!(
     /// One event owed to one webhook endpoint.
     DeliveryId
 );
+object_id!(
+    /// A dashboard user.
+    UserId
+);
 
 /// The secret of a quiz's long address, `{public_url}/quiz/{token}`: the only credential
 /// of the client's pages. Its `Debug` shows only its first four characters.

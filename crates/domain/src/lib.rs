@@ -56,6 +56,7 @@ pub mod quiz;
 pub mod services;
 mod statuses;
 pub mod template;
+pub mod user;
 pub mod validation;
 pub mod webhook;
 

@@ -9,9 +9,10 @@ use crate::ids::{DeliveryId, DocumentId, FileId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
-use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
+use crate::profile::{Email, Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::Template;
+use crate::user::{Password, PasswordHash, User};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -345,4 +346,24 @@ impl Quota {
 pub trait RateLimiter: Send + Sync {
     /// Takes one request from `key`'s budget; `Err(wait)` when none is left.
     async fn check(&self, key: &str) -> Result<(), std::time::Duration>;
+}
+
+/// Dashboard users.
+#[async_trait]
+pub trait UserRepository: Send + Sync {
+    /// `Duplicate` when a user already has this e-mail (compared case-insensitively).
+    async fn insert(&self, user: &User) -> StoreResult<()>;
+    /// The user signing in with this e-mail, enabled or not.
+    async fn find_by_email(&self, email: &Email) -> StoreResult<Option<User>>;
+    /// `Missing` when no user has this e-mail.
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<()>;
+}
+
+/// Hashes passwords slowly on purpose (Argon2id in production), off the async workers.
+#[async_trait]
+pub trait PasswordHasher: Send + Sync {
+    /// A new salted hash of `password`.
+    async fn hash(&self, password: &Password) -> StoreResult<PasswordHash>;
+    /// Whether `password` is the one `hash` was made from.
+    async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool;
 }

@@ -7,6 +7,7 @@
 mod auth;
 mod browser;
 mod client_pages;
+mod dashboard;
 mod durability;
 mod events;
 mod instances;
@@ -46,6 +47,7 @@ fn main() {
         trust::SCENARIOS,
         tooling::SCENARIOS,
         webhooks::SCENARIOS,
+        dashboard::SCENARIOS,
     ]
     .concat();
 

@@ -7,6 +7,7 @@ mod notes;
 mod profiles;
 mod quizzes;
 mod templates;
+mod users;
 mod webhooks;
 
 pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
@@ -16,6 +17,7 @@ pub use notes::NoteService;
 pub use profiles::ProfileService;
 pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use templates::{ListChanges, TemplateService};
+pub use users::UserService;
 pub use webhooks::{CLAIM_LEASE, WebhookInput, WebhookService};
 
 use crate::DomainError;

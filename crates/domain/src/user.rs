@@ -1,0 +1,112 @@
+//! The people of a merchant who review clients in the dashboard (contract §10). They are
+//! made on the server's machine (`idv merchant user ...`), never through the API.
+
+use secrecy::{ExposeSecret, SecretString};
+use time::OffsetDateTime;
+
+use crate::ids::UserId;
+use crate::merchant::MerchantId;
+use crate::profile::Email;
+use crate::validation::Invalid;
+
+/// The shortest password a person may choose.
+pub const MIN_PASSWORD_LEN: usize = 12;
+/// The longest accepted (hashing cost grows with it).
+pub const MAX_PASSWORD_LEN: usize = 256;
+/// Characters of a generated one-time password (base62: about 119 bits).
+pub const GENERATED_PASSWORD_LEN: usize = 20;
+
+/// A dashboard user.
+#[derive(Debug, Clone)]
+pub struct User {
+    /// Its id.
+    pub id: UserId,
+    /// The merchant whose data it sees.
+    pub merchant_id: MerchantId,
+    /// How it signs in; unique across the service.
+    pub email: Email,
+    /// The password, hashed (Argon2id in production).
+    pub password_hash: PasswordHash,
+    /// Whether it may sign in; disabling ends its sessions at once.
+    pub enabled: bool,
+    /// When it was made.
+    pub created_at: OffsetDateTime,
+}
+
+/// A password as typed. Its `Debug` never shows it.
+#[derive(Clone)]
+pub struct Password(SecretString);
+
+impl Password {
+    /// A password a person chose: 12 to 256 characters.
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let count = raw.chars().count();
+        if count < MIN_PASSWORD_LEN {
+            return Err(Invalid::new(format!(
+                "must be at least {MIN_PASSWORD_LEN} characters"
+            )));
+        }
+        if count > MAX_PASSWORD_LEN {
+            return Err(Invalid::new(format!(
+                "must be at most {MAX_PASSWORD_LEN} characters"
+            )));
+        }
+        Ok(Self(SecretString::from(raw.to_owned())))
+    }
+
+    /// A password this service generated.
+    pub fn generated(text: String) -> Self {
+        Self(SecretString::from(text))
+    }
+
+    /// The password's text: for the hasher, and shown once when generated.
+    pub fn expose(&self) -> &str {
+        self.0.expose_secret()
+    }
+}
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(…)")
+    }
+}
+
+/// A password's hash in PHC string form (`$argon2id$...`). Its `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PasswordHash(String);
+
+impl PasswordHash {
+    /// A hash made by the hasher, or read back from storage.
+    pub fn new(phc: impl Into<String>) -> Self {
+        Self(phc.into())
+    }
+
+    /// The hash's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for PasswordHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PasswordHash(…)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_12_to_256_characters_and_never_shown() {
+        assert!(Password::parse("short").is_err());
+        assert!(Password::parse(&"é".repeat(12)).is_ok());
+        assert!(Password::parse(&"x".repeat(257)).is_err());
+        let p = Password::parse("correct horse battery").expect("valid");
+        assert_eq!(format!("{p:?}"), "Password(…)");
+        assert_eq!(
+            format!("{:?}", PasswordHash::new("$argon2id$x")),
+            "PasswordHash(…)"
+        );
+    }
+}
