@@ -19,6 +19,7 @@ mod rate_limits;
 mod schema;
 mod sealing;
 mod seed;
+mod sessions;
 mod templates;
 mod timestamps;
 mod users;

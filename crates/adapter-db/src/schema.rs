@@ -201,7 +201,26 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    dashboard_sessions (token_hash) {
+        token_hash -> Text,
+        user_id -> Text,
+        csrf_token -> Text,
+        created_at -> BigInt,
+        last_seen_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    login_failures (key, at) {
+        key -> Text,
+        at -> BigInt,
+    }
+}
+
 diesel::joinable!(quizzes -> profiles (profile_id));
+
+diesel::joinable!(dashboard_sessions -> merchant_users (user_id));
 
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 
@@ -219,5 +238,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     notes,
     webhooks,
     webhook_deliveries,
-    merchant_users
+    merchant_users,
+    dashboard_sessions,
+    login_failures
 );

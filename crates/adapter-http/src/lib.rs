@@ -5,6 +5,7 @@
 pub mod auth;
 mod body;
 mod client_addr;
+mod dashboard;
 mod dto;
 mod envelope;
 mod error;
@@ -23,6 +24,7 @@ use actix_web::middleware::from_fn;
 use actix_web::{App, web};
 
 pub use client_addr::TrustedProxies;
+pub use dashboard::DashboardSettings;
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
 pub use ratelimit::{FailureGate, InProcess, RateLimits};
@@ -34,6 +36,7 @@ pub fn app(
     state: ApiState,
     limits: web::Data<RateLimits>,
     proxies: web::Data<TrustedProxies>,
+    dashboard: DashboardSettings,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -47,8 +50,10 @@ pub fn app(
         .app_data(web::Data::new(state))
         .app_data(limits)
         .app_data(proxies)
+        .app_data(web::Data::new(dashboard))
         .configure(routes::configure)
         .configure(pages::configure)
+        .configure(dashboard::configure)
         .default_service(web::to(handlers::fallback::not_found))
         .wrap(from_fn(envelope::middleware))
 }

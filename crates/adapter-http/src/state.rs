@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use domain::ports::Clock;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizService,
-    TemplateService, WebhookService,
+    SignInService, TemplateService, WebhookService,
 };
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
@@ -24,6 +24,7 @@ pub struct ApiState {
     pub documents: DocumentService,
     pub notes: NoteService,
     pub webhooks: WebhookService,
+    pub sign_in: SignInService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

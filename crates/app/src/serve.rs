@@ -2,7 +2,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
-use adapter_http::{ApiState, FailureGate, InProcess, RateLimits, TrustedProxies};
+use adapter_http::{
+    ApiState, DashboardSettings, FailureGate, InProcess, RateLimits, TrustedProxies,
+};
 use adapter_webhook::HttpSender;
 use anyhow::Context;
 use domain::ports::{Quota, RateLimiter};
@@ -66,6 +68,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         documents: services.documents,
         notes: services.notes,
         webhooks: services.webhooks,
+        sign_in: services.sign_in,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
@@ -88,10 +91,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         client_pages: limiter("page", Quota::per_minute(args.client_rate_limit)),
     });
     let proxies = web::Data::new(TrustedProxies::new(proxies));
-    let server =
-        HttpServer::new(move || adapter_http::app(state.clone(), limits.clone(), proxies.clone()))
-            .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
-            .listen(listener)?;
+    let dashboard = DashboardSettings {
+        secure_cookies: public_url.starts_with("https://"),
+    };
+    let server = HttpServer::new(move || {
+        adapter_http::app(state.clone(), limits.clone(), proxies.clone(), dashboard)
+    })
+    .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
+    .listen(listener)?;
     // On stdout, for scripts and tests that start the server on port 0.
     println!("listening on http://{bound}");
     tracing::info!(database = %db.describe(), %public_url, "serving");

@@ -12,7 +12,7 @@ use domain::ports::{Clock, DocumentStore};
 use domain::quiz::UploadLimits;
 use domain::services::{
     ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
-    QuizService, TemplateService, UserService, WebhookService,
+    QuizService, SignInService, TemplateService, UserService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -65,6 +65,7 @@ pub struct Services {
     pub documents: DocumentService,
     pub notes: NoteService,
     pub webhooks: WebhookService,
+    pub sign_in: SignInService,
     pub clock: Arc<SystemClock>,
 }
 
@@ -117,8 +118,15 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
             db.clone(),
             clock.clone(),
             ids.clone(),
-            secrets,
+            secrets.clone(),
             webhook_allow_private,
+        ),
+        sign_in: SignInService::new(
+            db.clone(),
+            db.clone(),
+            Arc::new(Argon2id),
+            clock.clone(),
+            secrets,
         ),
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),

@@ -54,6 +54,7 @@ pub mod ports;
 pub mod profile;
 pub mod quiz;
 pub mod services;
+pub mod session;
 mod statuses;
 pub mod template;
 pub mod user;

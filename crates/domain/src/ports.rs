@@ -11,6 +11,7 @@ use crate::note::Note;
 use crate::paging::{Page, Paged};
 use crate::profile::{Email, Profile, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
+use crate::session::{Session, SessionToken};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, User};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
@@ -366,4 +367,22 @@ pub trait PasswordHasher: Send + Sync {
     async fn hash(&self, password: &Password) -> StoreResult<PasswordHash>;
     /// Whether `password` is the one `hash` was made from.
     async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool;
+}
+
+/// Dashboard sessions, kept server-side so that signing out or disabling a user ends them
+/// at once, and the failed sign-ins that lock further tries.
+#[async_trait]
+pub trait SessionRepository: Send + Sync {
+    /// Stores a new session under `token`.
+    async fn insert(&self, token: &SessionToken, session: &Session) -> StoreResult<()>;
+    /// The session of `token`, if it exists and its user is enabled.
+    async fn find(&self, token: &SessionToken) -> StoreResult<Option<Session>>;
+    /// Records a use of the session.
+    async fn touch(&self, token: &SessionToken, at: OffsetDateTime) -> StoreResult<()>;
+    /// Ends the session (one already gone is not an error).
+    async fn delete(&self, token: &SessionToken) -> StoreResult<()>;
+    /// When sign-ins failed for `key` (an address or a user) since `since`.
+    async fn failures(&self, key: &str, since: OffsetDateTime) -> StoreResult<Vec<OffsetDateTime>>;
+    /// Records a failed sign-in under each of `keys`.
+    async fn record_failure(&self, keys: &[String], at: OffsetDateTime) -> StoreResult<()>;
 }

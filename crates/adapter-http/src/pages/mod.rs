@@ -17,6 +17,8 @@ use actix_web::{HttpResponse, web};
 
 use crate::ratelimit;
 
+pub(crate) use respond::{html, redirect_to, wants_json};
+
 /// Largest upload: four files of 10 MiB and the form around them. A larger file than
 /// allowed is still read (not stored) up to this, so its sender gets a `FILE_INVALID`
 /// answer rather than a cut connection.
@@ -44,7 +46,7 @@ async fn form_post(
 
 /// The address holds the token: it must not leak through the Referer, frames, caches or
 /// content sniffing. Scripts and styles come only from this service.
-fn security_headers() -> DefaultHeaders {
+pub(crate) fn security_headers() -> DefaultHeaders {
     DefaultHeaders::new()
         .add(("Referrer-Policy", "no-referrer"))
         .add((

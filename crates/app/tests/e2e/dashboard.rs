@@ -7,12 +7,227 @@ use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl, SqliteConne
 use serde_json::Value;
 
 use crate::Scenario;
-use crate::support::{Backend, Env, Server};
+use crate::support::{Backend, Env, Reply, Server, profile};
 
-pub const SCENARIOS: &[Scenario] = &[(
-    "dashboard_users_are_made_and_disabled_with_the_cli_and_stored_hashed",
-    users_by_cli,
-)];
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "dashboard_users_are_made_and_disabled_with_the_cli_and_stored_hashed",
+        users_by_cli,
+    ),
+    (
+        "dashboard_sign_in_sets_a_strict_http_only_cookie_and_shows_only_the_merchants_profiles",
+        sign_in,
+    ),
+    (
+        "dashboard_pages_send_strangers_to_sign_in_and_sign_out_or_disable_ends_the_session",
+        sessions_end,
+    ),
+    (
+        "dashboard_sign_in_is_locked_after_5_failures_and_posts_need_the_csrf_token",
+        lock_and_csrf,
+    ),
+    (
+        "the_root_sends_browsers_to_the_dashboard_and_tells_programs_where_the_docs_are",
+        root,
+    ),
+];
+
+const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
+
+/// A user of the env's merchant with a chosen password.
+fn reviewer(env: &Env, email: &str) -> &'static str {
+    let password = "a long enough passphrase";
+    let (ok, _, err) = user_cmd(
+        &env.server,
+        &[
+            "create",
+            "--merchant",
+            &env.merchant.id,
+            "--email",
+            email,
+            "--password-stdin",
+        ],
+        &format!("{password}\n"),
+    );
+    assert!(ok, "{err}");
+    password
+}
+
+/// Posts the sign-in form; returns the answer.
+fn post_login(env: &Env, email: &str, password: &str) -> Reply {
+    let form = format!(
+        "email={}&password={}",
+        email.replace('@', "%40"),
+        password.replace(' ', "+")
+    );
+    env.client()
+        .send("POST", "/dashboard/login", &[FORM], form.as_bytes())
+}
+
+/// Signs in; returns the `Cookie` header value of the session.
+fn signed_in(env: &Env, email: &str, password: &str) -> String {
+    let reply = post_login(env, email, password);
+    assert_eq!(reply.status, 303, "{}", reply.text());
+    assert_eq!(reply.header("Location"), Some("/dashboard/profiles"));
+    let set = reply
+        .header("Set-Cookie")
+        .expect("a session cookie")
+        .to_owned();
+    set.split(';').next().expect("name=value").trim().to_owned()
+}
+
+fn page(env: &Env, path: &str, cookie: &str) -> Reply {
+    env.client().send("GET", path, &[("Cookie", cookie)], b"")
+}
+
+/// The CSRF token a page's forms carry.
+fn csrf_of(page: &Reply) -> String {
+    let text = page.text();
+    let field = "name=\"csrf_token\" value=\"";
+    let at = text.find(field).expect("a CSRF field") + field.len();
+    text[at..].split('"').next().expect("token").to_owned()
+}
+
+fn sign_in(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    env.client()
+        .call("profile/create", &profile("ada@example.com", "4165550123"))
+        .assert_status(201);
+    let other = env.server.create_merchant("Other");
+    env.server
+        .client(&other)
+        .call("profile/create", &profile("zed@example.com", "4165550999"))
+        .assert_status(201);
+
+    let form = env.client().send("GET", "/dashboard/login", &[], b"");
+    assert_eq!(form.status, 200);
+    assert!(form.text().contains("name=\"password\""));
+    assert!(
+        form.text().contains("<label for=\"email\">"),
+        "labelled controls"
+    );
+
+    let reply = post_login(&env, "REV@example.com", password);
+    assert_eq!(reply.status, 303);
+    let set = reply.header("Set-Cookie").expect("cookie").to_owned();
+    assert!(set.starts_with("idv_session="), "{set}");
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/dashboard"] {
+        assert!(set.contains(flag), "{flag} in {set}");
+    }
+    assert!(!set.contains("Secure"), "not over http: {set}");
+    let cookie = set.split(';').next().expect("pair").to_owned();
+
+    let list = page(&env, "/dashboard/profiles", &cookie);
+    assert_eq!(list.status, 200);
+    let text = list.text();
+    assert!(
+        text.contains("ada@example.com") && text.contains("Ada Lovelace"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("zed@example.com"),
+        "another merchant's profile is not shown"
+    );
+    assert!(text.contains("rev@example.com"), "who is signed in");
+    assert_eq!(list.header("X-Frame-Options"), Some("DENY"));
+    assert_eq!(list.header("Cache-Control"), Some("no-store"));
+    assert!(list.header("Content-Security-Policy").is_some());
+}
+
+fn sessions_end(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    for path in ["/dashboard", "/dashboard/profiles"] {
+        let stranger = env.client().send("GET", path, &[], b"");
+        assert_eq!(stranger.status, 303, "{path}");
+        let to = stranger.header("Location").unwrap_or_default().to_owned();
+        assert!(
+            to == "/dashboard/login" || to == "/dashboard/profiles",
+            "{path}: {to}"
+        );
+    }
+    let forged = page(&env, "/dashboard/profiles", "idv_session=made-up");
+    assert_eq!(forged.header("Location"), Some("/dashboard/login"));
+
+    // Signing out ends the session server-side: the old cookie no longer works.
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let list = page(&env, "/dashboard/profiles", &cookie);
+    assert_eq!(list.status, 200);
+    let body = format!("csrf_token={}", csrf_of(&list));
+    let out = env.client().send(
+        "POST",
+        "/dashboard/logout",
+        &[FORM, ("Cookie", &cookie)],
+        body.as_bytes(),
+    );
+    assert_eq!(out.status, 303, "{}", out.text());
+    assert_eq!(out.header("Location"), Some("/dashboard/login"));
+    assert_eq!(page(&env, "/dashboard/profiles", &cookie).status, 303);
+
+    // Disabling the user ends its session at once.
+    let cookie = signed_in(&env, "rev@example.com", password);
+    assert_eq!(page(&env, "/dashboard/profiles", &cookie).status, 200);
+    let (ok, _, err) = user_cmd(&env.server, &["disable", "--email", "rev@example.com"], "");
+    assert!(ok, "{err}");
+    assert_eq!(page(&env, "/dashboard/profiles", &cookie).status, 303);
+    assert_eq!(post_login(&env, "rev@example.com", password).status, 401);
+}
+
+fn lock_and_csrf(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+
+    // A post without the token, or with another, is refused and changes nothing.
+    for body in ["", "csrf_token=forged"] {
+        let refused = env.client().send(
+            "POST",
+            "/dashboard/logout",
+            &[FORM, ("Cookie", &cookie)],
+            body.as_bytes(),
+        );
+        assert_eq!(refused.status, 403, "{body:?}");
+    }
+    assert_eq!(
+        page(&env, "/dashboard/profiles", &cookie).status,
+        200,
+        "still signed in"
+    );
+
+    let wrong = post_login(&env, "rev@example.com", "not the passphrase at all");
+    assert_eq!(wrong.status, 401);
+    assert!(wrong.header("Set-Cookie").is_none());
+    assert!(wrong.text().contains("not right"));
+    for _ in 0..4 {
+        assert_eq!(
+            post_login(&env, "rev@example.com", "still not the passphrase").status,
+            401
+        );
+    }
+    // Five failures: even the right password is refused now, for this user.
+    let locked = post_login(&env, "rev@example.com", password);
+    assert_eq!(locked.status, 429, "{}", locked.text());
+    assert!(locked.text().contains("locked"));
+    assert!(locked.header("Set-Cookie").is_none());
+}
+
+fn root(backend: Backend) {
+    let env = Env::start(backend);
+    let browser = env
+        .client()
+        .send("GET", "/", &[("Accept", "text/html")], b"");
+    assert_eq!(browser.status, 303);
+    assert_eq!(browser.header("Location"), Some("/dashboard"));
+    let program = env
+        .client()
+        .send("GET", "/", &[("Accept", "application/json")], b"");
+    assert_eq!(program.status, 200);
+    assert_eq!(program.body["service"], "idv");
+    assert_eq!(program.body["openapi"], "/api/v1/openapi.json");
+    assert_eq!(program.body["docs"], "/docs");
+    assert!(program.body["version"].is_string());
+}
 
 /// `idv merchant user ...` with `stdin`; returns (success, stdout, stderr).
 fn user_cmd(server: &Server, args: &[&str], stdin: &str) -> (bool, String, String) {

@@ -1,0 +1,119 @@
+//! Signing in and out.
+
+use actix_web::cookie::Cookie;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use domain::services::SignIn;
+use serde::Deserialize;
+
+use super::{BASE, DashboardSettings, SESSION_COOKIE, csrf_ok, csrf_refused, reviewer};
+use crate::client_addr::client_ip;
+use crate::handlers::State;
+use crate::pages::{html, redirect_to};
+
+#[derive(Template)]
+#[template(path = "dashboard/login.html")]
+struct LoginPage<'a> {
+    email: &'a str,
+    error: Option<&'a str>,
+}
+
+pub(super) async fn form() -> HttpResponse {
+    html(
+        StatusCode::OK,
+        &LoginPage {
+            email: "",
+            error: None,
+        },
+    )
+}
+
+#[derive(Deserialize)]
+pub(super) struct Credentials {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+}
+
+pub(super) async fn sign_in(
+    state: State,
+    settings: web::Data<DashboardSettings>,
+    req: HttpRequest,
+    form: web::Form<Credentials>,
+) -> HttpResponse {
+    let address = client_ip(&req).to_string();
+    let outcome = state
+        .sign_in
+        .sign_in(&form.email, &form.password, &address)
+        .await;
+    let refused = |status, error| {
+        html(
+            status,
+            &LoginPage {
+                email: form.email.trim(),
+                error: Some(error),
+            },
+        )
+    };
+    match outcome {
+        Ok(SignIn::Signed(token, _)) => {
+            let mut to_profiles = redirect_to(format!("{BASE}/profiles"));
+            match to_profiles.add_cookie(&super::session_cookie(token.expose(), **settings)) {
+                Ok(()) => to_profiles,
+                Err(e) => {
+                    tracing::error!(error = %e, "session cookie not set");
+                    refused(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "Signing in failed. Try again.",
+                    )
+                }
+            }
+        }
+        Ok(SignIn::Refused) => refused(
+            StatusCode::UNAUTHORIZED,
+            "The e-mail address or the password is not right.",
+        ),
+        Ok(SignIn::Locked(_)) => refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many failed attempts. Signing in is locked for 15 minutes.",
+        ),
+        Err(e) => {
+            tracing::error!(error = %e, "sign-in failed");
+            refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The service cannot be reached right now. Try again in a moment.",
+            )
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct CsrfForm {
+    #[serde(default)]
+    csrf_token: String,
+}
+
+/// Ends the session at once, server-side, and clears the cookie.
+pub(super) async fn sign_out(
+    state: State,
+    req: HttpRequest,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let reviewer = match reviewer(&state, &req).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    if !csrf_ok(&reviewer, &form.csrf_token) {
+        return csrf_refused();
+    }
+    if let Err(e) = state.sign_in.sign_out(&reviewer.token).await {
+        tracing::error!(error = %e, "sign-out failed");
+    }
+    let mut to_login = redirect_to(format!("{BASE}/login"));
+    let mut gone = Cookie::build(SESSION_COOKIE, "").path(BASE).finish();
+    gone.make_removal();
+    let _ = to_login.add_cookie(&gone);
+    to_login
+}

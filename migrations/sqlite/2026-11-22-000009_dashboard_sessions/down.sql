@@ -1,0 +1,2 @@
+DROP TABLE login_failures;
+DROP TABLE dashboard_sessions;
