@@ -9,12 +9,18 @@ use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
 use domain::profile::{
     Amount, Attributes, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    Profile, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State, SubmittedFormFields,
+    Profile, ProfileFilter, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State,
+    SubmittedFormFields,
 };
 use domain::validation::Invalid;
 
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
+
+diesel::define_sql_function! {
+    /// SQL's `lower`, on both backends.
+    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
 use crate::documents::{file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
@@ -481,6 +487,66 @@ impl ProfileRepository for Database {
             })
             .await?;
         paged(rows, |r| r.open(&self.vault))
+    }
+
+    async fn search(
+        &self,
+        merchant: &MerchantId,
+        filter: &ProfileFilter,
+        page: Page,
+    ) -> StoreResult<Paged<Profile>> {
+        let merchant = merchant.0.clone();
+        // `%` and `_` typed by the reviewer are looked for as themselves.
+        let pattern = filter.needle().map(|needle| {
+            let escaped = needle
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            format!("%{escaped}%")
+        });
+        let status = filter.status.map(|s| s.as_str().to_owned());
+        let (rows, total, filtered) = self
+            .read(move |conn| {
+                let total: i64 = profiles::table
+                    .filter(profiles::merchant_id.eq(&merchant))
+                    .count()
+                    .get_result(conn)?;
+                // Boxed queries cannot be cloned: the same query is built for the count
+                // and for the page.
+                let selected = || {
+                    let mut query = profiles::table
+                        .filter(profiles::merchant_id.eq(merchant.clone()))
+                        .into_boxed();
+                    if let Some(pattern) = &pattern {
+                        let name =
+                            lower(profiles::first_name.concat(" ").concat(profiles::last_name));
+                        query = query.filter(
+                            name.like(pattern.clone())
+                                .escape('\\')
+                                .or(lower(profiles::email_address)
+                                    .like(pattern.clone())
+                                    .escape('\\'))
+                                .or(profiles::mobile_number.like(pattern.clone()).escape('\\')),
+                        );
+                    }
+                    if let Some(status) = &status {
+                        query = query.filter(profiles::status.eq(status.clone()));
+                    }
+                    query
+                };
+                let filtered: i64 = selected().count().get_result(conn)?;
+                let rows: Vec<ProfileRow> = selected()
+                    .order(profiles::id.desc())
+                    .offset(page.offset())
+                    .limit(page.limit())
+                    .select(ProfileRow::as_select())
+                    .load(conn)?;
+                Ok((rows, total, filtered))
+            })
+            .await?;
+        let mut found = paged((rows, filtered), |r| r.open(&self.vault))?;
+        found.total_count = total;
+        Ok(found)
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {

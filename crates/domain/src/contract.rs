@@ -20,8 +20,8 @@ use crate::ports::{
     QuizRepository, StoreError, TemplateRepository,
 };
 use crate::profile::{
-    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey, ShortText,
-    SubmittedFormFields,
+    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileFilter, ProfileId,
+    ProfileKey, ShortText, SubmittedFormFields,
 };
 use crate::quiz::{Quiz, QuizLink, TemplateSnapshot, UploadLimits};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
@@ -89,6 +89,9 @@ pub const CHECKS: &[(&str, Check)] = &[
     }),
     ("the_log_keeps_events_as_written_without_subjects", |p| {
         Box::pin(log_as_written(p))
+    }),
+    ("searches_find_by_name_email_mobile_and_status", |p| {
+        Box::pin(search(p))
     }),
 ];
 
@@ -260,6 +263,73 @@ async fn log_as_written(p: Ports) {
         log.items,
         [kept],
         "the subject is for deliveries, not the log"
+    );
+}
+
+async fn search(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let other = seed_merchant(&p, "m2").await;
+    seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let mut grace = profile(&m, "p2", "grace@example.com", "2125550188");
+    grace.last_name = ShortText::parse("Hopper").expect("valid");
+    grace.status = crate::profile::ProfileStatus::Approved;
+    p.profiles
+        .insert(&grace, &event("ev-p2", &grace))
+        .await
+        .expect("stored");
+    seed_profile(&p, &other, "p3", "ada.other@example.com").await;
+    let find = |text: Option<&str>, status| {
+        let filter = ProfileFilter {
+            text: text.map(str::to_owned),
+            status,
+        };
+        let (p, m) = (p.clone(), m.clone());
+        async move {
+            let found = p
+                .profiles
+                .search(&m, &filter, page(10))
+                .await
+                .expect("searched");
+            let ids: Vec<String> = found.items.iter().map(|x| x.id.0.clone()).collect();
+            (ids, found.total_count, found.filtered)
+        }
+    };
+    assert_eq!(
+        find(None, None).await,
+        (vec!["p2".into(), "p1".into()], 2, 2)
+    );
+    assert_eq!(
+        find(Some(" LOVElace "), None).await,
+        (vec!["p1".into()], 2, 1),
+        "name, any case"
+    );
+    assert_eq!(find(Some("GRACE@"), None).await.0, ["p2"], "e-mail");
+    assert_eq!(find(Some("5550188"), None).await.0, ["p2"], "mobile");
+    assert_eq!(
+        find(Some("ada hop"), None).await.0,
+        ["p2"],
+        "first and last name"
+    );
+    assert_eq!(
+        find(Some("%"), None).await.0,
+        Vec::<String>::new(),
+        "% is itself"
+    );
+    assert_eq!(
+        find(Some("_"), None).await.0,
+        Vec::<String>::new(),
+        "_ is itself"
+    );
+    let approved = Some(crate::profile::ProfileStatus::Approved);
+    assert_eq!(
+        find(None, approved).await,
+        (vec!["p2".into()], 2, 1),
+        "status"
+    );
+    assert_eq!(
+        find(Some("lovelace"), approved).await.0,
+        Vec::<String>::new(),
+        "both"
     );
 }
 

@@ -24,7 +24,7 @@ use crate::ports::{
 use crate::ports::{
     DocumentRepository, NoteRepository, ProfileWrite, QuizRepository, TemplateRepository,
 };
-use crate::profile::{Profile, ProfileId, ProfileKey, SubmittedFormFields};
+use crate::profile::{Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::template::{Feature, Template};
 
@@ -183,6 +183,25 @@ impl ProfileRepository for MemoryProfiles {
             .cloned()
             .collect();
         Ok(page_of(mine, page))
+    }
+
+    async fn search(
+        &self,
+        merchant: &MerchantId,
+        filter: &ProfileFilter,
+        page: Page,
+    ) -> StoreResult<Paged<Profile>> {
+        let profiles = self.profiles.lock().expect("lock");
+        let mine: Vec<Profile> = profiles
+            .iter()
+            .filter(|p| &p.merchant_id == merchant)
+            .cloned()
+            .collect();
+        let total = mine.len();
+        let found = mine.into_iter().filter(|p| filter.matches(p)).collect();
+        let mut paged = page_of(found, page);
+        paged.total_count = i64::try_from(total).unwrap_or(i64::MAX);
+        Ok(paged)
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {

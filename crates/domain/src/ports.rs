@@ -9,7 +9,7 @@ use crate::ids::{DeliveryId, DocumentId, FileId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
-use crate::profile::{Email, Profile, ProfileId, ProfileKey, SubmittedFormFields};
+use crate::profile::{Email, Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::Template;
@@ -97,6 +97,14 @@ pub trait ProfileRepository: Send + Sync {
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>>;
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
+    /// Those `filter` selects, newest first; `total_count` counts all of the merchant's,
+    /// `filtered` those selected.
+    async fn search(
+        &self,
+        merchant: &MerchantId,
+        filter: &ProfileFilter,
+        page: Page,
+    ) -> StoreResult<Paged<Profile>>;
     /// Erases the profile and everything under it, then stores the tombstone event.
     /// Returns the ids of the files its documents held, for the caller to remove.
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>>;

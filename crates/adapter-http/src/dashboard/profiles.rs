@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use domain::paging::Page;
-use domain::profile::Profile;
+use domain::profile::{Profile, ProfileFilter};
 use serde::Deserialize;
 
 use super::{Reviewer, message, reviewer};
@@ -16,6 +16,10 @@ const PER_PAGE: i64 = 25;
 
 #[derive(Deserialize)]
 pub(super) struct ListQuery {
+    /// Part of a name, an e-mail or a mobile.
+    q: Option<String>,
+    /// `Pending`, `Reviewed`, `Approved` or `Declined`; anything else: all.
+    status: Option<String>,
     page: Option<i64>,
 }
 
@@ -31,10 +35,16 @@ struct Row {
 struct ProfilesPage<'a> {
     reviewer: &'a str,
     csrf_token: &'a str,
+    q: &'a str,
+    status: &'a str,
+    statuses: [&'static str; 4],
     rows: Vec<Row>,
     page: i64,
     pages: i64,
     total: i64,
+    found: i64,
+    /// The search, as query parameters for the paging links (already encoded).
+    search: String,
 }
 
 pub(super) async fn list(
@@ -50,16 +60,32 @@ pub(super) async fn list(
     let Ok(window) = Page::new((page - 1).saturating_mul(PER_PAGE), PER_PAGE) else {
         return message(StatusCode::BAD_REQUEST, "Not found", "No such page.");
     };
-    match state.profiles.list(&session.merchant_id, window).await {
+    let filter = ProfileFilter {
+        text: query.q.clone(),
+        status: query.status.as_deref().and_then(|s| s.parse().ok()),
+    };
+    let q = query.q.as_deref().unwrap_or_default().trim();
+    let status = filter.status.map_or("", |s| s.as_str());
+    let search = serde_urlencoded::to_string([("q", q), ("status", status)]).unwrap_or_default();
+    match state
+        .profiles
+        .search(&session.merchant_id, &filter, window)
+        .await
+    {
         Ok(paged) => html(
             StatusCode::OK,
             &ProfilesPage {
                 reviewer: session.email.as_str(),
                 csrf_token: &session.csrf_token,
+                q,
+                status,
+                statuses: ["Pending", "Reviewed", "Approved", "Declined"],
                 rows: paged.items.iter().map(row).collect(),
                 page,
-                pages: (paged.total_count + PER_PAGE - 1) / PER_PAGE,
+                pages: ((paged.filtered + PER_PAGE - 1) / PER_PAGE).max(1),
                 total: paged.total_count,
+                found: paged.filtered,
+                search,
             },
         ),
         Err(e) => {

@@ -130,6 +130,47 @@ fn sign_in(backend: Backend) {
         "another merchant's profile is not shown"
     );
     assert!(text.contains("rev@example.com"), "who is signed in");
+    // Search by name, e-mail or mobile, and filter by status.
+    let grace = crate::support::with(
+        crate::support::with(
+            profile("grace@example.com", "2125550188"),
+            "first_name",
+            serde_json::json!("Grace"),
+        ),
+        "last_name",
+        serde_json::json!("Hopper"),
+    );
+    env.client()
+        .call("profile/create", &grace)
+        .assert_status(201);
+    env.client()
+        .call(
+            "profile/update-status",
+            &serde_json::json!({"email_address": "grace@example.com",
+                "mobile_number": "2125550188", "status": "Approved"}),
+        )
+        .assert_status(200);
+    for (query, wanted, unwanted) in [
+        ("q=HOPPER", "grace@example.com", "ada@example.com"),
+        ("q=4165550123", "ada@example.com", "grace@example.com"),
+        ("status=Approved", "grace@example.com", "ada@example.com"),
+        (
+            "q=ada&status=Pending",
+            "ada@example.com",
+            "grace@example.com",
+        ),
+    ] {
+        let found = page(&env, &format!("/dashboard/profiles?{query}"), &cookie).text();
+        assert!(
+            found.contains(wanted) && !found.contains(unwanted),
+            "{query}: {found}"
+        );
+    }
+    let nobody = page(&env, "/dashboard/profiles?q=zed", &cookie).text();
+    assert!(
+        !nobody.contains("zed@example.com"),
+        "another merchant's profile stays hidden"
+    );
     assert_eq!(list.header("X-Frame-Options"), Some("DENY"));
     assert_eq!(list.header("Cache-Control"), Some("no-store"));
     assert!(list.header("Content-Security-Policy").is_some());

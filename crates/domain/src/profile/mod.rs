@@ -256,6 +256,45 @@ fn check_attributes(attributes: &Attributes, today: Date) -> Result<(), Violatio
     violations.into_result(())
 }
 
+/// Which of a merchant's profiles a reviewer is looking for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileFilter {
+    /// Part of the name (first and last), the e-mail or the mobile, in any case.
+    pub text: Option<String>,
+    /// Only profiles with this status.
+    pub status: Option<ProfileStatus>,
+}
+
+impl ProfileFilter {
+    /// The text to look for, trimmed and in lower case; `None` when there is none.
+    pub fn needle(&self) -> Option<String> {
+        self.text
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_lowercase)
+    }
+
+    /// Whether `profile` is one of those looked for.
+    pub fn matches(&self, profile: &Profile) -> bool {
+        let text_matches = self.needle().is_none_or(|needle| {
+            let name = format!(
+                "{} {}",
+                profile.first_name.as_str(),
+                profile.last_name.as_str()
+            );
+            [
+                name.as_str(),
+                profile.key.email.as_str(),
+                profile.key.mobile.as_str(),
+            ]
+            .iter()
+            .any(|field| field.to_lowercase().contains(&needle))
+        });
+        text_matches && self.status.is_none_or(|status| profile.status == status)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

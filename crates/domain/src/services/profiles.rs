@@ -8,7 +8,9 @@ use crate::event::{Activity, Event};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, DocumentStore, IdGenerator, ProfileRepository, StoreError};
-use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey, ProfileStatus};
+use crate::profile::{
+    Profile, ProfileChanges, ProfileFilter, ProfileId, ProfileKey, ProfileStatus,
+};
 
 /// How often a read-modify-write is retried when another writer got there first.
 const MAX_ATTEMPTS: usize = 5;
@@ -147,6 +149,16 @@ impl ProfileService {
         page: Page,
     ) -> Result<Paged<Profile>, DomainError> {
         Ok(self.profiles.list(merchant, page).await?)
+    }
+
+    /// The merchant's profiles `filter` selects, newest first.
+    pub async fn search(
+        &self,
+        merchant: &MerchantId,
+        filter: &ProfileFilter,
+        page: Page,
+    ) -> Result<Paged<Profile>, DomainError> {
+        Ok(self.profiles.search(merchant, filter, page).await?)
     }
 
     /// Erases the profile and all under it; returns when it happened. The log keeps a
