@@ -379,43 +379,21 @@ fn users_by_cli(backend: Backend) {
     );
 
     // Refused: the same e-mail (in any case), a short password, an unknown merchant.
-    let (ok, _, err) = user_cmd(
-        server,
-        &[
-            "create",
-            "--merchant",
-            merchant,
-            "--email",
-            "REV@example.com",
-        ],
-        "",
-    );
-    assert!(!ok && err.contains("already exists"), "{err}");
-    let (ok, _, err) = user_cmd(
-        server,
-        &[
-            "create",
-            "--merchant",
-            merchant,
-            "--email",
-            "x@example.com",
-            "--password-stdin",
-        ],
-        "short\n",
-    );
-    assert!(!ok && err.contains("at least 12"), "{err}");
-    let (ok, _, err) = user_cmd(
-        server,
-        &[
-            "create",
-            "--merchant",
-            "01NOSUCHMERCHANT",
-            "--email",
-            "y@example.com",
-        ],
-        "",
-    );
-    assert!(!ok && err.to_lowercase().contains("merchant"), "{err}");
+    let create = |merchant: &str, email: &str, password: Option<&str>| {
+        let mut args = vec!["create", "--merchant", merchant, "--email", email];
+        if password.is_some() {
+            args.push("--password-stdin");
+        }
+        let (ok, _, err) = user_cmd(server, &args, &format!("{}\n", password.unwrap_or("")));
+        assert!(!ok, "{email} was refused");
+        err
+    };
+    let err = create(merchant, "REV@example.com", None);
+    assert!(err.contains("already exists"), "{err}");
+    let err = create(merchant, "x@example.com", Some("short"));
+    assert!(err.contains("at least 12"), "{err}");
+    let err = create("01NOSUCHMERCHANT", "y@example.com", None);
+    assert!(err.to_lowercase().contains("merchant"), "{err}");
 
     let (ok, _, err) = user_cmd(server, &["disable", "--email", "rev@example.com"], "");
     assert!(ok, "{err}");

@@ -138,19 +138,23 @@ fn migrate_to_s3(backend: Backend) {
         .filter(|(k, _)| k.starts_with("AWS_"))
         .cloned()
         .collect();
-    let out = env
-        .server
-        .idv()
-        .envs(aws.iter().map(|(k, v)| (k, v)))
-        .args(["storage", "migrate", "--to", &url])
-        .output()
-        .expect("idv runs");
-    assert!(
-        out.status.success(),
-        "storage migrate failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    // `idv storage migrate --to URL` with this server's storage settings; its report.
+    let migrate = || {
+        let out = env
+            .server
+            .idv()
+            .envs(aws.iter().map(|(k, v)| (k, v)))
+            .args(["storage", "migrate", "--to", &url])
+            .output()
+            .expect("idv runs");
+        assert!(
+            out.status.success(),
+            "storage migrate failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let report = migrate();
     assert!(report.contains("2 copied"), "{report}");
     let mut keys = s3.keys();
     keys.sort();
@@ -159,15 +163,11 @@ fn migrate_to_s3(backend: Backend) {
     assert_eq!(keys, wanted);
 
     // Run again: nothing new to copy, everything verified.
-    let again = env
-        .server
-        .idv()
-        .envs(aws.iter().map(|(k, v)| (k, v)))
-        .args(["storage", "migrate", "--to", &url])
-        .output()
-        .expect("idv runs");
-    assert!(again.status.success());
-    assert!(String::from_utf8_lossy(&again.stdout).contains("0 copied"));
+    let again = migrate();
+    assert!(
+        again.contains("0 copied") && again.contains("2 already there"),
+        "{again}"
+    );
 
     // Served from the bucket now, with the local copies gone: every file comes back.
     env.server.kill();
