@@ -173,7 +173,11 @@ impl DeliveryProgress {
             attempts: i32::try_from(d.attempts).unwrap_or(i32::MAX),
             last_status_code: d.last_status_code.map(i32::from),
             last_error: d.last_error.clone(),
-            next_attempt_at: d.next_attempt_at.map(to_db),
+            // Rounded up: stored in whole seconds, a retry must never come earlier than
+            // its schedule says (rounded down, a 4.5 s wait could shrink to 3.5 s).
+            next_attempt_at: d
+                .next_attempt_at
+                .map(|at| to_db(at) + i64::from(at.nanosecond() > 0)),
             delivered_at: d.delivered_at.map(to_db),
             claimed_until: None,
         }
