@@ -450,6 +450,25 @@ impl ProfileRepository for Database {
         .await
     }
 
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &ProfileId,
+    ) -> StoreResult<Option<Profile>> {
+        let (merchant, id) = (merchant.0.clone(), id.0.clone());
+        let row = self
+            .read(move |conn| {
+                Ok(profiles::table
+                    .find(id)
+                    .filter(profiles::merchant_id.eq(merchant))
+                    .select(ProfileRow::as_select())
+                    .get_result(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(|r| r.open(&self.vault)).transpose()
+    }
+
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
         let (merchant, email, mobile) = (
             merchant.0.clone(),

@@ -90,7 +90,7 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("the_log_keeps_events_as_written_without_subjects", |p| {
         Box::pin(log_as_written(p))
     }),
-    ("searches_find_by_name_email_mobile_and_status", |p| {
+    ("searches_find_by_name_email_mobile_status_and_id", |p| {
         Box::pin(search(p))
     }),
 ];

@@ -163,6 +163,18 @@ impl ProfileRepository for MemoryProfiles {
         Ok(())
     }
 
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &ProfileId,
+    ) -> StoreResult<Option<Profile>> {
+        let profiles = self.profiles.lock().expect("lock");
+        Ok(profiles
+            .iter()
+            .find(|p| &p.merchant_id == merchant && &p.id == id)
+            .cloned())
+    }
+
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
         let profiles = self.profiles.lock().expect("lock");
         Ok(profiles

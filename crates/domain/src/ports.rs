@@ -95,6 +95,12 @@ pub trait ProfileRepository: Send + Sync {
     async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
     /// The merchant's profile with this pair (e-mail compared case-insensitively).
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>>;
+    /// The merchant's profile with this id (another merchant's is `None`).
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &ProfileId,
+    ) -> StoreResult<Option<Profile>>;
     /// Newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>>;
     /// Those `filter` selects, newest first; `total_count` counts all of the merchant's,

@@ -3,6 +3,7 @@
 //! first part holds signing in and out, sessions, CSRF and the profile list.
 
 mod login;
+mod profile;
 mod profiles;
 
 use actix_web::cookie::{Cookie, SameSite};
@@ -119,6 +120,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/login", web::get().to(login::form))
             .route("/login", web::post().to(login::sign_in))
             .route("/logout", web::post().to(login::sign_out))
-            .route("/profiles", web::get().to(profiles::list)),
+            .route("/profiles", web::get().to(profiles::list))
+            .route("/profiles/{id}", web::get().to(profile::show)),
     );
 }

@@ -24,6 +24,7 @@ pub(super) struct ListQuery {
 }
 
 struct Row {
+    id: String,
     name: String,
     email: String,
     mobile: String,
@@ -101,6 +102,7 @@ pub(super) async fn list(
 
 fn row(p: &Profile) -> Row {
     Row {
+        id: p.id.0.clone(),
         name: p.full_name(),
         email: p.key.email.as_str().to_owned(),
         mobile: p.key.mobile.as_str().to_owned(),

@@ -30,6 +30,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "the_root_sends_browsers_to_the_dashboard_and_tells_programs_where_the_docs_are",
         root,
     ),
+    (
+        "a_profile_page_shows_what_was_submitted_and_other_merchants_ids_are_404",
+        profile_page,
+    ),
 ];
 
 const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
@@ -400,4 +404,97 @@ fn users_by_cli(backend: Backend) {
     assert!(!stored(server, "rev@example.com").enabled);
     let (ok, _, _) = user_cmd(server, &["disable", "--email", "nobody@example.com"], "");
     assert!(!ok, "disabling an unknown user fails");
+}
+
+/// The first profile page a list links to.
+fn first_profile_link(list: &Reply) -> String {
+    let text = list.text();
+    let at = text
+        .find("href=\"/dashboard/profiles/")
+        .expect("a profile link")
+        + 6;
+    text[at..].split('"').next().expect("address").to_owned()
+}
+
+fn profile_page(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let (token, _, _) = crate::client_pages::send_quiz(
+        &env,
+        serde_json::json!({"passport_upload": 1, "ssn_submit": 1, "date_of_birth_submit": 1}),
+    );
+    crate::client_pages::post_json(
+        &env,
+        &format!("/quiz/{token}/fields"),
+        serde_json::json!({"ssn": "536221234", "date_of_birth": "1990-12-10"}),
+    )
+    .assert_status(200);
+    crate::client_pages::upload(
+        &env,
+        &token,
+        "passport_upload",
+        &[("p.jpg", &crate::support::jpeg(2000))],
+    )
+    .assert_status(200);
+    let ada = serde_json::json!({"email_address": "ada@example.com", "mobile_number": "4165550123",
+        "note": "Checked the passport against the selfie"});
+    env.client().call("note/create", &ada).assert_status(201);
+
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let list = page(&env, "/dashboard/profiles", &cookie);
+    let address = first_profile_link(&list);
+    let shown = page(&env, &address, &cookie);
+    assert_eq!(shown.status, 200, "{address}");
+    let text = shown.text();
+    for expected in [
+        "Ada Lovelace",
+        "ada@example.com",
+        "1990-12-10",
+        "•••-••-1234",
+        "Passport",
+        "Checked the passport against the selfie",
+        "quiz_created",
+        "document_uploaded",
+    ] {
+        assert!(text.contains(expected), "{expected} on the page: {text}");
+    }
+    assert!(!text.contains("536221234"), "the full SSN is not shown");
+
+    // Another merchant's profile, by its real id: a 404 page, as for any unknown id.
+    let other = env.server.create_merchant("Other");
+    env.server
+        .client(&other)
+        .call("profile/create", &profile("zed@example.com", "4165550999"))
+        .assert_status(201);
+    let (ok, _, err) = user_cmd(
+        &env.server,
+        &[
+            "create",
+            "--merchant",
+            &other.id,
+            "--email",
+            "them@example.com",
+            "--password-stdin",
+        ],
+        &format!("{password}\n"),
+    );
+    assert!(ok, "{err}");
+    let theirs_cookie = signed_in(&env, "them@example.com", password);
+    let theirs = first_profile_link(&page(&env, "/dashboard/profiles", &theirs_cookie));
+    assert_ne!(theirs, address);
+    assert_eq!(page(&env, &theirs, &theirs_cookie).status, 200, "their own");
+    let refused = page(&env, &theirs, &cookie);
+    assert_eq!(refused.status, 404);
+    assert!(!refused.text().contains("zed@example.com"));
+    for odd in [
+        "/dashboard/profiles/01NOSUCHPROFILE",
+        "/dashboard/profiles/..%2F..%2Fetc",
+    ] {
+        assert_eq!(page(&env, odd, &cookie).status, 404, "{odd}");
+    }
+    assert_eq!(
+        page(&env, &address, "").status,
+        303,
+        "a stranger signs in first"
+    );
 }

@@ -151,6 +151,19 @@ impl ProfileService {
         Ok(self.profiles.list(merchant, page).await?)
     }
 
+    /// The merchant's profile with this id, or `NotFound(Profile)` (also for another
+    /// merchant's).
+    pub async fn get_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &ProfileId,
+    ) -> Result<Profile, DomainError> {
+        self.profiles
+            .find_by_id(merchant, id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Profile))
+    }
+
     /// The merchant's profiles `filter` selects, newest first.
     pub async fn search(
         &self,
