@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use crate::ids::{DocumentId, EventId};
 use crate::merchant::MerchantId;
-use crate::profile::{Profile, ProfileId, ProfileStatus};
+use crate::profile::{Email, Profile, ProfileId, ProfileStatus};
 use crate::quiz::QuizLinks;
 
 /// What happened. The set is closed: merchants filter and count on these names.
@@ -84,6 +84,27 @@ impl Activity {
     /// The activity with this name, if any.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+}
+
+/// Who made a change, as the log's `details` name them: the merchant's API, or a
+/// reviewer in the dashboard (by the reviewer's e-mail, contract §10).
+#[derive(Debug, Clone, Copy)]
+pub enum Actor<'a> {
+    /// A signed API request.
+    Api,
+    /// A dashboard user.
+    Reviewer(&'a Email),
+}
+
+impl Actor<'_> {
+    /// `details` with who did it appended, when that was a reviewer.
+    pub fn sign(&self, details: impl Into<String>) -> String {
+        let details = details.into();
+        match self {
+            Self::Api => details,
+            Self::Reviewer(email) => format!("{details} by {}", email.as_str()),
+        }
     }
 }
 

@@ -121,6 +121,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/login", web::post().to(login::sign_in))
             .route("/logout", web::post().to(login::sign_out))
             .route("/profiles", web::get().to(profiles::list))
-            .route("/profiles/{id}", web::get().to(profile::show)),
+            .route("/profiles/{id}", web::get().to(profile::show))
+            .route("/profiles/{id}/status", web::post().to(profile::set_status))
+            .route("/profiles/{id}/notes", web::post().to(profile::add_note)),
     );
 }

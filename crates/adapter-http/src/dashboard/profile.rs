@@ -8,9 +8,13 @@ use domain::paging::Page;
 use domain::profile::{Profile, ProfileId};
 use domain::validation::parse_object_id;
 
-use super::{Reviewer, message, reviewer};
+use domain::event::Actor;
+use domain::note::NoteText;
+use serde::Deserialize;
+
+use super::{Reviewer, csrf_ok, csrf_refused, message, reviewer};
 use crate::handlers::State;
-use crate::pages::html;
+use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
 
 /// The newest entries shown of each list on the page.
@@ -43,6 +47,9 @@ struct EventRow {
 struct ProfilePage<'a> {
     reviewer: &'a str,
     csrf_token: &'a str,
+    id: &'a str,
+    status: &'static str,
+    statuses: [&'static str; 4],
     name: String,
     fields: Vec<Field>,
     submitted: Vec<Field>,
@@ -80,6 +87,9 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
         &ProfilePage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
+            id: &profile.id.0,
+            status: profile.status.as_str(),
+            statuses: ["Pending", "Reviewed", "Approved", "Declined"],
             name: profile.full_name(),
             fields: fields(&profile),
             submitted: submitted(&profile),
@@ -181,4 +191,105 @@ fn unavailable(e: DomainError) -> HttpResponse {
         "Unavailable",
         "The service cannot be reached right now. Try again in a moment.",
     )
+}
+
+#[derive(Deserialize)]
+pub(super) struct StatusForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    status: String,
+}
+
+#[derive(Deserialize)]
+pub(super) struct NoteForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    note: String,
+}
+
+/// The profile of the signed-in reviewer's merchant behind `id`, once the post's CSRF
+/// token is checked; otherwise the answer to give.
+async fn profile_for_post(
+    state: &State,
+    req: &HttpRequest,
+    id: &str,
+    csrf_token: &str,
+) -> Result<(Reviewer, Profile), HttpResponse> {
+    let reviewer = reviewer(state, req).await?;
+    if !csrf_ok(&reviewer, csrf_token) {
+        return Err(csrf_refused());
+    }
+    let id = parse_object_id(id)
+        .map(ProfileId)
+        .map_err(|_| not_found())?;
+    match state
+        .profiles
+        .get_by_id(&reviewer.session.merchant_id, &id)
+        .await
+    {
+        Ok(profile) => Ok((reviewer, profile)),
+        Err(DomainError::NotFound(_)) => Err(not_found()),
+        Err(e) => Err(unavailable(e)),
+    }
+}
+
+/// `POST /dashboard/profiles/{id}/status`: the reviewer's verdict, logged with their
+/// e-mail.
+pub(super) async fn set_status(
+    state: State,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<StatusForm>,
+) -> HttpResponse {
+    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
+        Ok(found) => found,
+        Err(answer) => return answer,
+    };
+    let Ok(status) = form.status.parse() else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Not saved",
+            "Choose one of the statuses.",
+        );
+    };
+    let actor = Actor::Reviewer(&reviewer.session.email);
+    match state
+        .profiles
+        .set_status(&reviewer.session.merchant_id, &profile.key, status, actor)
+        .await
+    {
+        Ok(_) => redirect_to(format!("/dashboard/profiles/{}", profile.id.0)),
+        Err(e) => unavailable(e),
+    }
+}
+
+/// `POST /dashboard/profiles/{id}/notes`: a note, logged with the reviewer's e-mail.
+pub(super) async fn add_note(
+    state: State,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<NoteForm>,
+) -> HttpResponse {
+    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
+        Ok(found) => found,
+        Err(answer) => return answer,
+    };
+    let Ok(text) = NoteText::parse(&form.note) else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Not saved",
+            "A note is 1 to 255 characters of plain text.",
+        );
+    };
+    let actor = Actor::Reviewer(&reviewer.session.email);
+    match state
+        .notes
+        .create(&reviewer.session.merchant_id, &profile.key, text, actor)
+        .await
+    {
+        Ok(_) => redirect_to(format!("/dashboard/profiles/{}", profile.id.0)),
+        Err(e) => unavailable(e),
+    }
 }

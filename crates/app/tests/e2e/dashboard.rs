@@ -497,4 +497,67 @@ fn profile_page(backend: Backend) {
         303,
         "a stranger signs in first"
     );
+
+    // Deciding and noting, through forms that carry the CSRF token.
+    let post = |path: &str, cookie: &str, body: String| {
+        env.client()
+            .send("POST", path, &[FORM, ("Cookie", cookie)], body.as_bytes())
+    };
+    let csrf = csrf_of(&shown);
+    let status_path = format!("{address}/status");
+    let refused = post(&status_path, &cookie, "status=Approved".into());
+    assert_eq!(refused.status, 403, "no CSRF token");
+    let theirs_csrf = csrf_of(&page(&env, &theirs, &theirs_cookie));
+    let foreign = post(
+        &status_path,
+        &theirs_cookie,
+        format!("csrf_token={theirs_csrf}&status=Declined"),
+    );
+    assert_eq!(foreign.status, 404, "another merchant's reviewer");
+    let key =
+        serde_json::json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let status_now =
+        || env.client().call("profile/get", &key).assert_status(200)["profile"]["status"].clone();
+    assert_eq!(status_now(), "Pending", "refused posts changed nothing");
+    let done = post(
+        &status_path,
+        &cookie,
+        format!("csrf_token={csrf}&status=Approved"),
+    );
+    assert_eq!(done.status, 303);
+    assert_eq!(done.header("Location"), Some(address.as_str()));
+    assert_eq!(status_now(), "Approved");
+    let noted = post(
+        &format!("{address}/notes"),
+        &cookie,
+        format!("csrf_token={csrf}&note=Verified+in+person"),
+    );
+    assert_eq!(noted.status, 303);
+    let notes = env.client().call("note/read", &key);
+    assert!(
+        notes
+            .assert_status(200)
+            .to_string()
+            .contains("Verified in person")
+    );
+    let log = env.client().call(
+        "event/read",
+        &serde_json::json!({
+        "email_address": "ada@example.com", "mobile_number": "4165550123", "limit": 50}),
+    );
+    let events = log.assert_status(200)["events"]
+        .as_array()
+        .expect("events")
+        .clone();
+    for activity in ["profile_status_changed", "note_created"] {
+        let event = events
+            .iter()
+            .find(|e| e["activity"] == activity)
+            .unwrap_or_else(|| panic!("{activity} logged"));
+        let details = event["details"].as_str().expect("details");
+        assert!(
+            details.ends_with("by rev@example.com"),
+            "{activity}: {details}"
+        );
+    }
 }

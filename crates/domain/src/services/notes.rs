@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use super::find_profile;
 use crate::error::DomainError;
-use crate::event::{Activity, Event};
+use crate::event::{Activity, Actor, Event};
 use crate::merchant::MerchantId;
 use crate::note::{Note, NoteText};
 use crate::paging::{Page, Paged};
@@ -46,6 +46,7 @@ impl NoteService {
         merchant: &MerchantId,
         key: &ProfileKey,
         text: NoteText,
+        actor: Actor<'_>,
     ) -> Result<Note, DomainError> {
         let profile = find_profile(&*self.profiles, merchant, key).await?;
         let now = self.clock.now();
@@ -60,7 +61,7 @@ impl NoteService {
             self.ids.next_id().into(),
             &profile,
             Activity::NoteCreated,
-            "The merchant added a note",
+            actor.sign("The merchant added a note"),
             now,
         );
         self.notes.insert(&note, &event).await?;

@@ -4,7 +4,7 @@ use time::OffsetDateTime;
 
 use super::find_profile;
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Event};
+use crate::event::{Activity, Actor, Event};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, DocumentStore, IdGenerator, ProfileRepository, StoreError};
@@ -118,15 +118,19 @@ impl ProfileService {
         .await
     }
 
-    /// Sets a profile's status.
+    /// Sets a profile's status; the log names `actor` when it is a reviewer.
     pub async fn set_status(
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
         status: ProfileStatus,
+        actor: Actor<'_>,
     ) -> Result<Profile, DomainError> {
         self.modify(merchant, key, |profile, now| {
-            let details = format!("Profile status changed from {} to {status}", profile.status);
+            let details = actor.sign(format!(
+                "Profile status changed from {} to {status}",
+                profile.status
+            ));
             profile.set_status(status, now);
             Ok((Activity::ProfileStatusChanged, details))
         })
@@ -332,7 +336,8 @@ mod tests {
         let svc = service(Arc::new(MemoryProfiles::default()));
         let k = key("ada@example.com", "4165550123");
         block_on(svc.create(&m("m1"), k.clone(), changes("Ada"))).expect("created");
-        let p = block_on(svc.set_status(&m("m1"), &k, ProfileStatus::Approved)).expect("set");
+        let p = block_on(svc.set_status(&m("m1"), &k, ProfileStatus::Approved, Actor::Api))
+            .expect("set");
         assert_eq!(p.status, ProfileStatus::Approved);
         let events = block_on(svc.events(&m("m1"), &k, Page::default())).expect("events");
         let newest = &events.items[0];

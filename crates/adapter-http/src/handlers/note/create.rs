@@ -1,3 +1,4 @@
+use domain::event::Actor;
 use domain::note::NoteText;
 
 use crate::dto::note::{NoteCreated, NoteView};
@@ -18,7 +19,10 @@ pub async fn handle(state: State, req: Signed) -> Answer<NoteCreated> {
     // The reader hands the string over untrimmed: a note is kept exactly as sent.
     let text = f.required("note", NoteText::parse);
     let (key, text) = f.finish(|| Some((key?, text?)))?;
-    let note = state.notes.create(&req.merchant, &key, text).await?;
+    let note = state
+        .notes
+        .create(&req.merchant, &key, text, Actor::Api)
+        .await?;
     Ok(Reply::created(NoteCreated {
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),

@@ -1,3 +1,4 @@
+use domain::event::Actor;
 use domain::profile::ProfileStatus;
 
 use crate::dto::profile::{ProfileStatusAnswer, read_key};
@@ -19,7 +20,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<ProfileStatusAnswer> {
     let (key, status) = f.finish(|| Some((key?, status?)))?;
     let profile = state
         .profiles
-        .set_status(&req.merchant, &key, status)
+        .set_status(&req.merchant, &key, status, Actor::Api)
         .await?;
     Ok(Reply::ok(ProfileStatusAnswer {
         email_address: profile.key.email.as_str().to_owned(),
