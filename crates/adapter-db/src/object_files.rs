@@ -73,11 +73,6 @@ impl ObjectFiles {
         })
     }
 
-    /// Where it keeps files (for logs and `idv storage migrate`).
-    pub fn describe(&self) -> &str {
-        &self.url
-    }
-
     fn path(&self, file_id: &str) -> StoreResult<Path> {
         // Ids are ours (ULIDs); refuse anything else rather than address an odd key.
         if file_id.is_empty() || !file_id.bytes().all(|b| b.is_ascii_alphanumeric()) {

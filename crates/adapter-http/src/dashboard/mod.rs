@@ -105,18 +105,17 @@ async fn root(req: HttpRequest) -> HttpResponse {
     redirect_to(BASE.to_owned())
 }
 
+/// `GET /dashboard`: the profiles are the dashboard's home.
+async fn home() -> HttpResponse {
+    redirect_to(format!("{BASE}/profiles"))
+}
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(root)).service(
         web::scope(BASE)
             .wrap(security_headers())
-            .route(
-                "",
-                web::get().to(|| async { redirect_to(format!("{BASE}/profiles")) }),
-            )
-            .route(
-                "/",
-                web::get().to(|| async { redirect_to(format!("{BASE}/profiles")) }),
-            )
+            .route("", web::get().to(home))
+            .route("/", web::get().to(home))
             .route("/login", web::get().to(login::form))
             .route("/login", web::post().to(login::sign_in))
             .route("/logout", web::post().to(login::sign_out))
