@@ -519,6 +519,47 @@ fn profile_page(backend: Backend) {
     let status_now =
         || env.client().call("profile/get", &key).assert_status(200)["profile"]["status"].clone();
     assert_eq!(status_now(), "Pending", "refused posts changed nothing");
+    // A stranger is sent to sign in; another merchant's reviewer finds no such profile;
+    // values the forms do not allow are refused; none of it leaves a trace.
+    let notes_path = format!("{address}/notes");
+    for path in [&status_path, &notes_path] {
+        let stranger = post(
+            path,
+            "",
+            format!("csrf_token={csrf}&status=Declined&note=x"),
+        );
+        assert_eq!(stranger.status, 303, "{path}");
+        assert_eq!(stranger.header("Location"), Some("/dashboard/login"));
+    }
+    let foreign_note = post(
+        &notes_path,
+        &theirs_cookie,
+        format!("csrf_token={theirs_csrf}&note=Mine"),
+    );
+    assert_eq!(foreign_note.status, 404);
+    assert!(!foreign_note.text().contains("ada@example.com"));
+    assert_eq!(
+        post(
+            &status_path,
+            &cookie,
+            format!("csrf_token={csrf}&status=Bogus")
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        post(&notes_path, &cookie, format!("csrf_token={csrf}&note=")).status,
+        400
+    );
+    assert_eq!(status_now(), "Pending");
+    let untouched = env.client().call("note/read", &key);
+    assert_eq!(
+        untouched.assert_status(200)["notes"]
+            .as_array()
+            .map(Vec::len),
+        Some(1),
+        "only the API's note"
+    );
     let done = post(
         &status_path,
         &cookie,
