@@ -278,6 +278,25 @@ impl DocumentRepository for Database {
         row.map(|r| r.open(&self.vault)).transpose()
     }
 
+    async fn find_of_merchant(
+        &self,
+        merchant: &MerchantId,
+        id: &DocumentId,
+    ) -> StoreResult<Option<Document>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let row = self
+            .read(move |conn| {
+                Ok(documents::table
+                    .find(id)
+                    .filter(documents::merchant_id.eq(merchant))
+                    .select(DocumentRow::as_select())
+                    .get_result(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(|r| r.open(&self.vault)).transpose()
+    }
+
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>> {
         let profile = profile.0.clone();
         let rows = self

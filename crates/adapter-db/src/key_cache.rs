@@ -107,6 +107,10 @@ impl<R: MerchantRepository> MerchantRepository for CachedKeys<R> {
         self.inner.add_key(key).await
     }
 
+    async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>> {
+        self.inner.keys(merchant).await
+    }
+
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
         self.inner.save_settings(id, settings).await
     }
@@ -160,6 +164,9 @@ mod tests {
         }
         async fn add_key(&self, _: &ApiKey) -> StoreResult<()> {
             Ok(())
+        }
+        async fn keys(&self, _: &MerchantId) -> StoreResult<Vec<ApiKey>> {
+            Ok(Vec::new())
         }
         async fn save_settings(&self, _: &MerchantId, _: &MerchantSettings) -> StoreResult<()> {
             Ok(())

@@ -211,6 +211,20 @@ impl MerchantRepository for Database {
         row.map(|r| r.open(&self.vault)).transpose()
     }
 
+    async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>> {
+        let merchant = merchant.0.clone();
+        let rows = self
+            .read(move |conn| {
+                Ok(api_keys::table
+                    .filter(api_keys::merchant_id.eq(merchant))
+                    .order((api_keys::created_at, api_keys::api_key))
+                    .select(ApiKeyRow::as_select())
+                    .load(conn)?)
+            })
+            .await?;
+        rows.into_iter().map(|r| r.open(&self.vault)).collect()
+    }
+
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
         let id = id.0.clone();
         let days = i32::from(settings.quiz_expiry_days.days());

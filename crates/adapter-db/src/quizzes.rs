@@ -207,6 +207,19 @@ impl QuizRepository for Database {
         paged(rows, |r| with_client(&self.vault, r))
     }
 
+    async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>> {
+        let profile = profile.0.clone();
+        let rows = self
+            .read(move |conn| {
+                let theirs = quizzes::table
+                    .filter(quizzes::profile_id.eq(profile))
+                    .filter(quizzes::deleted_at.is_null());
+                Ok(newest_first!(conn, theirs, quizzes::id, page, QuizRow))
+            })
+            .await?;
+        paged(rows, QuizRow::into_domain)
+    }
+
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.expired_at.map(to_db));
         let event = self.logged(event);

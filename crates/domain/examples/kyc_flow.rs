@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use domain::document::FileType;
+use domain::event::Actor;
 use domain::memory::{
     FixedClock, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes,
     MemoryTemplates, SequentialIds,
@@ -99,7 +100,9 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
             name: Some("Onboarding".into()),
         },
     };
-    let sent = quiz_service.create(&merchant.id, request).await?;
+    let sent = quiz_service
+        .create(&merchant.id, request, Actor::Api)
+        .await?;
     let links = quiz_service.links(&sent.quiz);
     writeln!(out, "quiz sent: {}", links.tiny_url)?;
 

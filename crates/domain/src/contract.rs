@@ -81,6 +81,9 @@ pub const CHECKS: &[(&str, Check)] = &[
         Box::pin(document_scope(p))
     }),
     ("merchant_keys_and_settings", |p| Box::pin(merchant_keys(p))),
+    ("a_profiles_quizzes_are_its_own_and_live", |p| {
+        Box::pin(quiz_scope(p))
+    }),
     ("templates_belong_to_their_merchant", |p| {
         Box::pin(template_scope(p))
     }),
@@ -670,6 +673,19 @@ async fn document_scope(p: Ports) {
             .is_none()
     );
     assert!(p.documents.file_in_use(&"F1".into()).await.expect("read"));
+    let stranger = seed_merchant(&p, "m2").await;
+    let of_merchant = |merchant: MerchantId| {
+        let documents = p.documents.clone();
+        async move {
+            documents
+                .find_of_merchant(&merchant, &"d1".into())
+                .await
+                .expect("read")
+                .map(|d| d.id)
+        }
+    };
+    assert_eq!(of_merchant(m.clone()).await, Some("d1".into()));
+    assert_eq!(of_merchant(stranger).await, None, "another merchant's");
     let mut reviewed = doc.clone();
     reviewed.status = DocumentStatus::Approved;
     let e = Event::about(
@@ -731,6 +747,22 @@ async fn merchant_keys(p: Ports) {
         .expect("read")
         .expect("found");
     assert_eq!(found.allowed_networks, [net]);
+    let listed: Vec<String> = p
+        .merchants
+        .keys(&m)
+        .await
+        .expect("read")
+        .into_iter()
+        .map(|k| k.key)
+        .collect();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert!(listed.contains(&"key-m1".to_owned()) && listed.contains(&"key-second".to_owned()));
+    let other = seed_merchant(&p, "m2").await;
+    let theirs = p.merchants.keys(&other).await.expect("read");
+    assert_eq!(
+        theirs.iter().map(|k| k.key.as_str()).collect::<Vec<_>>(),
+        ["key-m2"]
+    );
     for missing in [
         p.merchants.set_key_enabled("key-none", true).await,
         p.merchants.set_key_networks("key-none", &[]).await,
@@ -749,6 +781,48 @@ async fn merchant_keys(p: Ports) {
         .expect("saved");
     let stored = p.merchants.find(&m).await.expect("read").expect("found");
     assert_eq!(stored.settings, settings);
+}
+
+async fn quiz_scope(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, first) = seed_quiz(&p, &m, "q1").await;
+    let (other, _) = seed_quiz(&p, &m, "q2").await;
+    let second = quiz(&client, "q3");
+    let sent = Event::about("ev-q3".into(), &client, Activity::QuizCreated, "", NOW);
+    let mut updated = client.clone();
+    updated.revision += 1;
+    p.quizzes
+        .create(&ProfileWrite::Update(updated.clone()), &second, &[sent])
+        .await
+        .expect("second quiz stored");
+    let ids = |profile: ProfileId| {
+        let quizzes = p.quizzes.clone();
+        async move {
+            let listed = quizzes
+                .list_of_profile(&profile, page(10))
+                .await
+                .expect("read");
+            let ids: Vec<String> = listed.items.iter().map(|q| q.id.to_string()).collect();
+            (ids, listed.total_count)
+        }
+    };
+    assert_eq!(
+        ids(client.id.clone()).await,
+        (vec!["q3".to_owned(), "q1".to_owned()], 2)
+    );
+    assert_eq!(ids(other.id.clone()).await, (vec!["q2".to_owned()], 1));
+    let mut gone = first.clone();
+    gone.deleted_at = Some(NOW);
+    let deleted = Event::about("ev-q1x".into(), &client, Activity::QuizDeleted, "", NOW);
+    p.quizzes
+        .mark_deleted(&gone, &deleted)
+        .await
+        .expect("deleted");
+    assert_eq!(
+        ids(client.id.clone()).await,
+        (vec!["q3".to_owned()], 1),
+        "a deleted quiz is not listed"
+    );
 }
 
 async fn template_scope(p: Ports) {

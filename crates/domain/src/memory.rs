@@ -331,6 +331,15 @@ impl MerchantRepository for MemoryMerchants {
             .cloned())
     }
 
+    async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>> {
+        let keys = self.keys.lock().expect("lock");
+        Ok(keys
+            .iter()
+            .filter(|k| &k.merchant_id == merchant)
+            .cloned()
+            .collect())
+    }
+
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
         let mut merchants = self.merchants.lock().expect("lock");
         let stored = merchants
@@ -473,6 +482,16 @@ impl QuizRepository for MemoryQuizzes {
             .filter_map(|q| self.with_client(q))
             .collect();
         Ok(page_of(mine, page))
+    }
+
+    async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>> {
+        let quizzes = self.profiles.quizzes.lock().expect("lock");
+        let theirs = quizzes
+            .iter()
+            .filter(|q| &q.profile_id == profile && q.deleted_at.is_none())
+            .cloned()
+            .collect();
+        Ok(page_of(theirs, page))
     }
 
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
@@ -641,6 +660,18 @@ impl DocumentRepository for MemoryDocuments {
         Ok(documents
             .iter()
             .find(|d| &d.profile_id == profile && &d.id == id)
+            .cloned())
+    }
+
+    async fn find_of_merchant(
+        &self,
+        merchant: &MerchantId,
+        id: &DocumentId,
+    ) -> StoreResult<Option<Document>> {
+        let documents = self.0.documents.lock().expect("lock");
+        Ok(documents
+            .iter()
+            .find(|d| &d.merchant_id == merchant && &d.id == id)
             .cloned())
     }
 

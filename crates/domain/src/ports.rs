@@ -80,6 +80,8 @@ pub trait MerchantRepository: Send + Sync {
     async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()>;
     /// The key named by an `Api-Key` header, enabled or not.
     async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
+    /// The merchant's keys, enabled or not, oldest first.
+    async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>>;
     /// `Missing` when the merchant does not exist.
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()>;
 }
@@ -159,6 +161,8 @@ pub trait QuizRepository: Send + Sync {
     ) -> StoreResult<Option<QuizWithClient>>;
     /// The merchant's quizzes that are not deleted, newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>>;
+    /// The profile's quizzes that are not deleted, newest first.
+    async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>>;
     /// Ends the quiz early, if it was neither ended nor deleted meanwhile (else `Conflict`).
     async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
     /// Soft-deletes the quiz, if it was not deleted meanwhile (else `Missing`).
@@ -198,6 +202,13 @@ pub trait QuizRepository: Send + Sync {
 pub trait DocumentRepository: Send + Sync {
     /// The document if it belongs to `profile`.
     async fn find(&self, profile: &ProfileId, id: &DocumentId) -> StoreResult<Option<Document>>;
+    /// The document if it belongs to one of `merchant`'s profiles (the dashboard's
+    /// addresses name a document by its id alone).
+    async fn find_of_merchant(
+        &self,
+        merchant: &MerchantId,
+        id: &DocumentId,
+    ) -> StoreResult<Option<Document>>;
     /// Newest first.
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>>;
     /// `Missing` if the document is gone.

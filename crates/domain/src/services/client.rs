@@ -595,10 +595,11 @@ mod tests {
                 ..TemplateChoice::default()
             },
         };
-        let created = block_on(
-            QuizService::new(ports, "https://idv.example")
-                .create(&MerchantId("m1".into()), request),
-        )
+        let created = block_on(QuizService::new(ports, "https://idv.example").create(
+            &MerchantId("m1".into()),
+            request,
+            crate::event::Actor::Api,
+        ))
         .expect("quiz created");
         let client = ClientService::new(
             quizzes.clone(),

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use super::find_profile;
 use crate::document::{Document, DocumentStatus, StoredFile};
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Event};
+use crate::event::{Activity, Actor, Event};
 use crate::ids::{DocumentId, FileId};
 use crate::merchant::MerchantId;
 use crate::paging::{Page, Paged};
@@ -101,6 +101,26 @@ impl DocumentService {
         Ok((profile, document))
     }
 
+    /// The merchant's document with this id, with its profile; another merchant's is
+    /// `NotFound`, as if it did not exist.
+    pub async fn get_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &DocumentId,
+    ) -> Result<(Profile, Document), DomainError> {
+        let document = self
+            .documents
+            .find_of_merchant(merchant, id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Document))?;
+        let profile = self
+            .profiles
+            .find_by_id(merchant, &document.profile_id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Document))?;
+        Ok((profile, document))
+    }
+
     /// The profile's documents, newest first, with the profile.
     pub async fn list(
         &self,
@@ -113,21 +133,22 @@ impl DocumentService {
         Ok((profile, documents))
     }
 
-    /// Sets a document's status and records it.
+    /// Sets a document's status and records it, with who set it.
     pub async fn set_status(
         &self,
         merchant: &MerchantId,
         key: &ProfileKey,
         id: &DocumentId,
         status: DocumentStatus,
+        actor: Actor<'_>,
     ) -> Result<Document, DomainError> {
         let (profile, mut document) = self.get(merchant, key, id).await?;
         let now = self.clock.now();
-        let details = format!(
+        let details = actor.sign(format!(
             "Document {} status changed from {} to {status}",
             document.step.name(),
             document.status
-        );
+        ));
         document.status = status;
         document.updated_at = now;
         let event = Event::about(
@@ -222,6 +243,13 @@ mod tests {
     #[async_trait]
     impl DocumentRepository for Naming {
         async fn find(&self, _: &ProfileId, _: &DocumentId) -> StoreResult<Option<Document>> {
+            Ok(None)
+        }
+        async fn find_of_merchant(
+            &self,
+            _: &MerchantId,
+            _: &DocumentId,
+        ) -> StoreResult<Option<Document>> {
             Ok(None)
         }
         async fn list(&self, _: &ProfileId, _: Page) -> StoreResult<Paged<Document>> {

@@ -111,6 +111,24 @@ impl MerchantService {
         }
     }
 
+    /// The merchant's keys, enabled or not, oldest first.
+    pub async fn keys(&self, merchant: &MerchantId) -> Result<Vec<ApiKey>, DomainError> {
+        Ok(self.merchants.keys(merchant).await?)
+    }
+
+    /// Disables one of the merchant's keys; another merchant's key is `NotFound(ApiKey)`,
+    /// as if it did not exist.
+    pub async fn disable_key_of(
+        &self,
+        merchant: &MerchantId,
+        key: &str,
+    ) -> Result<(), DomainError> {
+        match self.merchants.find_key(key).await? {
+            Some(found) if &found.merchant_id == merchant => self.set_key_enabled(key, false).await,
+            _ => Err(DomainError::NotFound(Resource::ApiKey)),
+        }
+    }
+
     /// Limits a key to requests from these networks (empty: from anywhere).
     pub async fn set_key_networks(
         &self,
@@ -192,6 +210,24 @@ mod tests {
         let secret = key.secret.expose_secret();
         assert!(secret.starts_with("sec-") && secret.len() == 36);
         assert_eq!(merchant.settings.quiz_expiry_days.days(), 5);
+    }
+
+    #[test]
+    fn a_merchant_disables_only_its_own_keys() {
+        let svc = service();
+        let (acme, acme_key) = block_on(svc.create("Acme")).expect("created");
+        let (globex, globex_key) = block_on(svc.create("Globex")).expect("created");
+        let refused = block_on(svc.disable_key_of(&acme.id, &globex_key.key));
+        assert!(
+            matches!(refused, Err(DomainError::NotFound(Resource::ApiKey))),
+            "{refused:?}"
+        );
+        let theirs = block_on(svc.keys(&globex.id)).expect("read");
+        assert!(theirs[0].enabled, "another merchant's key is untouched");
+        block_on(svc.disable_key_of(&acme.id, &acme_key.key)).expect("disabled");
+        let mine = block_on(svc.keys(&acme.id)).expect("read");
+        assert_eq!(mine.len(), 1);
+        assert!(!mine[0].enabled);
     }
 
     #[test]

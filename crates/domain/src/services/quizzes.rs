@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Event};
+use crate::event::{Activity, Actor, Event};
 use crate::ids::TemplateId;
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::paging::{Page, Paged};
@@ -119,13 +119,14 @@ impl QuizService {
         &self,
         merchant: &MerchantId,
         request: QuizRequest,
+        actor: Actor<'_>,
     ) -> Result<QuizWithClient, DomainError> {
         let template = self.choose_template(merchant, &request.template).await?;
         let default_days = self.default_expiry(merchant).await?;
         let days = expiry_days(request.expiry_days, default_days);
         for _ in 0..MAX_ATTEMPTS {
             let now = self.clock.now();
-            let (write, profile_event) = self.client_write(merchant, &request, now).await?;
+            let (write, profile_event) = self.client_write(merchant, &request, actor, now).await?;
             let profile = match &write {
                 ProfileWrite::Insert(p) | ProfileWrite::Update(p) => p.clone(),
             };
@@ -145,7 +146,7 @@ impl QuizService {
                 opened_at: None,
                 completed: FeatureSet::default(),
             };
-            let details = format!("Quiz sent, valid for {} days", days.days());
+            let details = actor.sign(format!("Quiz sent, valid for {} days", days.days()));
             let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);
             match self
                 .quizzes
@@ -180,13 +181,14 @@ impl QuizService {
         &self,
         merchant: &MerchantId,
         request: &QuizRequest,
+        actor: Actor<'_>,
         now: time::OffsetDateTime,
     ) -> Result<(ProfileWrite, Event), DomainError> {
         match self.profiles.find(merchant, &request.key).await? {
             Some(mut profile) => {
                 profile.apply(request.changes.clone(), now)?;
                 profile.revision += 1;
-                let details = "Profile updated by a new quiz";
+                let details = actor.sign("Profile updated by a new quiz");
                 let event = Event::about(
                     self.ids.next_id().into(),
                     &profile,
@@ -205,7 +207,7 @@ impl QuizService {
                     now,
                 )?;
                 // No name, as for profile/create.
-                let details = "Profile created by a new quiz";
+                let details = actor.sign("Profile created by a new quiz");
                 let event = Event::about(
                     self.ids.next_id().into(),
                     &profile,
@@ -228,6 +230,17 @@ impl QuizService {
             .find(merchant, link)
             .await?
             .ok_or(DomainError::NotFound(Resource::Quiz))
+    }
+
+    /// The quizzes of the merchant's profile with this pair, newest first.
+    pub async fn list_of_profile(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        page: Page,
+    ) -> Result<Paged<Quiz>, DomainError> {
+        let profile = super::find_profile(&*self.profiles, merchant, key).await?;
+        Ok(self.quizzes.list_of_profile(&profile.id, page).await?)
     }
 
     /// The merchant's quizzes, newest first.
@@ -439,7 +452,7 @@ mod tests {
             list: Some(selfie()),
             name: None,
         };
-        let q = block_on(w.quizzes.create(&m(), request(choice, None)))
+        let q = block_on(w.quizzes.create(&m(), request(choice, None), Actor::Api))
             .expect("created")
             .quiz;
         assert_eq!(q.template.template_id, Some(id));
@@ -458,7 +471,7 @@ mod tests {
             list: Some(selfie()),
             name: None,
         };
-        let q = block_on(w.quizzes.create(&m(), request(choice, None)))
+        let q = block_on(w.quizzes.create(&m(), request(choice, None), Actor::Api))
             .expect("created")
             .quiz;
         assert!(q.template.is_custom());
@@ -476,19 +489,22 @@ mod tests {
             template_id: Some("nope".into()),
             ..TemplateChoice::default()
         };
-        let err = block_on(w.quizzes.create(&m(), request(choice, None))).expect_err("unknown");
+        let err = block_on(w.quizzes.create(&m(), request(choice, None), Actor::Api))
+            .expect_err("unknown");
         assert!(matches!(err, DomainError::NotFound(Resource::Template)));
-        let err = block_on(
-            w.quizzes
-                .create(&m(), request(TemplateChoice::default(), None)),
-        )
+        let err = block_on(w.quizzes.create(
+            &m(),
+            request(TemplateChoice::default(), None),
+            Actor::Api,
+        ))
         .expect_err("none");
         assert!(matches!(err, DomainError::TemplateRequired));
         let empty = TemplateChoice {
             list: Some(vec![]),
             ..TemplateChoice::default()
         };
-        let err = block_on(w.quizzes.create(&m(), request(empty, None))).expect_err("asks nothing");
+        let err = block_on(w.quizzes.create(&m(), request(empty, None), Actor::Api))
+            .expect_err("asks nothing");
         assert!(matches!(err, DomainError::FeatureRequired));
     }
 
@@ -499,13 +515,19 @@ mod tests {
             list: Some(selfie()),
             ..TemplateChoice::default()
         };
-        let q = block_on(w.quizzes.create(&m(), request(custom(), Some(31))))
-            .expect("created")
-            .quiz;
+        let q = block_on(
+            w.quizzes
+                .create(&m(), request(custom(), Some(31)), Actor::Api),
+        )
+        .expect("created")
+        .quiz;
         assert_eq!(q.expiry_days.days(), 12);
-        let q = block_on(w.quizzes.create(&m(), request(custom(), Some(3))))
-            .expect("created")
-            .quiz;
+        let q = block_on(
+            w.quizzes
+                .create(&m(), request(custom(), Some(3)), Actor::Api),
+        )
+        .expect("created")
+        .quiz;
         assert_eq!(q.expiry_days.days(), 3);
         assert_eq!(q.expires_at - q.created_at, time::Duration::days(3));
     }
@@ -518,7 +540,8 @@ mod tests {
             template_id: Some(id.clone()),
             ..TemplateChoice::default()
         };
-        let created = block_on(w.quizzes.create(&m(), request(choice, None))).expect("created");
+        let created =
+            block_on(w.quizzes.create(&m(), request(choice, None), Actor::Api)).expect("created");
         block_on(
             w.templates
                 .update(&m(), &id, Some("Renamed".into()), &selfie()),
@@ -540,7 +563,7 @@ mod tests {
             list: Some(selfie()),
             ..TemplateChoice::default()
         };
-        let q = block_on(w.quizzes.create(&m(), request(choice, None)))
+        let q = block_on(w.quizzes.create(&m(), request(choice, None), Actor::Api))
             .expect("created")
             .quiz;
         let link = QuizLink::Code(q.code.clone());

@@ -1,4 +1,5 @@
 use domain::document::DocumentStatus;
+use domain::event::Actor;
 
 use crate::dto::document::{DocumentStatusAnswer, read_document_id};
 use crate::dto::profile::read_key;
@@ -21,7 +22,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentStatusAnswer> {
     let (key, id, status) = f.finish(|| Some((key?, id?, status?)))?;
     let document = state
         .documents
-        .set_status(&req.merchant, &key, &id, status)
+        .set_status(&req.merchant, &key, &id, status, Actor::Api)
         .await?;
     Ok(Reply::ok(DocumentStatusAnswer {
         email_address: key.email.as_str().to_owned(),

@@ -1,3 +1,4 @@
+use domain::event::Actor;
 use domain::ids::TemplateId;
 use domain::services::{QuizRequest, TemplateChoice};
 use domain::template::parse_template_name;
@@ -45,7 +46,10 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
             template: template?,
         })
     })?;
-    let created = state.quizzes.create(&req.merchant, request).await?;
+    let created = state
+        .quizzes
+        .create(&req.merchant, request, Actor::Api)
+        .await?;
     let (quiz, client) = (&created.quiz, &created.client);
     let links = state.quizzes.links(quiz);
     let stored = quiz.template.template_id.as_ref().map(ToString::to_string);
