@@ -10,6 +10,7 @@ mod dto;
 mod envelope;
 mod error;
 mod fields;
+mod file_answer;
 mod handlers;
 pub mod openapi;
 mod pages;

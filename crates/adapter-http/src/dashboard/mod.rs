@@ -1,15 +1,20 @@
 //! The merchant's dashboard (contract §10): server-rendered pages for the people who
-//! review clients, another adapter over the same domain services as the JSON API. This
-//! first part holds signing in and out, sessions, CSRF and the profile list.
+//! review clients, another adapter over the same domain services as the JSON API: signing
+//! in and out, sessions and CSRF here; a module per page.
 
+mod documents;
 mod login;
 mod profile;
 mod profiles;
+mod quizzes;
+mod settings;
+mod templates;
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use domain::DomainError;
 use domain::session::{Session, SessionToken};
 
 use crate::handlers::State;
@@ -62,6 +67,21 @@ pub(crate) fn csrf_ok(reviewer: &Reviewer, sent: &str) -> bool {
     digest(&reviewer.session.csrf_token).as_ref() == digest(sent).as_ref()
 }
 
+/// The signed-in reviewer behind a form post that carries their session's CSRF token;
+/// otherwise the answer to give (to sign in, or refused).
+pub(crate) async fn poster(
+    state: &State,
+    req: &HttpRequest,
+    csrf_token: &str,
+) -> Result<Reviewer, HttpResponse> {
+    let reviewer = reviewer(state, req).await?;
+    if csrf_ok(&reviewer, csrf_token) {
+        Ok(reviewer)
+    } else {
+        Err(csrf_refused())
+    }
+}
+
 /// The answer to a post without the right CSRF token.
 pub(crate) fn csrf_refused() -> HttpResponse {
     message(
@@ -69,6 +89,37 @@ pub(crate) fn csrf_refused() -> HttpResponse {
         "Refused",
         "This form has expired or did not come from this dashboard. Go back, reload the page and try again.",
     )
+}
+
+/// The 404 page: nothing of the reviewer's merchant has this address (another
+/// merchant's object looks exactly the same).
+pub(crate) fn not_found() -> HttpResponse {
+    message(
+        StatusCode::NOT_FOUND,
+        "Not found",
+        "Nothing of yours has this address.",
+    )
+}
+
+/// The answer when a domain call fails: a missing object is the 404 page, a refusal
+/// names what to fix, anything else is logged and the reviewer asked to retry.
+pub(crate) fn failed(e: DomainError) -> HttpResponse {
+    match e {
+        DomainError::NotFound(_) => not_found(),
+        DomainError::Invalid(violations) => message(
+            StatusCode::BAD_REQUEST,
+            "Not saved",
+            &violations.to_string(),
+        ),
+        e => {
+            tracing::error!(error = %e, "a dashboard page failed");
+            message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Unavailable",
+                "The service cannot be reached right now. Try again in a moment.",
+            )
+        }
+    }
 }
 
 fn session_cookie(value: &str, settings: DashboardSettings) -> Cookie<'static> {
@@ -122,6 +173,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/profiles", web::get().to(profiles::list))
             .route("/profiles/{id}", web::get().to(profile::show))
             .route("/profiles/{id}/status", web::post().to(profile::set_status))
-            .route("/profiles/{id}/notes", web::post().to(profile::add_note)),
+            .route("/profiles/{id}/notes", web::post().to(profile::add_note))
+            .route("/profiles/{id}/quizzes", web::post().to(quizzes::create))
+            .route(
+                "/documents/{id}/status",
+                web::post().to(documents::set_status),
+            )
+            .route(
+                "/documents/{id}/files/{file_id}",
+                web::get().to(documents::file),
+            )
+            .route("/templates", web::get().to(templates::list))
+            .route("/settings", web::get().to(settings::show))
+            .route("/settings", web::post().to(settings::save))
+            .route("/settings/keys", web::post().to(settings::create_key))
+            .route(
+                "/settings/keys/{key}/disable",
+                web::post().to(settings::disable_key),
+            ),
     );
 }

@@ -1,18 +1,19 @@
-//! One profile: who the client is, what they submitted, their documents, notes and log.
+//! One profile: who the client is, what they submitted, their quizzes and documents,
+//! notes and log; and the reviewer's changes to it.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use domain::DomainError;
-use domain::paging::Page;
-use domain::profile::{Profile, ProfileId};
-use domain::validation::parse_object_id;
-
+use domain::document::{Document, DocumentStatus, Evidence, FileType};
 use domain::event::Actor;
 use domain::note::NoteText;
+use domain::paging::Page;
+use domain::profile::{Profile, ProfileId, ProfileStatus};
+use domain::quiz::{Quiz, QuizState};
+use domain::validation::parse_object_id;
 use serde::Deserialize;
 
-use super::{Reviewer, csrf_ok, csrf_refused, message, reviewer};
+use super::{Reviewer, failed, message, not_found, poster, reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -25,10 +26,28 @@ struct Field {
     value: String,
 }
 
-struct DocumentRow {
-    step: &'static str,
-    status: String,
+struct QuizRow {
+    template: String,
+    state: &'static str,
     created_at: String,
+    expires_at: String,
+    tiny_url: String,
+}
+
+struct FileRow {
+    url: String,
+    name: String,
+    image: bool,
+}
+
+struct DocumentRow {
+    id: String,
+    step: &'static str,
+    status: &'static str,
+    created_at: String,
+    files: Vec<FileRow>,
+    /// What a step without files holds (the signed name, the fingerprint).
+    summary: Option<String>,
 }
 
 struct NoteRow {
@@ -42,6 +61,11 @@ struct EventRow {
     created_at: String,
 }
 
+struct TemplateOption {
+    id: String,
+    name: String,
+}
+
 #[derive(Template)]
 #[template(path = "dashboard/profile.html")]
 struct ProfilePage<'a> {
@@ -49,10 +73,13 @@ struct ProfilePage<'a> {
     csrf_token: &'a str,
     id: &'a str,
     status: &'static str,
-    statuses: [&'static str; 4],
+    statuses: &'static [ProfileStatus],
+    document_statuses: &'static [DocumentStatus],
     name: String,
     fields: Vec<Field>,
     submitted: Vec<Field>,
+    quizzes: Vec<QuizRow>,
+    templates: Vec<TemplateOption>,
     documents: Vec<DocumentRow>,
     notes: Vec<NoteRow>,
     events: Vec<EventRow>,
@@ -65,23 +92,23 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
         Err(answer) => return answer,
     };
     let merchant = &session.merchant_id;
-    let Ok(id) = parse_object_id(&id).map(ProfileId) else {
-        return not_found();
-    };
-    let profile = match state.profiles.get_by_id(merchant, &id).await {
+    let profile = match find(&state, merchant, &id).await {
         Ok(profile) => profile,
-        Err(DomainError::NotFound(_)) => return not_found(),
-        Err(e) => return unavailable(e),
+        Err(answer) => return answer,
     };
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
-    let documents = state.documents.list(merchant, key, page).await;
-    let notes = state.notes.list(merchant, key, page).await;
-    let events = state.profiles.events(merchant, key, page).await;
-    let (documents, notes, events) = match (documents, notes, events) {
-        (Ok((_, d)), Ok(n), Ok(e)) => (d, n, e),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return unavailable(e),
+    let (quizzes, templates, documents, notes, events) = match futures_util::try_join!(
+        state.quizzes.list_of_profile(merchant, key, page),
+        state.templates.list(merchant, page),
+        state.documents.list(merchant, key, page),
+        state.notes.list(merchant, key, page),
+        state.profiles.events(merchant, key, page),
+    ) {
+        Ok(found) => found,
+        Err(e) => return failed(e),
     };
+    let now = state.clock.now();
     html(
         StatusCode::OK,
         &ProfilePage {
@@ -89,19 +116,25 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
             csrf_token: &session.csrf_token,
             id: &profile.id.0,
             status: profile.status.as_str(),
-            statuses: ["Pending", "Reviewed", "Approved", "Declined"],
+            statuses: ProfileStatus::ALL,
+            document_statuses: DocumentStatus::ALL,
             name: profile.full_name(),
             fields: fields(&profile),
             submitted: submitted(&profile),
-            documents: documents
+            quizzes: quizzes
                 .items
                 .iter()
-                .map(|d| DocumentRow {
-                    step: d.step.label(),
-                    status: d.status.to_string(),
-                    created_at: rfc3339(d.created_at),
+                .map(|q| quiz_row(&state, q, now))
+                .collect(),
+            templates: templates
+                .items
+                .into_iter()
+                .map(|t| TemplateOption {
+                    id: t.id.to_string(),
+                    name: t.name,
                 })
                 .collect(),
+            documents: documents.1.items.iter().map(document_row).collect(),
             notes: notes
                 .items
                 .iter()
@@ -121,6 +154,64 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
                 .collect(),
         },
     )
+}
+
+/// The merchant's profile behind an address's id; anything else is the 404 page.
+pub(super) async fn find(
+    state: &State,
+    merchant: &domain::merchant::MerchantId,
+    id: &str,
+) -> Result<Profile, HttpResponse> {
+    let id = parse_object_id(id)
+        .map(ProfileId)
+        .map_err(|_| not_found())?;
+    state
+        .profiles
+        .get_by_id(merchant, &id)
+        .await
+        .map_err(failed)
+}
+
+fn quiz_row(state: &State, quiz: &Quiz, now: time::OffsetDateTime) -> QuizRow {
+    QuizRow {
+        template: quiz.template.name.clone(),
+        state: match quiz.state(now) {
+            QuizState::Active if quiz.opened_at.is_some() => "Opened",
+            QuizState::Active => "Sent",
+            QuizState::Submitted => "Submitted",
+            QuizState::Expired => "Expired",
+            QuizState::Deleted => "Deleted",
+        },
+        created_at: rfc3339(quiz.created_at),
+        expires_at: rfc3339(quiz.expired_at.unwrap_or(quiz.expires_at)),
+        tiny_url: state.quizzes.links(quiz).tiny_url,
+    }
+}
+
+fn document_row(d: &Document) -> DocumentRow {
+    DocumentRow {
+        id: d.id.to_string(),
+        step: d.step.label(),
+        status: d.status.as_str(),
+        created_at: rfc3339(d.created_at),
+        files: d
+            .files()
+            .iter()
+            .map(|f| FileRow {
+                url: format!("/dashboard/documents/{}/files/{}", d.id, f.file_id),
+                name: f.file_name.clone(),
+                image: f.file_type != FileType::Pdf,
+            })
+            .collect(),
+        summary: match &d.evidence {
+            Evidence::Files(_) => None,
+            Evidence::Agreement {
+                signed_name,
+                signed_at,
+            } => Some(format!("Signed “{signed_name}” at {}", rfc3339(*signed_at))),
+            Evidence::Fingerprint { fingerprint } => Some(format!("Device {fingerprint}")),
+        },
+    }
 }
 
 fn fields(p: &Profile) -> Vec<Field> {
@@ -176,23 +267,6 @@ fn submitted(p: &Profile) -> Vec<Field> {
     shown
 }
 
-fn not_found() -> HttpResponse {
-    message(
-        StatusCode::NOT_FOUND,
-        "Not found",
-        "No profile of yours has this address.",
-    )
-}
-
-fn unavailable(e: DomainError) -> HttpResponse {
-    tracing::error!(error = %e, "profile page failed");
-    message(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "Unavailable",
-        "The service cannot be reached right now. Try again in a moment.",
-    )
-}
-
 #[derive(Deserialize)]
 pub(super) struct StatusForm {
     #[serde(default)]
@@ -211,28 +285,20 @@ pub(super) struct NoteForm {
 
 /// The profile of the signed-in reviewer's merchant behind `id`, once the post's CSRF
 /// token is checked; otherwise the answer to give.
-async fn profile_for_post(
+pub(super) async fn profile_for_post(
     state: &State,
     req: &HttpRequest,
     id: &str,
     csrf_token: &str,
 ) -> Result<(Reviewer, Profile), HttpResponse> {
-    let reviewer = reviewer(state, req).await?;
-    if !csrf_ok(&reviewer, csrf_token) {
-        return Err(csrf_refused());
-    }
-    let id = parse_object_id(id)
-        .map(ProfileId)
-        .map_err(|_| not_found())?;
-    match state
-        .profiles
-        .get_by_id(&reviewer.session.merchant_id, &id)
-        .await
-    {
-        Ok(profile) => Ok((reviewer, profile)),
-        Err(DomainError::NotFound(_)) => Err(not_found()),
-        Err(e) => Err(unavailable(e)),
-    }
+    let reviewer = poster(state, req, csrf_token).await?;
+    let profile = find(state, &reviewer.session.merchant_id, id).await?;
+    Ok((reviewer, profile))
+}
+
+/// Where a change to a profile sends the browser back to.
+pub(super) fn back_to(profile: &Profile) -> HttpResponse {
+    redirect_to(format!("/dashboard/profiles/{}", profile.id.0))
 }
 
 /// `POST /dashboard/profiles/{id}/status`: the reviewer's verdict, logged with their
@@ -260,8 +326,8 @@ pub(super) async fn set_status(
         .set_status(&reviewer.session.merchant_id, &profile.key, status, actor)
         .await
     {
-        Ok(_) => redirect_to(format!("/dashboard/profiles/{}", profile.id.0)),
-        Err(e) => unavailable(e),
+        Ok(_) => back_to(&profile),
+        Err(e) => failed(e),
     }
 }
 
@@ -289,7 +355,7 @@ pub(super) async fn add_note(
         .create(&reviewer.session.merchant_id, &profile.key, text, actor)
         .await
     {
-        Ok(_) => redirect_to(format!("/dashboard/profiles/{}", profile.id.0)),
-        Err(e) => unavailable(e),
+        Ok(_) => back_to(&profile),
+        Err(e) => failed(e),
     }
 }

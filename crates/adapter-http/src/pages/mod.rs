@@ -77,6 +77,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         }),
     )
     .route(
+        "/static/dashboard.css",
+        web::get().to(|| async {
+            asset(
+                "text/css; charset=utf-8",
+                include_str!("../../static/dashboard.css"),
+            )
+        }),
+    )
+    .route(
         "/static/quiz.js",
         web::get().to(|| async {
             asset(

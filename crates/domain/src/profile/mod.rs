@@ -123,6 +123,17 @@ pub struct ProfileChanges {
     pub attributes: AttributesPatch,
 }
 
+impl ProfileChanges {
+    /// Changes that leave `profile` as it is (a new quiz for a client as they stand).
+    pub fn none_to(profile: &Profile) -> Self {
+        Self {
+            first_name: profile.first_name.clone(),
+            last_name: profile.last_name.clone(),
+            attributes: AttributesPatch::default(),
+        }
+    }
+}
+
 /// What the client typed into the quiz's form steps, kept apart from the merchant's data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmittedFormFields {

@@ -1,0 +1,104 @@
+//! A document's files and the reviewer's verdict on it. Addresses name a document by its
+//! id alone: it is looked up among the reviewer's merchant's documents only.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use domain::document::FileType;
+use domain::event::Actor;
+use domain::ids::{DocumentId, FileId};
+use serde::Deserialize;
+
+use super::profile::back_to;
+use super::{failed, message, not_found, poster, reviewer};
+use crate::file_answer::{Disposition, file_answer};
+use crate::handlers::State;
+
+#[derive(Deserialize)]
+pub(super) struct FilePath {
+    id: String,
+    file_id: String,
+}
+
+/// `GET /dashboard/documents/{id}/files/{file_id}`: an image shown in the page, a PDF
+/// saved; never cached.
+pub(super) async fn file(
+    state: State,
+    req: HttpRequest,
+    path: web::Path<FilePath>,
+) -> HttpResponse {
+    let reviewer = match reviewer(&state, &req).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let (Ok(id), Ok(file_id)) = (DocumentId::parse(&path.id), FileId::parse(&path.file_id)) else {
+        return not_found();
+    };
+    let merchant = &reviewer.session.merchant_id;
+    let found = match state.documents.get_by_id(merchant, &id).await {
+        Ok((profile, _)) => {
+            state
+                .documents
+                .download(merchant, &profile.key, &id, &file_id)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    let (file, download) = match found {
+        Ok(found) => found,
+        Err(e) => return failed(e),
+    };
+    let disposition = match file.file_type {
+        FileType::Pdf => Disposition::Attachment,
+        FileType::Jpeg | FileType::Png => Disposition::Inline,
+    };
+    match file_answer(&file, download, disposition).await {
+        Ok(answer) => answer,
+        Err(e) => failed(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct StatusForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    status: String,
+}
+
+/// `POST /dashboard/documents/{id}/status`: the reviewer's verdict on a document, logged
+/// with their e-mail; back to the document's profile.
+pub(super) async fn set_status(
+    state: State,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<StatusForm>,
+) -> HttpResponse {
+    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let Ok(id) = DocumentId::parse(&id) else {
+        return not_found();
+    };
+    let merchant = &reviewer.session.merchant_id;
+    let profile = match state.documents.get_by_id(merchant, &id).await {
+        Ok((profile, _)) => profile,
+        Err(e) => return failed(e),
+    };
+    let Ok(status) = form.status.parse() else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Not saved",
+            "Choose one of the statuses.",
+        );
+    };
+    let actor = Actor::Reviewer(&reviewer.session.email);
+    match state
+        .documents
+        .set_status(merchant, &profile.key, &id, status, actor)
+        .await
+    {
+        Ok(_) => back_to(&profile),
+        Err(e) => failed(e),
+    }
+}

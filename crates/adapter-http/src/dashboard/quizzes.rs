@@ -1,0 +1,137 @@
+//! A new quiz link for a profile, from one of the merchant's stored templates, shown with
+//! a QR code a client can scan with their phone.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use base64::Engine;
+use domain::event::Actor;
+use domain::ids::TemplateId;
+use domain::profile::ProfileChanges;
+use domain::services::{QuizRequest, TemplateChoice};
+use qrcode::QrCode;
+use qrcode::render::svg;
+use serde::Deserialize;
+
+use super::profile::profile_for_post;
+use super::{failed, message};
+use crate::handlers::State;
+use crate::pages::html;
+use crate::timefmt::rfc3339;
+
+#[derive(Deserialize)]
+pub(super) struct QuizForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    template_id: String,
+}
+
+#[derive(Template)]
+#[template(path = "dashboard/quiz.html")]
+struct QuizPage<'a> {
+    reviewer: &'a str,
+    csrf_token: &'a str,
+    profile_id: &'a str,
+    name: String,
+    template: &'a str,
+    expires_at: String,
+    long_url: String,
+    tiny_url: String,
+    /// The short link as a QR code: an SVG image in a `data:` address.
+    qr_code: Option<String>,
+}
+
+/// `POST /dashboard/profiles/{id}/quizzes`: sends the client a new quiz from a stored
+/// template, logged with the reviewer's e-mail, and shows its link.
+pub(super) async fn create(
+    state: State,
+    req: HttpRequest,
+    id: web::Path<String>,
+    form: web::Form<QuizForm>,
+) -> HttpResponse {
+    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
+        Ok(found) => found,
+        Err(answer) => return answer,
+    };
+    let Ok(template_id) = TemplateId::parse(&form.template_id) else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Not sent",
+            "Choose one of your templates.",
+        );
+    };
+    let request = QuizRequest {
+        key: profile.key.clone(),
+        changes: ProfileChanges::none_to(&profile),
+        expiry_days: None,
+        template: TemplateChoice {
+            template_id: Some(template_id),
+            ..TemplateChoice::default()
+        },
+    };
+    let session = &reviewer.session;
+    let actor = Actor::Reviewer(&session.email);
+    let sent = match state
+        .quizzes
+        .create(&session.merchant_id, request, actor)
+        .await
+    {
+        Ok(sent) => sent,
+        Err(e) => return failed(e),
+    };
+    let links = state.quizzes.links(&sent.quiz);
+    html(
+        StatusCode::CREATED,
+        &QuizPage {
+            reviewer: session.email.as_str(),
+            csrf_token: &session.csrf_token,
+            profile_id: &profile.id.0,
+            name: profile.full_name(),
+            template: &sent.quiz.template.name,
+            expires_at: rfc3339(sent.quiz.expires_at),
+            qr_code: qr_code(&links.tiny_url),
+            long_url: links.long_url,
+            tiny_url: links.tiny_url,
+        },
+    )
+}
+
+/// `link` as a QR code, an SVG in a `data:` address (the pages' security policy allows
+/// images from `data:` and nothing inline); `None` for a link too long for any QR code
+/// (the page still shows it as text).
+fn qr_code(link: &str) -> Option<String> {
+    let code = QrCode::new(link.as_bytes()).ok()?;
+    let svg = code
+        .render::<svg::Color>()
+        .min_dimensions(240, 240)
+        .quiet_zone(true)
+        .build();
+    Some(format!(
+        "data:image/svg+xml;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(svg)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_qr_code_is_an_svg_image() {
+        let address = qr_code("https://idv.example/q/AbCdEfGh12").expect("encoded");
+        let encoded = address
+            .strip_prefix("data:image/svg+xml;base64,")
+            .expect("a data address");
+        let svg = base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .expect("base64");
+        let svg = String::from_utf8(svg).expect("text");
+        assert!(svg.contains("<svg") && svg.contains("</svg>"), "{svg}");
+        assert_eq!(
+            qr_code(&"x".repeat(8000)),
+            None,
+            "past what a QR code holds"
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! The merchant's settings: the default quiz expiry, API keys (a new key's secret is
+//! shown once), and webhook endpoints with their latest deliveries.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use domain::merchant::{ExposeSecret, MerchantSettings, QuizExpiryDays};
+use domain::paging::Page;
+use domain::webhook::{Delivery, Webhook};
+use serde::Deserialize;
+
+use super::{Reviewer, failed, message, poster, reviewer};
+use crate::handlers::State;
+use crate::pages::{html, redirect_to};
+use crate::timefmt::rfc3339;
+
+/// Endpoints shown, and deliveries shown of each.
+const WEBHOOKS_SHOWN: i64 = 20;
+const DELIVERIES_SHOWN: i64 = 10;
+const SETTINGS: &str = "/dashboard/settings";
+
+struct KeyRow {
+    key: String,
+    enabled: bool,
+    created_at: String,
+    networks: String,
+}
+
+struct DeliveryRow {
+    activity: &'static str,
+    status: &'static str,
+    attempts: u32,
+    answer: String,
+    created_at: String,
+}
+
+struct WebhookCard {
+    url: String,
+    description: String,
+    enabled: bool,
+    events: String,
+    deliveries: Vec<DeliveryRow>,
+}
+
+#[derive(Template)]
+#[template(path = "dashboard/settings.html")]
+struct SettingsPage<'a> {
+    reviewer: &'a str,
+    csrf_token: &'a str,
+    merchant: &'a str,
+    expiry_days: u8,
+    keys: Vec<KeyRow>,
+    webhooks: Vec<WebhookCard>,
+}
+
+/// `GET /dashboard/settings`.
+pub(super) async fn show(state: State, req: HttpRequest) -> HttpResponse {
+    let Reviewer { session, .. } = match reviewer(&state, &req).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let merchant_id = &session.merchant_id;
+    let webhooks_page = Page::new(0, WEBHOOKS_SHOWN).unwrap_or_default();
+    let (merchant, keys, webhooks) = match futures_util::try_join!(
+        state.merchants.get(merchant_id),
+        state.merchants.keys(merchant_id),
+        state.webhooks.list(merchant_id, webhooks_page),
+    ) {
+        Ok(found) => found,
+        Err(e) => return failed(e),
+    };
+    let mut cards = Vec::with_capacity(webhooks.items.len());
+    let deliveries_page = Page::new(0, DELIVERIES_SHOWN).unwrap_or_default();
+    for webhook in &webhooks.items {
+        match state
+            .webhooks
+            .deliveries(merchant_id, &webhook.id, deliveries_page)
+            .await
+        {
+            Ok(deliveries) => cards.push(webhook_card(webhook, &deliveries.items)),
+            Err(e) => return failed(e),
+        }
+    }
+    html(
+        StatusCode::OK,
+        &SettingsPage {
+            reviewer: session.email.as_str(),
+            csrf_token: &session.csrf_token,
+            merchant: &merchant.name,
+            expiry_days: merchant.settings.quiz_expiry_days.days(),
+            keys: keys
+                .iter()
+                .map(|k| KeyRow {
+                    key: k.key.clone(),
+                    enabled: k.enabled,
+                    created_at: rfc3339(k.created_at),
+                    networks: if k.allowed_networks.is_empty() {
+                        "Anywhere".to_owned()
+                    } else {
+                        let nets: Vec<String> =
+                            k.allowed_networks.iter().map(ToString::to_string).collect();
+                        nets.join(", ")
+                    },
+                })
+                .collect(),
+            webhooks: cards,
+        },
+    )
+}
+
+fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
+    let events: Vec<&str> = webhook
+        .events
+        .activities()
+        .iter()
+        .map(|a| a.as_str())
+        .collect();
+    WebhookCard {
+        url: webhook.url.as_str().to_owned(),
+        description: webhook.description.clone(),
+        enabled: webhook.enabled,
+        events: if events.is_empty() {
+            "Every event".to_owned()
+        } else {
+            events.join(", ")
+        },
+        deliveries: deliveries
+            .iter()
+            .map(|d| DeliveryRow {
+                activity: d.activity.as_str(),
+                status: d.status.as_str(),
+                attempts: d.attempts,
+                answer: match (d.last_status_code, &d.last_error) {
+                    (Some(code), _) => format!("HTTP {code}"),
+                    (None, Some(error)) => error.clone(),
+                    (None, None) => String::new(),
+                },
+                created_at: rfc3339(d.created_at),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct ExpiryForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    quiz_expiry_days: String,
+}
+
+/// `POST /dashboard/settings`: the default expiry of new quizzes.
+pub(super) async fn save(
+    state: State,
+    req: HttpRequest,
+    form: web::Form<ExpiryForm>,
+) -> HttpResponse {
+    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let days = form.quiz_expiry_days.trim().parse::<i64>().ok();
+    let Some(days) = days.and_then(|d| QuizExpiryDays::new(d).ok()) else {
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Not saved",
+            "The default expiry is a whole number of days from 1 to 30.",
+        );
+    };
+    let settings = MerchantSettings {
+        quiz_expiry_days: days,
+    };
+    match state
+        .merchants
+        .update_settings(&reviewer.session.merchant_id, settings)
+        .await
+    {
+        Ok(_) => redirect_to(SETTINGS.to_owned()),
+        Err(e) => failed(e),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct CsrfForm {
+    #[serde(default)]
+    csrf_token: String,
+}
+
+#[derive(Template)]
+#[template(path = "dashboard/new_key.html")]
+struct NewKeyPage<'a> {
+    reviewer: &'a str,
+    csrf_token: &'a str,
+    key: &'a str,
+    secret: &'a str,
+}
+
+/// `POST /dashboard/settings/keys`: a new API key; its secret is shown on this page and
+/// never again (pages are never cached).
+pub(super) async fn create_key(
+    state: State,
+    req: HttpRequest,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let session = &reviewer.session;
+    match state
+        .merchants
+        .create_key(&session.merchant_id, false, Vec::new())
+        .await
+    {
+        Ok(key) => {
+            tracing::info!(reviewer = %session.user_id, api_key = %key.key, "API key created in the dashboard");
+            html(
+                StatusCode::CREATED,
+                &NewKeyPage {
+                    reviewer: session.email.as_str(),
+                    csrf_token: &session.csrf_token,
+                    key: &key.key,
+                    secret: key.secret.expose_secret(),
+                },
+            )
+        }
+        Err(e) => failed(e),
+    }
+}
+
+/// `POST /dashboard/settings/keys/{key}/disable`: the key stops working at once, on
+/// every instance within a second; another merchant's key is the 404 page.
+pub(super) async fn disable_key(
+    state: State,
+    req: HttpRequest,
+    key: web::Path<String>,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
+    };
+    let session = &reviewer.session;
+    match state
+        .merchants
+        .disable_key_of(&session.merchant_id, &key)
+        .await
+    {
+        Ok(()) => {
+            tracing::info!(reviewer = %session.user_id, api_key = %key.as_str(), "API key disabled in the dashboard");
+            redirect_to(SETTINGS.to_owned())
+        }
+        Err(e) => failed(e),
+    }
+}
