@@ -36,17 +36,22 @@ pub const SCENARIOS: &[Scenario] = &[
     ),
 ];
 
-const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
+pub const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
 
 /// A user of the env's merchant with a chosen password.
-fn reviewer(env: &Env, email: &str) -> &'static str {
+pub fn reviewer(env: &Env, email: &str) -> &'static str {
+    reviewer_of(&env.server, &env.merchant.id, email)
+}
+
+/// A user of `merchant` with a chosen password (the one returned).
+pub fn reviewer_of(server: &Server, merchant: &str, email: &str) -> &'static str {
     let password = "a long enough passphrase";
     let (ok, _, err) = user_cmd(
-        &env.server,
+        server,
         &[
             "create",
             "--merchant",
-            &env.merchant.id,
+            merchant,
             "--email",
             email,
             "--password-stdin",
@@ -69,7 +74,7 @@ fn post_login(env: &Env, email: &str, password: &str) -> Reply {
 }
 
 /// Signs in; returns the `Cookie` header value of the session.
-fn signed_in(env: &Env, email: &str, password: &str) -> String {
+pub fn signed_in(env: &Env, email: &str, password: &str) -> String {
     let reply = post_login(env, email, password);
     assert_eq!(reply.status, 303, "{}", reply.text());
     assert_eq!(reply.header("Location"), Some("/dashboard/profiles"));
@@ -80,12 +85,18 @@ fn signed_in(env: &Env, email: &str, password: &str) -> String {
     set.split(';').next().expect("name=value").trim().to_owned()
 }
 
-fn page(env: &Env, path: &str, cookie: &str) -> Reply {
+pub fn page(env: &Env, path: &str, cookie: &str) -> Reply {
     env.client().send("GET", path, &[("Cookie", cookie)], b"")
 }
 
+/// Posts a dashboard form with a session cookie.
+pub fn post_form(env: &Env, path: &str, cookie: &str, body: &str) -> Reply {
+    env.client()
+        .send("POST", path, &[FORM, ("Cookie", cookie)], body.as_bytes())
+}
+
 /// The CSRF token a page's forms carry.
-fn csrf_of(page: &Reply) -> String {
+pub fn csrf_of(page: &Reply) -> String {
     let text = page.text();
     let field = "name=\"csrf_token\" value=\"";
     let at = text.find(field).expect("a CSRF field") + field.len();
@@ -407,7 +418,7 @@ fn users_by_cli(backend: Backend) {
 }
 
 /// The first profile page a list links to.
-fn first_profile_link(list: &Reply) -> String {
+pub fn first_profile_link(list: &Reply) -> String {
     let text = list.text();
     let at = text
         .find("href=\"/dashboard/profiles/")
@@ -466,19 +477,7 @@ fn profile_page(backend: Backend) {
         .client(&other)
         .call("profile/create", &profile("zed@example.com", "4165550999"))
         .assert_status(201);
-    let (ok, _, err) = user_cmd(
-        &env.server,
-        &[
-            "create",
-            "--merchant",
-            &other.id,
-            "--email",
-            "them@example.com",
-            "--password-stdin",
-        ],
-        &format!("{password}\n"),
-    );
-    assert!(ok, "{err}");
+    reviewer_of(&env.server, &other.id, "them@example.com");
     let theirs_cookie = signed_in(&env, "them@example.com", password);
     let theirs = first_profile_link(&page(&env, "/dashboard/profiles", &theirs_cookie));
     assert_ne!(theirs, address);
@@ -499,10 +498,7 @@ fn profile_page(backend: Backend) {
     );
 
     // Deciding and noting, through forms that carry the CSRF token.
-    let post = |path: &str, cookie: &str, body: String| {
-        env.client()
-            .send("POST", path, &[FORM, ("Cookie", cookie)], body.as_bytes())
-    };
+    let post = |path: &str, cookie: &str, body: String| post_form(&env, path, cookie, &body);
     let csrf = csrf_of(&shown);
     let status_path = format!("{address}/status");
     let refused = post(&status_path, &cookie, "status=Approved".into());

@@ -8,6 +8,7 @@ mod auth;
 mod browser;
 mod client_pages;
 mod dashboard;
+mod dashboard_review;
 mod durability;
 mod events;
 mod instances;
@@ -48,6 +49,7 @@ fn main() {
         tooling::SCENARIOS,
         webhooks::SCENARIOS,
         dashboard::SCENARIOS,
+        dashboard_review::SCENARIOS,
     ]
     .concat();
 

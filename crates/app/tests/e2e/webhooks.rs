@@ -45,7 +45,7 @@ pub const SCENARIOS: &[Scenario] = &[
     ),
 ];
 
-const ALLOW_PRIVATE: (&str, &str) = ("IDV_WEBHOOK_ALLOW_PRIVATE", "1");
+pub const ALLOW_PRIVATE: (&str, &str) = ("IDV_WEBHOOK_ALLOW_PRIVATE", "1");
 const WAIT: Duration = Duration::from_secs(20);
 
 fn env_with_receiver(backend: Backend) -> (Env, Receiver) {
@@ -56,7 +56,7 @@ fn env_with_receiver(backend: Backend) -> (Env, Receiver) {
 }
 
 /// Registers `url` for the env's merchant; returns (webhook_id, secret).
-fn register(env: &Env, url: &str, events: Option<&[&str]>) -> (String, String) {
+pub fn register(env: &Env, url: &str, events: Option<&[&str]>) -> (String, String) {
     let mut body = json!({"url": url});
     if let Some(events) = events {
         body["events"] = json!(events);
@@ -69,7 +69,7 @@ fn register(env: &Env, url: &str, events: Option<&[&str]>) -> (String, String) {
     )
 }
 
-fn deliveries(env: &Env, webhook_id: &str) -> Vec<Value> {
+pub fn deliveries(env: &Env, webhook_id: &str) -> Vec<Value> {
     let reply = env.client().call(
         "webhook/delivery/read",
         &json!({"webhook_id": webhook_id, "limit": 50}),

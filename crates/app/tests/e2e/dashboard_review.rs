@@ -1,0 +1,490 @@
+//! The dashboard's review pages (contract §10): document files and verdicts, new quiz
+//! links, templates and settings, each refused to strangers and other merchants.
+
+use serde_json::{Value, json};
+
+use crate::Scenario;
+use crate::client_pages::{send_quiz, upload};
+use crate::dashboard::{
+    csrf_of, first_profile_link, page, post_form, reviewer, reviewer_of, signed_in,
+};
+use crate::support::{Backend, Env, Merchant, Receiver, jpeg};
+use crate::templates::create_template;
+use crate::webhooks::{ALLOW_PRIVATE, deliveries, register};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "dashboard_documents_show_their_files_uncached_and_take_a_reviewers_verdict",
+        documents,
+    ),
+    (
+        "dashboard_new_quiz_links_come_from_the_merchants_templates_with_a_qr_code",
+        quizzes,
+    ),
+    (
+        "dashboard_templates_and_settings_show_and_change_only_the_merchants_own",
+        templates_and_settings,
+    ),
+];
+
+const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n";
+
+fn ada(extra: Value) -> Value {
+    let mut body = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+        body.extend(extra.clone());
+    }
+    body
+}
+
+/// Every address in `text` that starts with `prefix`, up to its closing quote.
+fn addresses(text: &str, prefix: &str) -> Vec<String> {
+    text.match_indices(prefix)
+        .map(|(at, _)| text[at..].split('"').next().expect("quoted").to_owned())
+        .collect()
+}
+
+/// A second merchant with a profile and a reviewer of its own; returns the merchant and
+/// the reviewer's session cookie.
+fn other_merchant(env: &Env) -> (Merchant, String) {
+    let other = env.server.create_merchant("Other");
+    env.server
+        .client(&other)
+        .call(
+            "profile/create",
+            &crate::support::profile("zed@example.com", "4165550999"),
+        )
+        .assert_status(201);
+    let password = reviewer_of(&env.server, &other.id, "them@example.com");
+    let cookie = signed_in(env, "them@example.com", password);
+    (other, cookie)
+}
+
+/// Ada's events' `details` for `activity`.
+fn details_of(env: &Env, activity: &str) -> Vec<String> {
+    let log = env.client().call("event/read", &ada(json!({"limit": 50})));
+    log.assert_status(200)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["activity"] == activity)
+        .map(|e| e["details"].as_str().expect("details").to_owned())
+        .collect()
+}
+
+fn documents(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let (token, _, _) = send_quiz(
+        &env,
+        json!({"passport_upload": 1, "bank_statement_upload": 1}),
+    );
+    let photo = jpeg(3000);
+    upload(&env, &token, "passport_upload", &[("passport.jpg", &photo)]).assert_status(200);
+    upload(&env, &token, "bank_statement_upload", &[("bank.pdf", PDF)]).assert_status(200);
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let profile_address = first_profile_link(&page(&env, "/dashboard/profiles", &cookie));
+    let shown = page(&env, &profile_address, &cookie);
+    let text = shown.text();
+    let files = addresses(&text, "/dashboard/documents/");
+    let image = files
+        .iter()
+        .find(|a| {
+            a.contains("/files/")
+                && text.contains(&format!("<img class=\"document-image\" src=\"{a}\""))
+        })
+        .expect("the passport shown as an image")
+        .clone();
+    let pdf = files
+        .iter()
+        .find(|a| a.contains("/files/") && text.contains(&format!("href=\"{a}\" download")))
+        .expect("the statement offered as a download")
+        .clone();
+
+    let got = page(&env, &image, &cookie);
+    assert_eq!(got.status, 200);
+    assert_eq!(got.bytes, photo, "the bytes as uploaded");
+    assert_eq!(got.header("Content-Type"), Some("image/jpeg"));
+    assert_eq!(got.header("Cache-Control"), Some("no-store"));
+    assert_eq!(got.header("X-Content-Type-Options"), Some("nosniff"));
+    assert!(
+        got.header("Content-Disposition")
+            .is_some_and(|d| d.starts_with("inline")),
+        "{:?}",
+        got.header("Content-Disposition")
+    );
+    let got = page(&env, &pdf, &cookie);
+    assert_eq!((got.status, got.bytes.as_slice()), (200, PDF));
+    assert!(
+        got.header("Content-Disposition")
+            .is_some_and(|d| d.starts_with("attachment") && d.contains("bank.pdf"))
+    );
+
+    // A stranger signs in first; another merchant's reviewer, a made-up file or a
+    // made-up document find nothing.
+    let stranger = page(&env, &image, "");
+    assert_eq!(stranger.status, 303);
+    assert!(stranger.bytes.len() < 100, "no bytes to a stranger");
+    let (_, theirs) = other_merchant(&env);
+    let foreign = page(&env, &image, &theirs);
+    assert_eq!(foreign.status, 404);
+    assert_ne!(foreign.bytes, photo);
+    let document = image.split("/files/").next().expect("document address");
+    for odd in [
+        format!("{document}/files/01NOSUCHFILE"),
+        "/dashboard/documents/01NOSUCHDOCUMENT/files/01NOSUCHFILE".to_owned(),
+        format!("{document}/files/..%2F..%2Fetc%2Fpasswd"),
+    ] {
+        assert_eq!(page(&env, &odd, &cookie).status, 404, "{odd}");
+    }
+
+    // The verdict: refused without the token, to another merchant and for a made-up
+    // status; then stored, with the reviewer's e-mail in the log.
+    let csrf = csrf_of(&shown);
+    let status_path = format!("{document}/status");
+    let document_id = document.rsplit('/').next().expect("id");
+    let status_now = || {
+        env.client()
+            .call("document/get", &ada(json!({"document_id": document_id})))
+            .assert_status(200)["document"]["status"]
+            .clone()
+    };
+    assert_eq!(
+        post_form(&env, &status_path, &cookie, "status=Approved").status,
+        403
+    );
+    let theirs_csrf = csrf_of(&page(&env, "/dashboard/profiles", &theirs));
+    let foreign = post_form(
+        &env,
+        &status_path,
+        &theirs,
+        &format!("csrf_token={theirs_csrf}&status=Approved"),
+    );
+    assert_eq!(foreign.status, 404);
+    let bogus = post_form(
+        &env,
+        &status_path,
+        &cookie,
+        &format!("csrf_token={csrf}&status=Done"),
+    );
+    assert_eq!(bogus.status, 400);
+    assert_eq!(status_now(), "Pending", "refusals changed nothing");
+    let done = post_form(
+        &env,
+        &status_path,
+        &cookie,
+        &format!("csrf_token={csrf}&status=Approved"),
+    );
+    assert_eq!(done.status, 303);
+    assert_eq!(done.header("Location"), Some(profile_address.as_str()));
+    assert_eq!(status_now(), "Approved");
+    let logged = details_of(&env, "document_status_changed");
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    assert!(logged[0].ends_with("by rev@example.com"), "{logged:?}");
+    assert!(
+        page(&env, &profile_address, &cookie)
+            .text()
+            .contains("<span class=\"badge\">Approved</span>")
+    );
+}
+
+fn quizzes(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    env.client()
+        .call(
+            "profile/create",
+            &crate::support::profile("ada@example.com", "4165550123"),
+        )
+        .assert_status(201);
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let address = first_profile_link(&page(&env, "/dashboard/profiles", &cookie));
+    let empty = page(&env, &address, &cookie);
+    assert!(
+        empty.text().contains("first store a template"),
+        "no template, no form"
+    );
+    let template = create_template(&env, "Passport check", json!({"passport_upload": 1}));
+    let shown = page(&env, &address, &cookie);
+    assert!(shown.text().contains(&format!(
+        "<option value=\"{template}\">Passport check</option>"
+    )));
+    let csrf = csrf_of(&shown);
+    let path = format!("{address}/quizzes");
+    let quiz_count = || {
+        env.client()
+            .call("quiz/read", &json!({"offset": 0, "limit": 10}))
+            .assert_status(200)["total_count"]
+            .clone()
+    };
+
+    assert_eq!(
+        post_form(&env, &path, &cookie, &format!("template_id={template}")).status,
+        403,
+        "no CSRF token"
+    );
+    assert_eq!(
+        post_form(
+            &env,
+            &path,
+            "",
+            &format!("csrf_token={csrf}&template_id={template}")
+        )
+        .status,
+        303,
+        "a stranger signs in first"
+    );
+    let (other, theirs) = other_merchant(&env);
+    let theirs_csrf = csrf_of(&page(&env, "/dashboard/profiles", &theirs));
+    let foreign = post_form(
+        &env,
+        &path,
+        &theirs,
+        &format!("csrf_token={theirs_csrf}&template_id={template}"),
+    );
+    assert_eq!(foreign.status, 404, "another merchant's profile");
+    // Their template, on our profile: not ours, so nothing to send.
+    let their_template = env
+        .server
+        .client(&other)
+        .call(
+            "template/create",
+            &json!({"template_name": "Theirs", "list": {"selfie_upload": 1}}),
+        )
+        .assert_status(201)["template_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let borrowed = post_form(
+        &env,
+        &path,
+        &cookie,
+        &format!("csrf_token={csrf}&template_id={their_template}"),
+    );
+    assert_eq!(borrowed.status, 404);
+    for bad in ["", "not%20an%20id"] {
+        let refused = post_form(
+            &env,
+            &path,
+            &cookie,
+            &format!("csrf_token={csrf}&template_id={bad}"),
+        );
+        assert_eq!(refused.status, 400, "{bad:?}");
+    }
+    assert_eq!(quiz_count(), 0, "refusals sent nothing");
+
+    let sent = post_form(
+        &env,
+        &path,
+        &cookie,
+        &format!("csrf_token={csrf}&template_id={template}"),
+    );
+    assert_eq!(sent.status, 201, "{}", sent.text());
+    let text = sent.text();
+    assert!(
+        text.contains("<img class=\"qr\" src=\"data:image/svg+xml;base64,"),
+        "{text}"
+    );
+    let tiny = between(&text, "<dd class=\"link\" id=\"tiny-url\">", "<");
+    let long = between(&text, "<dd class=\"link\" id=\"long-url\">", "<");
+    assert!(
+        tiny.starts_with(&env.server.base_url) && tiny.contains("/q/"),
+        "{tiny}"
+    );
+    let got = env.client().call("quiz/get", &json!({"url": tiny}));
+    let quiz = &got.assert_status(200)["quiz"];
+    assert_eq!(quiz["long_url"], long.as_str());
+    assert_eq!(quiz["template"]["template_id"], template.as_str());
+    assert_eq!(quiz["template"]["list"]["passport_upload"], 1);
+    assert_eq!(quiz_count(), 1);
+    let logged = details_of(&env, "quiz_created");
+    assert!(
+        logged.len() == 1 && logged[0].ends_with("by rev@example.com"),
+        "{logged:?}"
+    );
+    // The client's link works, and the profile's page lists the quiz.
+    let opened = env
+        .client()
+        .send("GET", &tiny.replace(&env.server.base_url, ""), &[], b"");
+    assert_eq!(opened.status, 302);
+    let location = opened.header("Location").expect("to the long link");
+    assert!(long.ends_with(location), "{location} for {long}");
+    let listed = page(&env, &address, &cookie).text();
+    assert!(listed.contains(&tiny) && listed.contains("Passport check"));
+}
+
+/// The text between `start` and the next `end` in `text`.
+fn between(text: &str, start: &str, end: &str) -> String {
+    let at = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} in {text}"))
+        + start.len();
+    text[at..].split(end).next().expect("end").to_owned()
+}
+
+fn templates_and_settings(backend: Backend) {
+    let env = Env::start_with(backend, &[ALLOW_PRIVATE]);
+    let password = reviewer(&env, "rev@example.com");
+    let template = create_template(
+        &env,
+        "Full KYC",
+        json!({"passport_upload": 1, "selfie_upload": 2}),
+    );
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let (other, theirs) = other_merchant(&env);
+
+    let shown = page(&env, "/dashboard/templates", &cookie);
+    assert_eq!(shown.status, 200);
+    let text = shown.text();
+    assert!(text.contains("Full KYC") && text.contains(&template));
+    assert_eq!(text.matches("<tr><td>").count(), 22, "the 22 steps");
+    for row in [
+        "<td><code>passport_upload</code></td><td>Required</td>",
+        "<td><code>selfie_upload</code></td><td>Optional</td>",
+        "<td><code>ssn_submit</code></td><td>Not required</td>",
+    ] {
+        assert!(text.contains(row), "{row}");
+    }
+    let theirs_page = page(&env, "/dashboard/templates", &theirs).text();
+    assert!(
+        !theirs_page.contains("Full KYC"),
+        "another merchant's templates"
+    );
+    assert_eq!(page(&env, "/dashboard/templates", "").status, 303);
+
+    // The default expiry.
+    let settings = page(&env, "/dashboard/settings", &cookie);
+    assert_eq!(settings.status, 200);
+    assert!(settings.text().contains("value=\"5\""), "the default");
+    let csrf = csrf_of(&settings);
+    let expiry = || {
+        env.client()
+            .call("merchant/settings/get", &json!({}))
+            .assert_status(200)["quiz_expiry_days"]
+            .clone()
+    };
+    assert_eq!(
+        post_form(&env, "/dashboard/settings", &cookie, "quiz_expiry_days=9").status,
+        403
+    );
+    for bad in ["0", "31", "seven", ""] {
+        let refused = post_form(
+            &env,
+            "/dashboard/settings",
+            &cookie,
+            &format!("csrf_token={csrf}&quiz_expiry_days={bad}"),
+        );
+        assert_eq!(refused.status, 400, "{bad:?}");
+    }
+    assert_eq!(expiry(), 5);
+    let saved = post_form(
+        &env,
+        "/dashboard/settings",
+        &cookie,
+        &format!("csrf_token={csrf}&quiz_expiry_days=9"),
+    );
+    assert_eq!(saved.status, 303);
+    assert_eq!(expiry(), 9);
+    let theirs_expiry = env
+        .server
+        .client(&other)
+        .call("merchant/settings/get", &json!({}));
+    assert_eq!(theirs_expiry.assert_status(200)["quiz_expiry_days"], 5);
+
+    // Webhook endpoints with their latest deliveries, the merchant's own only.
+    let receiver = Receiver::start();
+    let (webhook_id, _) = register(&env, &receiver.url(), None);
+    env.client()
+        .call(
+            "profile/create",
+            &crate::support::profile("ada@example.com", "4165550123"),
+        )
+        .assert_status(201);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while deliveries(&env, &webhook_id)
+        .first()
+        .is_none_or(|d| d["status"] != "succeeded")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the delivery succeeds"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let listed = page(&env, "/dashboard/settings", &cookie).text();
+    for expected in [
+        receiver.url().as_str(),
+        "profile_created",
+        "succeeded",
+        "HTTP 200",
+    ] {
+        assert!(listed.contains(expected), "{expected} in {listed}");
+    }
+    let theirs_settings = page(&env, "/dashboard/settings", &theirs).text();
+    assert!(!theirs_settings.contains(&receiver.url()));
+
+    // API keys: a new one's secret is shown once and works; disabled, it is refused.
+    assert_eq!(
+        post_form(&env, "/dashboard/settings/keys", &cookie, "").status,
+        403
+    );
+    let created = post_form(
+        &env,
+        "/dashboard/settings/keys",
+        &cookie,
+        &format!("csrf_token={csrf}"),
+    );
+    assert_eq!(created.status, 201);
+    assert_eq!(created.header("Cache-Control"), Some("no-store"));
+    let text = created.text();
+    let fresh = Merchant {
+        id: env.merchant.id.clone(),
+        api_key: between(&text, "<dd class=\"link\" id=\"api-key\">", "<"),
+        api_secret: between(&text, "<dd class=\"secret\" id=\"api-secret\">", "<"),
+    };
+    let with_fresh = || {
+        env.server
+            .client(&fresh)
+            .call("merchant/settings/get", &json!({}))
+    };
+    assert_eq!(with_fresh().assert_status(200)["quiz_expiry_days"], 9);
+    let listed = page(&env, "/dashboard/settings", &cookie).text();
+    assert!(listed.contains(&fresh.api_key), "the key is listed");
+    assert!(
+        !listed.contains(&fresh.api_secret),
+        "its secret is not shown again"
+    );
+
+    let disable = format!("/dashboard/settings/keys/{}/disable", fresh.api_key);
+    let theirs_csrf = csrf_of(&page(&env, "/dashboard/settings", &theirs));
+    let foreign = post_form(
+        &env,
+        &disable,
+        &theirs,
+        &format!("csrf_token={theirs_csrf}"),
+    );
+    assert_eq!(foreign.status, 404, "another merchant's key");
+    assert_eq!(post_form(&env, &disable, &cookie, "").status, 403);
+    assert_eq!(with_fresh().status, 200, "refusals left the key working");
+    let done = post_form(&env, &disable, &cookie, &format!("csrf_token={csrf}"));
+    assert_eq!(done.status, 303);
+    assert_eq!(
+        with_fresh().status,
+        401,
+        "a disabled key is refused at once"
+    );
+    assert_eq!(
+        env.client()
+            .call("merchant/settings/get", &json!({}))
+            .status,
+        200,
+        "the other keys still work"
+    );
+    let unknown = post_form(
+        &env,
+        "/dashboard/settings/keys/key-nosuchkey/disable",
+        &cookie,
+        &format!("csrf_token={csrf}"),
+    );
+    assert_eq!(unknown.status, 404);
+}
