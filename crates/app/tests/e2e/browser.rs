@@ -22,12 +22,29 @@ pub fn available() -> bool {
     std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists()
 }
 
-struct Driver(Child);
+/// A running chromedriver, stopped when dropped.
+pub struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    pub fn start() -> Self {
+        let port = free_port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        Self { child, port }
+    }
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -38,22 +55,35 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-async fn session(port: u16, profile_dir: &std::path::Path) -> Client {
+/// The screen a session emulates.
+#[derive(Clone, Copy)]
+pub enum Screen {
+    /// A phone, touch and all, [`PHONE_WIDTH`] wide.
+    Phone,
+    /// A laptop's window.
+    Desktop,
+}
+
+/// A browser session through `driver`, its profile kept in `profile_dir`.
+pub async fn session(driver: &Driver, profile_dir: &std::path::Path, screen: Screen) -> Client {
     // The closed network here refuses Chromium's background traffic: turn it off.
-    let capabilities = json!({
-        "goog:chromeOptions": {
-            "binary": CHROMIUM,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", format!("--user-data-dir={}", profile_dir.display())],
-            "mobileEmulation": {"deviceMetrics": {"width": PHONE_WIDTH, "height": 844, "pixelRatio": 2.0}},
-        }
+    let mut options = json!({
+        "binary": CHROMIUM,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", "--disable-quic", "--window-size=1280,1000",
+            format!("--user-data-dir={}", profile_dir.display())],
     });
+    if let Screen::Phone = screen {
+        options["mobileEmulation"] =
+            json!({"deviceMetrics": {"width": PHONE_WIDTH, "height": 844, "pixelRatio": 2.0}});
+    }
+    let capabilities = json!({ "goog:chromeOptions": options });
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let attempt = ClientBuilder::native()
             .capabilities(capabilities.as_object().cloned().unwrap_or_default())
-            .connect(&format!("http://127.0.0.1:{port}"))
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
             .await;
         match attempt {
             Ok(client) => return client,
@@ -63,8 +93,17 @@ async fn session(port: u16, profile_dir: &std::path::Path) -> Client {
     }
 }
 
+/// Saves a screenshot as `name` in `IDV_SCREENSHOT_DIR`, when that is set (`just
+/// screenshot` sets it to `docs/`).
+pub async fn screenshot(browser: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("IDV_SCREENSHOT_DIR") {
+        let png = browser.screenshot().await.expect("screenshot");
+        std::fs::write(PathBuf::from(dir).join(name), png).expect("screenshot written");
+    }
+}
+
 /// Waits until the page's source contains `text` (after a form post and its redirect).
-async fn wait_for(browser: &Client, text: &str) {
+pub async fn wait_for(browser: &Client, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let source = browser.source().await.expect("page source");
@@ -79,7 +118,7 @@ async fn wait_for(browser: &Client, text: &str) {
     }
 }
 
-async fn fill(browser: &Client, css: &str, text: &str) {
+pub async fn fill(browser: &Client, css: &str, text: &str) {
     browser
         .find(Locator::Css(css))
         .await
@@ -89,7 +128,7 @@ async fn fill(browser: &Client, css: &str, text: &str) {
         .expect("typed");
 }
 
-async fn click(browser: &Client, css: &str) {
+pub async fn click(browser: &Client, css: &str) {
     browser
         .find(Locator::Css(css))
         .await
@@ -109,28 +148,16 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
     let scratch = tempfile::tempdir().expect("scratch folder");
     let photo = scratch.path().join("passport.jpg");
     std::fs::write(&photo, jpeg(20_000)).expect("photo written");
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
+    let driver = Driver::start();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     runtime.block_on(async {
-        let browser = session(port, &scratch.path().join("profile")).await;
+        let browser = session(&driver, &scratch.path().join("profile"), Screen::Phone).await;
         browser.goto(&long_url).await.expect("quiz page");
         wait_for(&browser, "0 of 5 steps done").await;
-        if let Some(dir) = std::env::var_os("IDV_SCREENSHOT_DIR") {
-            let png = browser.screenshot().await.expect("screenshot");
-            std::fs::write(PathBuf::from(dir).join("quiz-page-phone.png"), png)
-                .expect("screenshot written");
-        }
+        screenshot(&browser, "quiz-page-phone.png").await;
 
         fill(&browser, "#address_line_1", "1 Main St").await;
         fill(&browser, "#city", "Toronto").await;

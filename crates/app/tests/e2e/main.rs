@@ -6,6 +6,7 @@
 
 mod auth;
 mod browser;
+mod browser_dashboard;
 mod client_pages;
 mod dashboard;
 mod dashboard_review;
@@ -138,11 +139,23 @@ fn main() {
             "Chromium or chromedriver is not installed; the browser test is reported as ignored."
         );
     }
-    let trial = Trial::test("browser::quiz_in_a_real_browser", || {
-        browser::quiz_in_a_real_browser(Backend::Sqlite);
-        Ok(())
-    });
-    trials.push(trial.with_ignored_flag(!browser::available() && !require_browser));
+    let browser_tests: [Scenario; 2] = [
+        (
+            "browser::quiz_in_a_real_browser",
+            browser::quiz_in_a_real_browser,
+        ),
+        (
+            "browser::a_reviewer_works_in_the_dashboard_in_a_real_browser",
+            browser_dashboard::a_reviewer_works_in_a_real_browser,
+        ),
+    ];
+    for (name, test) in browser_tests {
+        let trial = Trial::test(name, move || {
+            test(Backend::Sqlite);
+            Ok(())
+        });
+        trials.push(trial.with_ignored_flag(!browser::available() && !require_browser));
+    }
 
     // PHP signs the compatibility scheme's corpus; the server's side is the same on
     // either backend: it runs once, on SQLite.

@@ -1,0 +1,205 @@
+//! A reviewer's day in a real browser (headless Chromium over WebDriver): sign in, find a
+//! client who submitted a quiz, look at their passport, approve it and them, write a
+//! note and send a new link; then the signed API shows all of it.
+
+use fantoccini::{Client, Locator};
+use serde_json::{Value, json};
+
+use crate::browser::{Driver, Screen, click, fill, screenshot, session, wait_for};
+use crate::client_pages::{post_json, send_quiz, upload};
+use crate::dashboard::reviewer;
+use crate::support::{Backend, Env};
+use crate::templates::create_template;
+
+/// A specimen passport page (rendered once by Chromium from an SVG drawing).
+const PASSPORT: &[u8] = include_bytes!("../fixtures/specimen-passport.png");
+const EMAIL: &str = "rev@example.com";
+
+/// Chooses `value` in the `<select>` that `css` finds.
+async fn choose(browser: &Client, css: &str, value: &str) {
+    let select = browser.find(Locator::Css(css)).await.expect(css);
+    select.select_by_value(value).await.expect("chosen");
+}
+
+async fn text_of(browser: &Client, css: &str) -> String {
+    browser
+        .find(Locator::Css(css))
+        .await
+        .expect(css)
+        .text()
+        .await
+        .expect("text")
+}
+
+pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, EMAIL);
+    let template = create_template(&env, "Passport check", json!({"passport_upload": 1}));
+    // Ada completes a quiz: her passport and her date of birth.
+    let (token, _, _) = send_quiz(
+        &env,
+        json!({"passport_upload": 1, "date_of_birth_submit": 1}),
+    );
+    upload(
+        &env,
+        &token,
+        "passport_upload",
+        &[("passport.png", PASSPORT)],
+    )
+    .assert_status(200);
+    post_json(
+        &env,
+        &format!("/quiz/{token}/fields"),
+        json!({"date_of_birth": "1990-12-10"}),
+    )
+    .assert_status(200);
+    post_json(&env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
+    // Someone else, so that the search has something to leave out.
+    env.client()
+        .call(
+            "profile/create",
+            &json!({"email_address": "grace@example.com", "mobile_number": "4165550188",
+                "first_name": "Grace", "last_name": "Hopper"}),
+        )
+        .assert_status(201);
+
+    let scratch = tempfile::tempdir().expect("scratch folder");
+    let driver = Driver::start();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let tiny_url = runtime.block_on(async {
+        let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
+        browser
+            .goto(&format!("{}/dashboard", env.server.base_url))
+            .await
+            .expect("dashboard");
+        wait_for(&browser, "Sign in").await;
+        fill(&browser, "#email", EMAIL).await;
+        fill(&browser, "#password", password).await;
+        click(&browser, "form[action='/dashboard/login'] button").await;
+        wait_for(&browser, "grace@example.com").await;
+
+        fill(&browser, "#q", "lovelace").await;
+        click(&browser, "form[role=search] button").await;
+        wait_for(&browser, "1 of 2").await;
+        let source = browser.source().await.expect("source");
+        assert!(
+            !source.contains("grace@example.com"),
+            "the search leaves her out"
+        );
+        click(&browser, "a[href^='/dashboard/profiles/']").await;
+        wait_for(&browser, "What the client submitted").await;
+        let profile_url = browser.current_url().await.expect("url");
+
+        // The passport is shown: the browser loaded and decoded it.
+        let loaded: Value = browser
+            .execute(
+                "const img = document.querySelector('img.document-image');\
+                 return img && img.complete ? img.naturalWidth : 0;",
+                vec![],
+            )
+            .await
+            .expect("script");
+        assert_eq!(loaded, json!(600), "the passport image is shown");
+        screenshot(&browser, "dashboard-profile-desktop.png").await;
+        browser
+            .set_window_size(390, 844)
+            .await
+            .expect("phone width");
+        screenshot(&browser, "dashboard-profile-phone.png").await;
+        browser.set_window_size(1280, 1000).await.expect("desktop");
+
+        // Open the passport on its own.
+        click(&browser, "a:has(> img.document-image)").await;
+        let image_url = browser.current_url().await.expect("url");
+        assert!(image_url.path().contains("/files/"), "{image_url}");
+        browser.goto(profile_url.as_str()).await.expect("back");
+        wait_for(&browser, "What the client submitted").await;
+
+        choose(&browser, "select[id^='doc-status-']", "Approved").await;
+        click(&browser, "form[action^='/dashboard/documents/'] button").await;
+        wait_for(&browser, "<span class=\"badge\">Approved</span>").await;
+
+        choose(&browser, "#status", "Approved").await;
+        click(
+            &browser,
+            "form[action$='/status'][action^='/dashboard/profiles/'] button",
+        )
+        .await;
+        wait_for(&browser, "profile_status_changed").await;
+
+        fill(
+            &browser,
+            "#note",
+            "Passport matches the selfie taken in branch",
+        )
+        .await;
+        click(&browser, "form[action$='/notes'] button").await;
+        wait_for(&browser, "Passport matches the selfie taken in branch").await;
+
+        choose(&browser, "#template_id", &template).await;
+        click(&browser, "form[action$='/quizzes'] button").await;
+        wait_for(&browser, "New quiz for Ada Lovelace").await;
+        let qr: Value = browser
+            .execute(
+                "const img = document.querySelector('img.qr');\
+                 return img && img.complete ? img.naturalWidth : 0;",
+                vec![],
+            )
+            .await
+            .expect("script");
+        assert!(
+            qr.as_u64().is_some_and(|w| w > 0),
+            "a QR code is shown: {qr}"
+        );
+        let tiny_url = text_of(&browser, "#tiny-url").await;
+
+        click(&browser, "form[action='/dashboard/logout'] button").await;
+        wait_for(&browser, "Sign in").await;
+        browser.goto(profile_url.as_str()).await.expect("profile");
+        wait_for(&browser, "Sign in").await;
+        browser.close().await.expect("session closed");
+        tiny_url
+    });
+
+    // What the signed API shows afterwards.
+    let c = env.client();
+    let ada = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let profile = c.call("profile/get", &ada);
+    assert_eq!(profile.assert_status(200)["profile"]["status"], "Approved");
+    let documents = c.call("document/read", &ada);
+    let documents = documents.assert_status(200)["documents"].clone();
+    assert_eq!(documents[0]["name"], "passport_upload");
+    assert_eq!(documents[0]["status"], "Approved");
+    let notes = c.call("note/read", &ada);
+    assert_eq!(
+        notes.assert_status(200)["notes"][0]["note"],
+        "Passport matches the selfie taken in branch"
+    );
+    let quiz = c.call("quiz/get", &json!({"url": tiny_url}));
+    assert_eq!(
+        quiz.assert_status(200)["quiz"]["template"]["template_id"],
+        template.as_str()
+    );
+    let log = c.call("event/read", &crate::support::with(ada, "limit", json!(50)));
+    let events = log.assert_status(200)["events"]
+        .as_array()
+        .expect("events")
+        .clone();
+    for activity in [
+        "document_status_changed",
+        "profile_status_changed",
+        "note_created",
+        "quiz_created",
+    ] {
+        let by_reviewer = events.iter().any(|e| {
+            e["activity"] == activity
+                && e["details"]
+                    .as_str()
+                    .is_some_and(|d| d.ends_with(&format!("by {EMAIL}")))
+        });
+        assert!(by_reviewer, "{activity} by the reviewer in {events:?}");
+    }
+}
