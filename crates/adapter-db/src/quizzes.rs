@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::Document;
 use domain::event::Event;
-use domain::ids::TemplateId;
+use domain::ids::{QuizId, TemplateId};
 use domain::merchant::{MerchantId, QuizExpiryDays};
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
@@ -182,6 +182,27 @@ impl QuizRepository for Database {
                         .get_result(conn),
                 };
                 Ok(found.optional()?)
+            })
+            .await?;
+        row.map(|r| with_client(&self.vault, r)).transpose()
+    }
+
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &QuizId,
+    ) -> StoreResult<Option<QuizWithClient>> {
+        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let row = self
+            .read(move |conn| {
+                Ok(quizzes::table
+                    .inner_join(profiles::table)
+                    .filter(quizzes::id.eq(id))
+                    .filter(quizzes::merchant_id.eq(merchant))
+                    .filter(quizzes::deleted_at.is_null())
+                    .select((QuizRow::as_select(), ProfileRow::as_select()))
+                    .get_result(conn)
+                    .optional()?)
             })
             .await?;
         row.map(|r| with_client(&self.vault, r)).transpose()

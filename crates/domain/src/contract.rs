@@ -811,6 +811,22 @@ async fn quiz_scope(p: Ports) {
         (vec!["q3".to_owned(), "q1".to_owned()], 2)
     );
     assert_eq!(ids(other.id.clone()).await, (vec!["q2".to_owned()], 1));
+    let by_id = p
+        .quizzes
+        .find_by_id(&m, &"q3".into())
+        .await
+        .expect("read")
+        .map(|found| (found.quiz.id, found.client.id));
+    assert_eq!(by_id, Some(("q3".into(), client.id.clone())));
+    let stranger = seed_merchant(&p, "m2").await;
+    assert!(
+        p.quizzes
+            .find_by_id(&stranger, &"q3".into())
+            .await
+            .expect("read")
+            .is_none(),
+        "another merchant's"
+    );
     let mut gone = first.clone();
     gone.deleted_at = Some(NOW);
     let deleted = Event::about("ev-q1x".into(), &client, Activity::QuizDeleted, "", NOW);
@@ -823,6 +839,8 @@ async fn quiz_scope(p: Ports) {
         (vec!["q3".to_owned()], 1),
         "a deleted quiz is not listed"
     );
+    let deleted = p.quizzes.find_by_id(&m, &"q1".into()).await.expect("read");
+    assert!(deleted.is_none(), "a deleted quiz is not found");
 }
 
 async fn template_scope(p: Ports) {

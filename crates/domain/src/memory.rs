@@ -13,7 +13,7 @@ use time::macros::datetime;
 
 use crate::document::Document;
 use crate::event::Event;
-use crate::ids::{DocumentId, FileId};
+use crate::ids::{DocumentId, FileId, QuizId};
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
@@ -469,6 +469,21 @@ impl QuizRepository for MemoryQuizzes {
                             QuizLink::Code(c) => &q.code == c,
                         }
                 })
+                .cloned()
+        };
+        Ok(quiz.and_then(|q| self.with_client(&q)))
+    }
+
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &QuizId,
+    ) -> StoreResult<Option<QuizWithClient>> {
+        let quiz = {
+            let quizzes = self.profiles.quizzes.lock().expect("lock");
+            quizzes
+                .iter()
+                .find(|q| &q.merchant_id == merchant && q.deleted_at.is_none() && &q.id == id)
                 .cloned()
         };
         Ok(quiz.and_then(|q| self.with_client(&q)))

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use crate::document::Document;
 use crate::event::Event;
-use crate::ids::{DeliveryId, DocumentId, FileId, TemplateId, WebhookId};
+use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
@@ -158,6 +158,12 @@ pub trait QuizRepository: Send + Sync {
         &self,
         merchant: &MerchantId,
         link: &QuizLink,
+    ) -> StoreResult<Option<QuizWithClient>>;
+    /// A quiz of the merchant that is not deleted, by its id (the dashboard's addresses).
+    async fn find_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &QuizId,
     ) -> StoreResult<Option<QuizWithClient>>;
     /// The merchant's quizzes that are not deleted, newest first.
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>>;

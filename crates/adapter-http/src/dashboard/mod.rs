@@ -175,6 +175,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/profiles/{id}/status", web::post().to(profile::set_status))
             .route("/profiles/{id}/notes", web::post().to(profile::add_note))
             .route("/profiles/{id}/quizzes", web::post().to(quizzes::create))
+            .route("/quizzes/{id}", web::get().to(quizzes::show))
             .route(
                 "/documents/{id}/status",
                 web::post().to(documents::set_status),

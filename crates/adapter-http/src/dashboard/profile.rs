@@ -9,7 +9,7 @@ use domain::event::Actor;
 use domain::note::NoteText;
 use domain::paging::Page;
 use domain::profile::{Profile, ProfileId, ProfileStatus};
-use domain::quiz::{Quiz, QuizState};
+use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
@@ -27,6 +27,7 @@ struct Field {
 }
 
 struct QuizRow {
+    id: String,
     template: String,
     state: &'static str,
     created_at: String,
@@ -174,14 +175,9 @@ pub(super) async fn find(
 
 fn quiz_row(state: &State, quiz: &Quiz, now: time::OffsetDateTime) -> QuizRow {
     QuizRow {
+        id: quiz.id.to_string(),
         template: quiz.template.name.clone(),
-        state: match quiz.state(now) {
-            QuizState::Active if quiz.opened_at.is_some() => "Opened",
-            QuizState::Active => "Sent",
-            QuizState::Submitted => "Submitted",
-            QuizState::Expired => "Expired",
-            QuizState::Deleted => "Deleted",
-        },
+        state: super::quizzes::quiz_state(quiz, now),
         created_at: rfc3339(quiz.created_at),
         expires_at: rfc3339(quiz.expired_at.unwrap_or(quiz.expires_at)),
         tiny_url: state.quizzes.links(quiz).tiny_url,

@@ -6,17 +6,20 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use base64::Engine;
 use domain::event::Actor;
-use domain::ids::TemplateId;
 use domain::profile::ProfileChanges;
 use domain::services::{QuizRequest, TemplateChoice};
 use qrcode::QrCode;
 use qrcode::render::svg;
 use serde::Deserialize;
 
+use domain::ids::{QuizId, TemplateId};
+use domain::quiz::{Quiz, QuizState, QuizWithClient};
+use time::OffsetDateTime;
+
 use super::profile::profile_for_post;
-use super::{failed, message};
+use super::{Reviewer, failed, message, not_found, reviewer};
 use crate::handlers::State;
-use crate::pages::html;
+use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
 
 #[derive(Deserialize)]
@@ -35,6 +38,7 @@ struct QuizPage<'a> {
     profile_id: &'a str,
     name: String,
     template: &'a str,
+    state: &'static str,
     expires_at: String,
     long_url: String,
     tiny_url: String,
@@ -43,7 +47,7 @@ struct QuizPage<'a> {
 }
 
 /// `POST /dashboard/profiles/{id}/quizzes`: sends the client a new quiz from a stored
-/// template, logged with the reviewer's e-mail, and shows its link.
+/// template, logged with the reviewer's e-mail; on to the quiz's page.
 pub(super) async fn create(
     state: State,
     req: HttpRequest,
@@ -72,29 +76,58 @@ pub(super) async fn create(
     };
     let session = &reviewer.session;
     let actor = Actor::Reviewer(&session.email);
-    let sent = match state
+    match state
         .quizzes
         .create(&session.merchant_id, request, actor)
         .await
     {
-        Ok(sent) => sent,
-        Err(e) => return failed(e),
+        Ok(sent) => redirect_to(format!("/dashboard/quizzes/{}", sent.quiz.id)),
+        Err(e) => failed(e),
+    }
+}
+
+/// `GET /dashboard/quizzes/{id}`: one of the merchant's quizzes, its links and a QR code
+/// of the short one for a phone; another merchant's is the 404 page.
+pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
+    let Reviewer { session, .. } = match reviewer(&state, &req).await {
+        Ok(r) => r,
+        Err(answer) => return answer,
     };
-    let links = state.quizzes.links(&sent.quiz);
+    let Ok(id) = QuizId::parse(&id) else {
+        return not_found();
+    };
+    let QuizWithClient { quiz, client } =
+        match state.quizzes.get_by_id(&session.merchant_id, &id).await {
+            Ok(found) => found,
+            Err(e) => return failed(e),
+        };
+    let links = state.quizzes.links(&quiz);
     html(
-        StatusCode::CREATED,
+        StatusCode::OK,
         &QuizPage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
-            profile_id: &profile.id.0,
-            name: profile.full_name(),
-            template: &sent.quiz.template.name,
-            expires_at: rfc3339(sent.quiz.expires_at),
+            profile_id: &client.id.0,
+            name: client.full_name(),
+            template: &quiz.template.name,
+            state: quiz_state(&quiz, state.clock.now()),
+            expires_at: rfc3339(quiz.expired_at.unwrap_or(quiz.expires_at)),
             qr_code: qr_code(&links.tiny_url),
             long_url: links.long_url,
             tiny_url: links.tiny_url,
         },
     )
+}
+
+/// Where a quiz stands, in a reviewer's words.
+pub(super) fn quiz_state(quiz: &Quiz, now: OffsetDateTime) -> &'static str {
+    match quiz.state(now) {
+        QuizState::Active if quiz.opened_at.is_some() => "Opened",
+        QuizState::Active => "Sent",
+        QuizState::Submitted => "Submitted",
+        QuizState::Expired => "Expired",
+        QuizState::Deleted => "Deleted",
+    }
 }
 
 /// `link` as a QR code, an SVG in a `data:` address (the pages' security policy allows

@@ -141,7 +141,7 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
 
         choose(&browser, "#template_id", &template).await;
         click(&browser, "form[action$='/quizzes'] button").await;
-        wait_for(&browser, "New quiz for Ada Lovelace").await;
+        wait_for(&browser, "Quiz for Ada Lovelace").await;
         let qr: Value = browser
             .execute(
                 "const img = document.querySelector('img.qr');\

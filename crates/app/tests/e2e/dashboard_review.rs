@@ -18,7 +18,7 @@ pub const SCENARIOS: &[Scenario] = &[
         documents,
     ),
     (
-        "dashboard_new_quiz_links_come_from_the_merchants_templates_with_a_qr_code",
+        "dashboard_new_quiz_links_come_from_the_merchants_templates_with_a_qr_code_on_their_own_page",
         quizzes,
     ),
     (
@@ -279,8 +279,23 @@ fn quizzes(backend: Backend) {
         &cookie,
         &format!("csrf_token={csrf}&template_id={template}"),
     );
-    assert_eq!(sent.status, 201, "{}", sent.text());
-    let text = sent.text();
+    assert_eq!(sent.status, 303, "{}", sent.text());
+    let quiz_page = sent.header("Location").expect("to the quiz").to_owned();
+    assert!(quiz_page.starts_with("/dashboard/quizzes/"), "{quiz_page}");
+    let shown = page(&env, &quiz_page, &cookie);
+    assert_eq!(shown.status, 200);
+    let text = shown.text();
+    // Only this merchant's reviewers see it; a made-up id is the same 404 page.
+    assert_eq!(
+        page(&env, &quiz_page, &theirs).status,
+        404,
+        "another merchant's quiz"
+    );
+    assert_eq!(page(&env, &quiz_page, "").status, 303);
+    assert_eq!(
+        page(&env, "/dashboard/quizzes/01NOSUCHQUIZ", &cookie).status,
+        404
+    );
     assert!(
         text.contains("<img class=\"qr\" src=\"data:image/svg+xml;base64,"),
         "{text}"
@@ -311,6 +326,10 @@ fn quizzes(backend: Backend) {
     assert!(long.ends_with(location), "{location} for {long}");
     let listed = page(&env, &address, &cookie).text();
     assert!(listed.contains(&tiny) && listed.contains("Passport check"));
+    assert!(
+        listed.contains(&format!("href=\"{quiz_page}\"")),
+        "linked to its page"
+    );
 }
 
 /// The text between `start` and the next `end` in `text`.

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event};
-use crate::ids::TemplateId;
+use crate::ids::{QuizId, TemplateId};
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::paging::{Page, Paged};
 use crate::ports::{
@@ -228,6 +228,18 @@ impl QuizService {
     ) -> Result<QuizWithClient, DomainError> {
         self.quizzes
             .find(merchant, link)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Quiz))
+    }
+
+    /// The merchant's quiz with this id.
+    pub async fn get_by_id(
+        &self,
+        merchant: &MerchantId,
+        id: &QuizId,
+    ) -> Result<QuizWithClient, DomainError> {
+        self.quizzes
+            .find_by_id(merchant, id)
             .await?
             .ok_or(DomainError::NotFound(Resource::Quiz))
     }
