@@ -1,7 +1,6 @@
 //! A document's files and the reviewer's verdict on it. Addresses name a document by its
 //! id alone: it is looked up among the reviewer's merchant's documents only.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::FileType;
 use domain::event::Actor;
@@ -9,7 +8,7 @@ use domain::ids::{DocumentId, FileId};
 use serde::Deserialize;
 
 use super::profile::back_to;
-use super::{failed, message, not_found, poster, reviewer};
+use super::{CHOOSE_A_STATUS, StatusForm, failed, not_found, not_saved, poster, reviewer};
 use crate::file_answer::{Disposition, file_answer};
 use crate::handlers::State;
 
@@ -57,14 +56,6 @@ pub(super) async fn file(
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct StatusForm {
-    #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
-    status: String,
-}
-
 /// `POST /dashboard/documents/{id}/status`: the reviewer's verdict on a document, logged
 /// with their e-mail; back to the document's profile.
 pub(super) async fn set_status(
@@ -85,12 +76,8 @@ pub(super) async fn set_status(
         Ok((profile, _)) => profile,
         Err(e) => return failed(e),
     };
-    let Ok(status) = form.status.parse() else {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Not saved",
-            "Choose one of the statuses.",
-        );
+    let Some(status) = form.status() else {
+        return not_saved(CHOOSE_A_STATUS);
     };
     let actor = Actor::Reviewer(&reviewer.session.email);
     match state

@@ -14,8 +14,11 @@ use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use std::str::FromStr;
+
 use domain::DomainError;
 use domain::session::{Session, SessionToken};
+use serde::Deserialize;
 
 use crate::handlers::State;
 use crate::pages::{html, redirect_to, security_headers, wants_json};
@@ -91,6 +94,30 @@ pub(crate) fn csrf_refused() -> HttpResponse {
     )
 }
 
+/// A verdict form: one of the review statuses, and the CSRF token.
+#[derive(Deserialize)]
+pub(crate) struct StatusForm {
+    #[serde(default)]
+    pub csrf_token: String,
+    #[serde(default)]
+    status: String,
+}
+
+impl StatusForm {
+    /// The status chosen, if it is one of them.
+    pub fn status<S: FromStr>(&self) -> Option<S> {
+        self.status.parse().ok()
+    }
+}
+
+/// What a verdict form with no valid status is told.
+pub(crate) const CHOOSE_A_STATUS: &str = "Choose one of the statuses.";
+
+/// The answer to a form whose values are refused: nothing was changed.
+pub(crate) fn not_saved(text: &str) -> HttpResponse {
+    message(StatusCode::BAD_REQUEST, "Not saved", text)
+}
+
 /// The 404 page: nothing of the reviewer's merchant has this address (another
 /// merchant's object looks exactly the same).
 pub(crate) fn not_found() -> HttpResponse {
@@ -106,11 +133,7 @@ pub(crate) fn not_found() -> HttpResponse {
 pub(crate) fn failed(e: DomainError) -> HttpResponse {
     match e {
         DomainError::NotFound(_) => not_found(),
-        DomainError::Invalid(violations) => message(
-            StatusCode::BAD_REQUEST,
-            "Not saved",
-            &violations.to_string(),
-        ),
+        DomainError::Invalid(violations) => not_saved(&violations.to_string()),
         e => {
             tracing::error!(error = %e, "a dashboard page failed");
             message(

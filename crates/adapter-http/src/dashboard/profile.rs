@@ -13,7 +13,9 @@ use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
-use super::{Reviewer, failed, message, not_found, poster, reviewer};
+use super::{
+    CHOOSE_A_STATUS, Reviewer, StatusForm, failed, not_found, not_saved, poster, reviewer,
+};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -264,14 +266,6 @@ fn submitted(p: &Profile) -> Vec<Field> {
 }
 
 #[derive(Deserialize)]
-pub(super) struct StatusForm {
-    #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
-    status: String,
-}
-
-#[derive(Deserialize)]
 pub(super) struct NoteForm {
     #[serde(default)]
     csrf_token: String,
@@ -309,12 +303,8 @@ pub(super) async fn set_status(
         Ok(found) => found,
         Err(answer) => return answer,
     };
-    let Ok(status) = form.status.parse() else {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Not saved",
-            "Choose one of the statuses.",
-        );
+    let Some(status) = form.status() else {
+        return not_saved(CHOOSE_A_STATUS);
     };
     let actor = Actor::Reviewer(&reviewer.session.email);
     match state
@@ -339,11 +329,7 @@ pub(super) async fn add_note(
         Err(answer) => return answer,
     };
     let Ok(text) = NoteText::parse(&form.note) else {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Not saved",
-            "A note is 1 to 255 characters of plain text.",
-        );
+        return not_saved("A note is 1 to 255 characters of plain text.");
     };
     let actor = Actor::Reviewer(&reviewer.session.email);
     match state

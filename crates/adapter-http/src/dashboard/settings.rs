@@ -9,7 +9,7 @@ use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
-use super::{Reviewer, failed, message, poster, reviewer};
+use super::{Reviewer, failed, not_saved, poster, reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -161,11 +161,7 @@ pub(super) async fn save(
     };
     let days = form.quiz_expiry_days.trim().parse::<i64>().ok();
     let Some(days) = days.and_then(|d| QuizExpiryDays::new(d).ok()) else {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Not saved",
-            "The default expiry is a whole number of days from 1 to 30.",
-        );
+        return not_saved("The default expiry is a whole number of days from 1 to 30.");
     };
     let settings = MerchantSettings {
         quiz_expiry_days: days,
