@@ -302,7 +302,7 @@ impl ProfileRow {
             id: ProfileId(self.id),
             merchant_id: MerchantId(self.merchant_id),
             key: ProfileKey {
-                email: required("email_address", Email::parse(&self.email_address))?,
+                email: Email::from_stored(self.email_address),
                 mobile: required("mobile_number", PhoneNumber::parse(&self.mobile_number))?,
             },
             first_name: required("first_name", ShortText::parse(&self.first_name))?,
@@ -311,11 +311,7 @@ impl ProfileRow {
             status: required("status", self.status.parse())?,
             submitted: match (self.submitted_created_at, self.submitted_updated_at) {
                 (Some(created), Some(updated)) => Some(SubmittedFormFields {
-                    email_address: column(
-                        "submitted_email_address",
-                        self.submitted_email_address,
-                        Email::parse,
-                    )?,
+                    email_address: self.submitted_email_address.map(Email::from_stored),
                     mobile_number: column(
                         "submitted_mobile_number",
                         self.submitted_mobile_number,

@@ -75,6 +75,13 @@ impl Email {
         Ok(email)
     }
 
+    /// An address read back from storage, where only [`Email::parse`]d ones are written.
+    /// It is not checked again: its pattern is the costliest check of a profile read, and
+    /// a read must not refuse what a write accepted.
+    pub fn from_stored(stored: String) -> Self {
+        Self(stored)
+    }
+
     /// The address as given (trimmed).
     pub fn as_str(&self) -> &str {
         &self.0
