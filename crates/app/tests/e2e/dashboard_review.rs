@@ -25,7 +25,68 @@ pub const SCENARIOS: &[Scenario] = &[
         "dashboard_templates_and_settings_show_and_change_only_the_merchants_own",
         templates_and_settings,
     ),
+    (
+        "every_dashboard_address_sends_strangers_to_sign_in_and_refuses_posts_without_the_token",
+        strangers_and_tokens,
+    ),
 ];
+
+/// Every dashboard address but sign-in, with made-up ids: (method, path).
+const ADDRESSES: &[(&str, &str)] = &[
+    ("GET", "/dashboard/profiles"),
+    ("GET", "/dashboard/profiles/01NOSUCHPROFILE"),
+    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/status"),
+    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/notes"),
+    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/quizzes"),
+    ("GET", "/dashboard/quizzes/01NOSUCHQUIZ"),
+    ("POST", "/dashboard/documents/01NOSUCHDOCUMENT/status"),
+    (
+        "GET",
+        "/dashboard/documents/01NOSUCHDOCUMENT/files/01NOSUCHFILE",
+    ),
+    ("GET", "/dashboard/templates"),
+    ("GET", "/dashboard/settings"),
+    ("POST", "/dashboard/settings"),
+    ("POST", "/dashboard/settings/keys"),
+    ("POST", "/dashboard/settings/keys/key-nosuchkey/disable"),
+    ("POST", "/dashboard/logout"),
+];
+
+fn strangers_and_tokens(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let form = "status=Approved&note=x&template_id=01NOSUCHTEMPLATE&quiz_expiry_days=9";
+    for &(method, path) in ADDRESSES {
+        // No cookie, or one that names no session (a client holding a quiz link has no
+        // other): on to sign in, nothing of the page.
+        for stranger in ["", "idv_session=forged"] {
+            let reply = env.client().send(
+                method,
+                path,
+                &[crate::dashboard::FORM, ("Cookie", stranger)],
+                form.as_bytes(),
+            );
+            assert_eq!(reply.status, 303, "{method} {path} with {stranger:?}");
+            assert_eq!(reply.header("Location"), Some("/dashboard/login"));
+        }
+        if method == "POST" {
+            let refused = post_form(&env, path, &cookie, form);
+            assert_eq!(refused.status, 403, "{path} without the CSRF token");
+        }
+    }
+    let settings = env.client().call("merchant/settings/get", &json!({}));
+    assert_eq!(
+        settings.assert_status(200)["quiz_expiry_days"],
+        5,
+        "nothing was changed"
+    );
+    assert_eq!(
+        page(&env, "/dashboard/profiles", &cookie).status,
+        200,
+        "the refused logout left the session"
+    );
+}
 
 const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n";
 
