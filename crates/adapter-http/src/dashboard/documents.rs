@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::FileType;
 use domain::event::Actor;
 use domain::ids::{DocumentId, FileId};
+use domain::services::DocumentAt;
 use serde::Deserialize;
 
 use super::profile::back_to;
@@ -32,16 +33,10 @@ pub(super) async fn file(
     let (Ok(id), Ok(file_id)) = (DocumentId::parse(&path.id), FileId::parse(&path.file_id)) else {
         return not_found();
     };
-    let merchant = &reviewer.session.merchant_id;
-    let found = match state.documents.get_by_id(merchant, &id).await {
-        Ok((profile, _)) => {
-            state
-                .documents
-                .download(merchant, &profile.key, &id, &file_id)
-                .await
-        }
-        Err(e) => Err(e),
-    };
+    let found = state
+        .documents
+        .download(&reviewer.session.merchant_id, DocumentAt::Id(&id), &file_id)
+        .await;
     let (file, download) = match found {
         Ok(found) => found,
         Err(e) => return failed(e),
@@ -71,21 +66,17 @@ pub(super) async fn set_status(
     let Ok(id) = DocumentId::parse(&id) else {
         return not_found();
     };
-    let merchant = &reviewer.session.merchant_id;
-    let profile = match state.documents.get_by_id(merchant, &id).await {
-        Ok((profile, _)) => profile,
-        Err(e) => return failed(e),
-    };
     let Some(status) = form.status() else {
         return not_saved(CHOOSE_A_STATUS);
     };
     let actor = Actor::Reviewer(&reviewer.session.email);
+    let merchant = &reviewer.session.merchant_id;
     match state
         .documents
-        .set_status(merchant, &profile.key, &id, status, actor)
+        .set_status(merchant, DocumentAt::Id(&id), status, actor)
         .await
     {
-        Ok(_) => back_to(&profile),
+        Ok(document) => back_to(&document.profile_id),
         Err(e) => failed(e),
     }
 }

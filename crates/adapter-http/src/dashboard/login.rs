@@ -7,7 +7,7 @@ use askama::Template;
 use domain::services::SignIn;
 use serde::Deserialize;
 
-use super::{BASE, DashboardSettings, SESSION_COOKIE, csrf_ok, csrf_refused, reviewer};
+use super::{BASE, CsrfForm, DashboardSettings, SESSION_COOKIE, poster};
 use crate::client_addr::client_ip;
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
@@ -89,25 +89,16 @@ pub(super) async fn sign_in(
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct CsrfForm {
-    #[serde(default)]
-    csrf_token: String,
-}
-
 /// Ends the session at once, server-side, and clears the cookie.
 pub(super) async fn sign_out(
     state: State,
     req: HttpRequest,
     form: web::Form<CsrfForm>,
 ) -> HttpResponse {
-    let reviewer = match reviewer(&state, &req).await {
+    let reviewer = match poster(&state, &req, &form.csrf_token).await {
         Ok(r) => r,
         Err(answer) => return answer,
     };
-    if !csrf_ok(&reviewer, &form.csrf_token) {
-        return csrf_refused();
-    }
     if let Err(e) = state.sign_in.sign_out(&reviewer.token).await {
         tracing::error!(error = %e, "sign-out failed");
     }

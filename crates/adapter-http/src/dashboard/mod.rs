@@ -52,20 +52,13 @@ pub(crate) async fn reviewer(state: &State, req: &HttpRequest) -> Result<Reviewe
     match state.sign_in.session(&token).await {
         Ok(Some(session)) => Ok(Reviewer { token, session }),
         Ok(None) => Err(to_login()),
-        Err(e) => {
-            tracing::error!(error = %e, "session lookup failed");
-            Err(message(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Unavailable",
-                "The service cannot be reached right now. Try again in a moment.",
-            ))
-        }
+        Err(e) => Err(failed(e)),
     }
 }
 
 /// Whether a form post carries the session's CSRF token. Their digests are compared, so
 /// the comparison's timing tells nothing about the token.
-pub(crate) fn csrf_ok(reviewer: &Reviewer, sent: &str) -> bool {
+fn csrf_ok(reviewer: &Reviewer, sent: &str) -> bool {
     let digest = |text: &str| ring::digest::digest(&ring::digest::SHA256, text.as_bytes());
     digest(&reviewer.session.csrf_token).as_ref() == digest(sent).as_ref()
 }
@@ -86,12 +79,19 @@ pub(crate) async fn poster(
 }
 
 /// The answer to a post without the right CSRF token.
-pub(crate) fn csrf_refused() -> HttpResponse {
+fn csrf_refused() -> HttpResponse {
     message(
         StatusCode::FORBIDDEN,
         "Refused",
         "This form has expired or did not come from this dashboard. Go back, reload the page and try again.",
     )
+}
+
+/// A form whose only field is the CSRF token (a button that changes something).
+#[derive(Deserialize)]
+pub(crate) struct CsrfForm {
+    #[serde(default)]
+    pub csrf_token: String,
 }
 
 /// A verdict form: one of the review statuses, and the CSRF token.

@@ -102,7 +102,7 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
     let (quizzes, templates, documents, notes, events) = match futures_util::try_join!(
-        state.quizzes.list_of_profile(merchant, key, page),
+        state.quizzes.list_of_profile(&profile, page),
         state.templates.list(merchant, page),
         state.documents.list(merchant, key, page),
         state.notes.list(merchant, key, page),
@@ -287,8 +287,8 @@ pub(super) async fn profile_for_post(
 }
 
 /// Where a change to a profile sends the browser back to.
-pub(super) fn back_to(profile: &Profile) -> HttpResponse {
-    redirect_to(format!("/dashboard/profiles/{}", profile.id.0))
+pub(super) fn back_to(profile: &ProfileId) -> HttpResponse {
+    redirect_to(format!("/dashboard/profiles/{}", profile.0))
 }
 
 /// `POST /dashboard/profiles/{id}/status`: the reviewer's verdict, logged with their
@@ -312,7 +312,7 @@ pub(super) async fn set_status(
         .set_status(&reviewer.session.merchant_id, &profile.key, status, actor)
         .await
     {
-        Ok(_) => back_to(&profile),
+        Ok(_) => back_to(&profile.id),
         Err(e) => failed(e),
     }
 }
@@ -337,7 +337,7 @@ pub(super) async fn add_note(
         .create(&reviewer.session.merchant_id, &profile.key, text, actor)
         .await
     {
-        Ok(_) => back_to(&profile),
+        Ok(_) => back_to(&profile.id),
         Err(e) => failed(e),
     }
 }

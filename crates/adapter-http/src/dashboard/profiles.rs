@@ -4,10 +4,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use domain::paging::Page;
-use domain::profile::{Profile, ProfileFilter};
+use domain::profile::{Profile, ProfileFilter, ProfileStatus};
 use serde::Deserialize;
 
-use super::{Reviewer, message, reviewer};
+use super::{Reviewer, failed, not_found, reviewer};
 use crate::handlers::State;
 use crate::pages::html;
 
@@ -38,7 +38,7 @@ struct ProfilesPage<'a> {
     csrf_token: &'a str,
     q: &'a str,
     status: &'a str,
-    statuses: [&'static str; 4],
+    statuses: &'static [ProfileStatus],
     rows: Vec<Row>,
     page: i64,
     pages: i64,
@@ -59,7 +59,7 @@ pub(super) async fn list(
     };
     let page = query.page.unwrap_or(1).max(1);
     let Ok(window) = Page::new((page - 1).saturating_mul(PER_PAGE), PER_PAGE) else {
-        return message(StatusCode::BAD_REQUEST, "Not found", "No such page.");
+        return not_found();
     };
     let filter = ProfileFilter {
         text: query.q.clone(),
@@ -80,7 +80,7 @@ pub(super) async fn list(
                 csrf_token: &session.csrf_token,
                 q,
                 status,
-                statuses: ["Pending", "Reviewed", "Approved", "Declined"],
+                statuses: ProfileStatus::ALL,
                 rows: paged.items.iter().map(row).collect(),
                 page,
                 pages: ((paged.filtered + PER_PAGE - 1) / PER_PAGE).max(1),
@@ -89,14 +89,7 @@ pub(super) async fn list(
                 search,
             },
         ),
-        Err(e) => {
-            tracing::error!(error = %e, "profile list failed");
-            message(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Unavailable",
-                "The service cannot be reached right now. Try again in a moment.",
-            )
-        }
+        Err(e) => failed(e),
     }
 }
 

@@ -9,7 +9,7 @@ use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
-use super::{Reviewer, failed, not_saved, poster, reviewer};
+use super::{CsrfForm, Reviewer, failed, not_saved, poster, reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -174,12 +174,6 @@ pub(super) async fn save(
         Ok(_) => redirect_to(SETTINGS.to_owned()),
         Err(e) => failed(e),
     }
-}
-
-#[derive(Deserialize)]
-pub(super) struct CsrfForm {
-    #[serde(default)]
-    csrf_token: String,
 }
 
 #[derive(Template)]

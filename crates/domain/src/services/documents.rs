@@ -27,6 +27,15 @@ pub struct SweepReport {
     pub orphan_files: u64,
 }
 
+/// How a caller names a document; either way it is looked for among the merchant's only.
+#[derive(Debug, Clone, Copy)]
+pub enum DocumentAt<'a> {
+    /// A document of the profile with this pair (the API names it so).
+    OfProfile(&'a ProfileKey, &'a DocumentId),
+    /// A document by its id alone (the dashboard's addresses).
+    Id(&'a DocumentId),
+}
+
 /// The merchant's review of what clients handed in.
 #[derive(Clone)]
 pub struct DocumentService {
@@ -85,40 +94,37 @@ impl DocumentService {
         Ok(report)
     }
 
-    /// The document, if it belongs to this profile of this merchant.
+    /// The merchant's document `at`, with its profile; another merchant's is `NotFound`,
+    /// as if it did not exist.
     pub async fn get(
         &self,
         merchant: &MerchantId,
-        key: &ProfileKey,
-        id: &DocumentId,
+        at: DocumentAt<'_>,
     ) -> Result<(Profile, Document), DomainError> {
-        let profile = find_profile(&*self.profiles, merchant, key).await?;
-        let document = self
-            .documents
-            .find(&profile.id, id)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Document))?;
-        Ok((profile, document))
-    }
-
-    /// The merchant's document with this id, with its profile; another merchant's is
-    /// `NotFound`, as if it did not exist.
-    pub async fn get_by_id(
-        &self,
-        merchant: &MerchantId,
-        id: &DocumentId,
-    ) -> Result<(Profile, Document), DomainError> {
-        let document = self
-            .documents
-            .find_of_merchant(merchant, id)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Document))?;
-        let profile = self
-            .profiles
-            .find_by_id(merchant, &document.profile_id)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Document))?;
-        Ok((profile, document))
+        match at {
+            DocumentAt::OfProfile(key, id) => {
+                let profile = find_profile(&*self.profiles, merchant, key).await?;
+                let document = self
+                    .documents
+                    .find(&profile.id, id)
+                    .await?
+                    .ok_or(DomainError::NotFound(Resource::Document))?;
+                Ok((profile, document))
+            }
+            DocumentAt::Id(id) => {
+                let document = self
+                    .documents
+                    .find_of_merchant(merchant, id)
+                    .await?
+                    .ok_or(DomainError::NotFound(Resource::Document))?;
+                let profile = self
+                    .profiles
+                    .find_by_id(merchant, &document.profile_id)
+                    .await?
+                    .ok_or(DomainError::NotFound(Resource::Document))?;
+                Ok((profile, document))
+            }
+        }
     }
 
     /// The profile's documents, newest first, with the profile.
@@ -137,12 +143,11 @@ impl DocumentService {
     pub async fn set_status(
         &self,
         merchant: &MerchantId,
-        key: &ProfileKey,
-        id: &DocumentId,
+        at: DocumentAt<'_>,
         status: DocumentStatus,
         actor: Actor<'_>,
     ) -> Result<Document, DomainError> {
-        let (profile, mut document) = self.get(merchant, key, id).await?;
+        let (profile, mut document) = self.get(merchant, at).await?;
         let now = self.clock.now();
         let details = actor.sign(format!(
             "Document {} status changed from {} to {status}",
@@ -170,10 +175,9 @@ impl DocumentService {
     pub async fn delete(
         &self,
         merchant: &MerchantId,
-        key: &ProfileKey,
-        id: &DocumentId,
+        at: DocumentAt<'_>,
     ) -> Result<OffsetDateTime, DomainError> {
-        let (profile, document) = self.get(merchant, key, id).await?;
+        let (profile, document) = self.get(merchant, at).await?;
         let now = self.clock.now();
         let details = format!("Document {} deleted with its files", document.step.name());
         let event = Event::about(
@@ -200,11 +204,10 @@ impl DocumentService {
     pub async fn download(
         &self,
         merchant: &MerchantId,
-        key: &ProfileKey,
-        id: &DocumentId,
+        at: DocumentAt<'_>,
         file_id: &FileId,
     ) -> Result<(StoredFile, Box<dyn FileDownload>), DomainError> {
-        let (_, document) = self.get(merchant, key, id).await?;
+        let (_, document) = self.get(merchant, at).await?;
         let file = document
             .files()
             .iter()

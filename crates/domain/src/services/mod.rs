@@ -12,7 +12,7 @@ mod users;
 mod webhooks;
 
 pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
-pub use documents::{DocumentService, SWEEP_AFTER, SweepReport};
+pub use documents::{DocumentAt, DocumentService, SWEEP_AFTER, SweepReport};
 pub use merchants::MerchantService;
 pub use notes::NoteService;
 pub use profiles::ProfileService;

@@ -244,14 +244,12 @@ impl QuizService {
             .ok_or(DomainError::NotFound(Resource::Quiz))
     }
 
-    /// The quizzes of the merchant's profile with this pair, newest first.
+    /// The quizzes of a profile (found through the merchant's own lookups), newest first.
     pub async fn list_of_profile(
         &self,
-        merchant: &MerchantId,
-        key: &ProfileKey,
+        profile: &Profile,
         page: Page,
     ) -> Result<Paged<Quiz>, DomainError> {
-        let profile = super::find_profile(&*self.profiles, merchant, key).await?;
         Ok(self.quizzes.list_of_profile(&profile.id, page).await?)
     }
 

@@ -1,3 +1,5 @@
+use domain::services::DocumentAt;
+
 use crate::dto::YES;
 use crate::dto::document::{DocumentDeleted, read_document_id};
 use crate::dto::profile::read_key;
@@ -17,7 +19,10 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentDeleted> {
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
     let (key, id) = f.finish(|| Some((key?, id?)))?;
-    let deleted_at = state.documents.delete(&req.merchant, &key, &id).await?;
+    let deleted_at = state
+        .documents
+        .delete(&req.merchant, DocumentAt::OfProfile(&key, &id))
+        .await?;
     Ok(Reply::ok(DocumentDeleted {
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),

@@ -1,6 +1,7 @@
 use actix_web::HttpResponse;
 use domain::DomainError;
 use domain::ids::FileId;
+use domain::services::DocumentAt;
 
 use crate::dto::document::read_document_id;
 use crate::dto::profile::read_key;
@@ -24,7 +25,7 @@ pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError>
     let (key, id, file_id) = f.finish(|| Some((key?, id?, file_id?)))?;
     let (file, download) = state
         .documents
-        .download(&req.merchant, &key, &id, &file_id)
+        .download(&req.merchant, DocumentAt::OfProfile(&key, &id), &file_id)
         .await?;
     file_answer(&file, download, Disposition::Attachment)
         .await

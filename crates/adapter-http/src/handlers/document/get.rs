@@ -1,3 +1,5 @@
+use domain::services::DocumentAt;
+
 use crate::dto::document::{DocumentAnswer, DocumentProfile, DocumentView, read_document_id};
 use crate::dto::profile::read_key;
 use crate::dto::requests::DocumentRequest;
@@ -15,7 +17,10 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentAnswer> {
     let key = read_key(&mut f);
     let id = read_document_id(&mut f);
     let (key, id) = f.finish(|| Some((key?, id?)))?;
-    let (profile, document) = state.documents.get(&req.merchant, &key, &id).await?;
+    let (profile, document) = state
+        .documents
+        .get(&req.merchant, DocumentAt::OfProfile(&key, &id))
+        .await?;
     Ok(Reply::ok(DocumentAnswer {
         email_address: profile.key.email.as_str().to_owned(),
         mobile_number: profile.key.mobile.as_str().to_owned(),

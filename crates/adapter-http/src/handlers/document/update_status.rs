@@ -1,5 +1,6 @@
 use domain::document::DocumentStatus;
 use domain::event::Actor;
+use domain::services::DocumentAt;
 
 use crate::dto::document::{DocumentStatusAnswer, read_document_id};
 use crate::dto::profile::read_key;
@@ -22,7 +23,12 @@ pub async fn handle(state: State, req: Signed) -> Answer<DocumentStatusAnswer> {
     let (key, id, status) = f.finish(|| Some((key?, id?, status?)))?;
     let document = state
         .documents
-        .set_status(&req.merchant, &key, &id, status, Actor::Api)
+        .set_status(
+            &req.merchant,
+            DocumentAt::OfProfile(&key, &id),
+            status,
+            Actor::Api,
+        )
         .await?;
     Ok(Reply::ok(DocumentStatusAnswer {
         email_address: key.email.as_str().to_owned(),
