@@ -136,6 +136,60 @@ pub fn enable_wal(path: &str) -> Result<(), ConnectionError> {
 
 pub type Pool = r2d2::Pool<Manager>;
 
+/// PostgreSQL connections per instance: its queries mostly wait on the network and the
+/// server, so a handful overlap well whatever the cores.
+const POSTGRES_POOL_SIZE: u32 = 8;
+
+/// SQLite page cache shared out among the pooled (reading) connections, in KiB. Each
+/// connection keeps its own cache, so the budget, not the connection count, bounds the
+/// memory; fewer connections each cache more of it (docs/BENCHMARKS.md).
+const SQLITE_READ_CACHE_KIB: u32 = 32 * 1024;
+
+/// How many connections the pool holds, and the page cache of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolShape {
+    pub size: u32,
+    /// `PRAGMA cache_size` of each pooled SQLite connection, in KiB.
+    pub sqlite_cache_kib: Option<u32>,
+}
+
+impl PoolShape {
+    /// SQLite reads from a warm file are CPU work: one connection per core the process may
+    /// run on (its affinity, as `taskset` sets it) and one spare, so a read waiting on the
+    /// disk does not idle a core; never fewer than two, never more than eight.
+    pub fn for_backend(backend: &Backend, cores: usize) -> Self {
+        if !backend.is_sqlite() {
+            return Self {
+                size: POSTGRES_POOL_SIZE,
+                sqlite_cache_kib: None,
+            };
+        }
+        let size = u32::try_from(cores)
+            .unwrap_or(u32::MAX)
+            .saturating_add(1)
+            .clamp(2, 8);
+        Self {
+            size,
+            sqlite_cache_kib: Some(SQLITE_READ_CACHE_KIB / size),
+        }
+    }
+}
+
+/// Gives each pooled SQLite connection its share of the page cache budget. The writer's
+/// connection keeps SQLite's default: it touches the pages it changes, not a working set.
+#[derive(Debug, Clone, Copy)]
+pub struct PageCache {
+    pub kib: u32,
+}
+
+impl r2d2::CustomizeConnection<AnyConnection, ConnectionError> for PageCache {
+    fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
+        // A negative cache_size is a size in KiB rather than a count of pages.
+        conn.batch_execute(&format!("PRAGMA cache_size = -{};", self.kib))
+            .map_err(ConnectionError::CouldntSetupConfiguration)
+    }
+}
+
 /// How long a request waits for a pooled connection before the database counts as
 /// unavailable (503) rather than slow.
 pub const POOL_TIMEOUT: Duration = Duration::from_secs(5);
@@ -162,6 +216,49 @@ mod tests {
             Backend::from_url("./idv.db"),
             Backend::Sqlite("./idv.db".into())
         );
+    }
+
+    #[test]
+    fn sqlite_pools_follow_the_cores_within_one_cache_budget() {
+        let sqlite = Backend::from_url("./idv.db");
+        let shapes: Vec<_> = [1, 2, 4, 64]
+            .iter()
+            .map(|&cores| PoolShape::for_backend(&sqlite, cores))
+            .collect();
+        assert_eq!(
+            shapes.iter().map(|s| s.size).collect::<Vec<_>>(),
+            [2, 3, 5, 8]
+        );
+        for shape in shapes {
+            let total = shape.sqlite_cache_kib.expect("a cache for SQLite") * shape.size;
+            assert!(total <= SQLITE_READ_CACHE_KIB && total > SQLITE_READ_CACHE_KIB - shape.size);
+        }
+        let postgres = PoolShape::for_backend(&Backend::from_url("postgres://h/db"), 1);
+        assert_eq!(postgres.size, POSTGRES_POOL_SIZE);
+        assert_eq!(postgres.sqlite_cache_kib, None);
+    }
+
+    #[test]
+    fn pooled_sqlite_connections_get_their_share_of_the_page_cache() {
+        use diesel::RunQueryDsl;
+        use diesel::sql_types::BigInt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("idv.sqlite3").display().to_string();
+        let pool = r2d2::Pool::builder()
+            .max_size(1)
+            .connection_customizer(Box::new(PageCache { kib: 4321 }))
+            .build(Manager(Backend::Sqlite(path)))
+            .expect("pool");
+        let mut conn = pool.get().expect("connection");
+        let AnyConnection::Sqlite(sqlite) = &mut *conn else {
+            panic!("a SQLite path gave another backend");
+        };
+        let size: i64 = diesel::select(diesel::dsl::sql::<BigInt>(
+            "(SELECT cache_size FROM pragma_cache_size())",
+        ))
+        .get_result(sqlite)
+        .expect("cache_size");
+        assert_eq!(size, -4321);
     }
 
     #[test]

@@ -37,7 +37,7 @@ use domain::ports::{DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
 pub use connection::Backend;
-use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool};
+use connection::{AnyConnection, Manager, POOL_TIMEOUT, PageCache, Pool, PoolShape};
 use failure::Failure;
 pub use files::{FileStore, create_private_dir};
 pub use key_cache::{CachedKeys, MAX_STALENESS};
@@ -46,10 +46,6 @@ pub use rate_limits::SharedLimiter;
 pub use sealing::KeyMismatch;
 pub use vault::{MASTER_KEY_LEN, Vault};
 use writer::Writer;
-
-/// Connections to size the pool with: the server's handlers run blocking queries on
-/// tokio's blocking threads, so more than a handful rarely helps on small machines.
-const POOL_SIZE: u32 = 8;
 
 /// A pool of connections to one database, and the units of work run on it.
 #[derive(Clone)]
@@ -90,8 +86,13 @@ impl Database {
             connection::create_private_file(path).map_err(|e| failed(e.to_string()))?;
             connection::enable_wal(path).map_err(|e| failed(e.to_string()))?;
         }
-        let pool = r2d2::Pool::builder()
-            .max_size(POOL_SIZE)
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let shape = PoolShape::for_backend(&backend, cores);
+        let mut pool = r2d2::Pool::builder().max_size(shape.size);
+        if let Some(kib) = shape.sqlite_cache_kib {
+            pool = pool.connection_customizer(Box::new(PageCache { kib }));
+        }
+        let pool = pool
             .connection_timeout(POOL_TIMEOUT)
             // A PostgreSQL connection can break under us (a restart, a network cut): it is
             // tested before use, so the pool heals itself. A SQLite file cannot; testing it
