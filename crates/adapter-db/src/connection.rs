@@ -145,12 +145,11 @@ const POSTGRES_POOL_SIZE: u32 = 8;
 /// memory; fewer connections each cache more of it (docs/BENCHMARKS.md).
 const SQLITE_READ_CACHE_KIB: u32 = 32 * 1024;
 
-/// How many connections the pool holds, and the page cache of each.
+/// How many connections the pool holds, and the page cache of each (SQLite's only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolShape {
     pub size: u32,
-    /// `PRAGMA cache_size` of each pooled SQLite connection, in KiB.
-    pub sqlite_cache_kib: Option<u32>,
+    pub page_cache: Option<PageCache>,
 }
 
 impl PoolShape {
@@ -161,7 +160,7 @@ impl PoolShape {
         if !backend.is_sqlite() {
             return Self {
                 size: POSTGRES_POOL_SIZE,
-                sqlite_cache_kib: None,
+                page_cache: None,
             };
         }
         let size = u32::try_from(cores)
@@ -170,14 +169,16 @@ impl PoolShape {
             .clamp(2, 8);
         Self {
             size,
-            sqlite_cache_kib: Some(SQLITE_READ_CACHE_KIB / size),
+            page_cache: Some(PageCache {
+                kib: SQLITE_READ_CACHE_KIB / size,
+            }),
         }
     }
 }
 
 /// Gives each pooled SQLite connection its share of the page cache budget. The writer's
 /// connection keeps SQLite's default: it touches the pages it changes, not a working set.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageCache {
     pub kib: u32,
 }
@@ -230,12 +231,12 @@ mod tests {
             [2, 3, 5, 8]
         );
         for shape in shapes {
-            let total = shape.sqlite_cache_kib.expect("a cache for SQLite") * shape.size;
+            let total = shape.page_cache.expect("a cache for SQLite").kib * shape.size;
             assert!(total <= SQLITE_READ_CACHE_KIB && total > SQLITE_READ_CACHE_KIB - shape.size);
         }
         let postgres = PoolShape::for_backend(&Backend::from_url("postgres://h/db"), 1);
         assert_eq!(postgres.size, POSTGRES_POOL_SIZE);
-        assert_eq!(postgres.sqlite_cache_kib, None);
+        assert_eq!(postgres.page_cache, None);
     }
 
     #[test]

@@ -37,7 +37,7 @@ use domain::ports::{DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
 pub use connection::Backend;
-use connection::{AnyConnection, Manager, POOL_TIMEOUT, PageCache, Pool, PoolShape};
+use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool, PoolShape};
 use failure::Failure;
 pub use files::{FileStore, create_private_dir};
 pub use key_cache::{CachedKeys, MAX_STALENESS};
@@ -89,8 +89,8 @@ impl Database {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let shape = PoolShape::for_backend(&backend, cores);
         let mut pool = r2d2::Pool::builder().max_size(shape.size);
-        if let Some(kib) = shape.sqlite_cache_kib {
-            pool = pool.connection_customizer(Box::new(PageCache { kib }));
+        if let Some(cache) = shape.page_cache {
+            pool = pool.connection_customizer(Box::new(cache));
         }
         let pool = pool
             .connection_timeout(POOL_TIMEOUT)
