@@ -103,8 +103,8 @@ impl<R: MerchantRepository> MerchantRepository for CachedKeys<R> {
         self.inner.find(id).await
     }
 
-    async fn add_key(&self, key: &ApiKey) -> StoreResult<()> {
-        self.inner.add_key(key).await
+    async fn add_key(&self, key: &ApiKey, max_enabled: usize) -> StoreResult<()> {
+        self.inner.add_key(key, max_enabled).await
     }
 
     async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>> {
@@ -144,6 +144,7 @@ mod tests {
                 compat_signature: false,
                 allowed_networks: Vec::new(),
                 created_at: OffsetDateTime::UNIX_EPOCH,
+                created_by: None,
             }))
         }
         async fn set_key_enabled(&self, _: &str, enabled: bool) -> StoreResult<()> {
@@ -162,7 +163,7 @@ mod tests {
         async fn find(&self, _: &MerchantId) -> StoreResult<Option<Merchant>> {
             Ok(None)
         }
-        async fn add_key(&self, _: &ApiKey) -> StoreResult<()> {
+        async fn add_key(&self, _: &ApiKey, _: usize) -> StoreResult<()> {
             Ok(())
         }
         async fn keys(&self, _: &MerchantId) -> StoreResult<Vec<ApiKey>> {

@@ -1,6 +1,7 @@
 //! Storage for the domain's ports over diesel: SQLite (embedded, the default) or
 //! PostgreSQL, chosen by the database URL, with one code path for both.
 
+mod audit;
 mod connection;
 mod documents;
 mod encoding;

@@ -2,11 +2,13 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
+use domain::ids::UserId;
 use domain::merchant::{
     ApiKey, ExposeSecret, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 
+use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
 use crate::schema::{api_keys, merchants};
 use crate::timestamps::{from_db, to_db};
@@ -55,6 +57,25 @@ struct ApiKeyRow {
     compat_signature: bool,
     created_at: i64,
     allowed_networks: String,
+    created_by: Option<String>,
+}
+
+/// Whether the merchant exists; on PostgreSQL its row is also locked until the
+/// transaction ends, so that concurrent writes counting what the merchant holds (keys,
+/// webhook endpoints) count one after the other. SQLite's single writer already does.
+pub(crate) fn lock_merchant(conn: &mut AnyConnection, merchant: &str) -> Result<bool, Failure> {
+    let found: Vec<String> = match conn {
+        AnyConnection::Postgresql(c) => merchants::table
+            .find(merchant)
+            .select(merchants::id)
+            .for_update()
+            .load(c)?,
+        AnyConnection::Sqlite(c) => merchants::table
+            .find(merchant)
+            .select(merchants::id)
+            .load(c)?,
+    };
+    Ok(!found.is_empty())
 }
 
 fn missing_unless_changed(changed: usize) -> Result<(), Failure> {
@@ -86,6 +107,7 @@ impl ApiKeyRow {
             compat_signature: key.compat_signature,
             created_at: to_db(key.created_at),
             allowed_networks: networks_text(&key.allowed_networks),
+            created_by: key.created_by.as_ref().map(ToString::to_string),
         })
     }
 
@@ -96,6 +118,7 @@ impl ApiKeyRow {
         let secret = String::from_utf8(secret).map_err(|e| corrupt("api_keys.sealed_secret", e))?;
         Ok(ApiKey {
             created_at: from_db("api_keys.created_at", self.created_at)?,
+            created_by: self.created_by.map(UserId::new),
             key: self.api_key,
             merchant_id: MerchantId(self.merchant_id),
             secret: secret.into(),
@@ -157,15 +180,20 @@ impl MerchantRepository for Database {
         row.map(MerchantRow::into_domain).transpose()
     }
 
-    async fn add_key(&self, key: &ApiKey) -> StoreResult<()> {
+    async fn add_key(&self, key: &ApiKey, max_enabled: usize) -> StoreResult<()> {
         let row = ApiKeyRow::seal(key, &self.vault)?;
+        let max = i64::try_from(max_enabled).unwrap_or(i64::MAX);
         self.write(move |conn| {
-            let exists: i64 = merchants::table
-                .filter(merchants::id.eq(&row.merchant_id))
+            if !lock_merchant(conn, &row.merchant_id)? {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            let enabled: i64 = api_keys::table
+                .filter(api_keys::merchant_id.eq(&row.merchant_id))
+                .filter(api_keys::enabled.eq(true))
                 .count()
                 .get_result(conn)?;
-            if exists == 0 {
-                return Err(Failure::Store(StoreError::Missing));
+            if enabled >= max {
+                return Err(Failure::Store(StoreError::LimitReached));
             }
             diesel::insert_into(api_keys::table)
                 .values(&row)

@@ -19,6 +19,7 @@ diesel::table! {
         compat_signature -> Bool,
         created_at -> BigInt,
         allowed_networks -> Text,
+        created_by -> Nullable<Text>,
     }
 }
 
@@ -198,6 +199,8 @@ diesel::table! {
         password_hash -> Text,
         enabled -> Bool,
         created_at -> BigInt,
+        role -> Text,
+        sealed_totp -> Nullable<Text>,
     }
 }
 
@@ -214,6 +217,20 @@ diesel::table! {
 diesel::table! {
     login_failures (key, at) {
         key -> Text,
+        at -> BigInt,
+        attempt -> Text,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> Text,
+        merchant_id -> Text,
+        user_id -> Nullable<Text>,
+        actor -> Text,
+        action -> Text,
+        subject -> Text,
+        address -> Text,
         at -> BigInt,
     }
 }
@@ -240,5 +257,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_deliveries,
     merchant_users,
     dashboard_sessions,
-    login_failures
+    login_failures,
+    audit_log
 );

@@ -7,9 +7,11 @@ use domain::merchant::MerchantId;
 use domain::ports::{SessionRepository, StoreResult};
 use domain::profile::Email;
 use domain::session::{Session, SessionToken};
+use domain::user::Role;
 use ring::digest::{SHA256, digest};
 
 use crate::Database;
+use crate::connection::AnyConnection;
 use crate::failure::corrupt;
 use crate::schema::{dashboard_sessions, login_failures, merchant_users};
 use crate::timestamps::{from_db, to_db};
@@ -29,7 +31,7 @@ struct NewSession {
     last_seen_at: i64,
 }
 
-type Found = (String, String, String, i64, i64, String);
+type Found = (String, String, String, String, i64, i64, String);
 
 #[async_trait]
 impl SessionRepository for Database {
@@ -62,6 +64,7 @@ impl SessionRepository for Database {
                         merchant_users::id,
                         merchant_users::merchant_id,
                         merchant_users::email,
+                        merchant_users::role,
                         dashboard_sessions::created_at,
                         dashboard_sessions::last_seen_at,
                         dashboard_sessions::csrf_token,
@@ -71,11 +74,12 @@ impl SessionRepository for Database {
             })
             .await?;
         found
-            .map(|(user, merchant, email, created, seen, csrf)| {
+            .map(|(user, merchant, email, role, created, seen, csrf)| {
                 Ok(Session {
                     user_id: user.into(),
                     merchant_id: MerchantId(merchant),
                     email: Email::parse(&email).map_err(|e| corrupt("merchant_users.email", e))?,
+                    role: Role::parse(&role).map_err(|e| corrupt("merchant_users.role", e))?,
                     csrf_token: csrf,
                     created_at: from_db("dashboard_sessions.created_at", created)?,
                     last_seen_at: from_db("dashboard_sessions.last_seen_at", seen)?,
@@ -104,33 +108,68 @@ impl SessionRepository for Database {
         .await
     }
 
-    async fn failures(&self, key: &str, since: OffsetDateTime) -> StoreResult<Vec<OffsetDateTime>> {
-        let (key, since) = (key.to_owned(), to_db(since));
-        let times: Vec<i64> = self
-            .read(move |conn| {
-                Ok(login_failures::table
-                    .filter(login_failures::key.eq(key))
-                    .filter(login_failures::at.gt(since))
-                    .select(login_failures::at)
-                    .load(conn)?)
+    async fn begin_attempt(
+        &self,
+        attempt: &str,
+        keys: &[String],
+        at: OffsetDateTime,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<Vec<OffsetDateTime>>> {
+        let (attempt, at, since) = (attempt.to_owned(), to_db(at), to_db(since));
+        let mut keys = keys.to_vec();
+        let times: Vec<Vec<i64>> = self
+            .write(move |conn| {
+                if let AnyConnection::Postgresql(c) = conn {
+                    // Attempts under one key count one after the other, on every
+                    // instance (SQLite's single writer already does); in one order, so
+                    // two attempts never wait on each other's locks.
+                    let mut ordered = keys.clone();
+                    ordered.sort();
+                    for key in &ordered {
+                        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                            .bind::<diesel::sql_types::Text, _>(key)
+                            .execute(c)?;
+                    }
+                }
+                let mut earlier = Vec::with_capacity(keys.len());
+                for key in &keys {
+                    earlier.push(
+                        login_failures::table
+                            .filter(login_failures::key.eq(key))
+                            .filter(login_failures::at.ge(since))
+                            .select(login_failures::at)
+                            .load(conn)?,
+                    );
+                }
+                for key in keys.drain(..) {
+                    diesel::insert_into(login_failures::table)
+                        .values((
+                            login_failures::key.eq(key),
+                            login_failures::at.eq(at),
+                            login_failures::attempt.eq(&attempt),
+                        ))
+                        .execute(conn)?;
+                }
+                // What no lock can count any more goes (a day is far past every window).
+                diesel::delete(login_failures::table.filter(login_failures::at.lt(at - 86_400)))
+                    .execute(conn)?;
+                Ok(earlier)
             })
             .await?;
         times
             .into_iter()
-            .map(|at| from_db("login_failures.at", at))
+            .map(|key| {
+                key.into_iter()
+                    .map(|at| from_db("login_failures.at", at))
+                    .collect()
+            })
             .collect()
     }
 
-    async fn record_failure(&self, keys: &[String], at: OffsetDateTime) -> StoreResult<()> {
-        let (keys, at) = (keys.to_vec(), to_db(at));
+    async fn withdraw_attempt(&self, attempt: &str) -> StoreResult<()> {
+        let attempt = attempt.to_owned();
         self.write(move |conn| {
-            for key in keys {
-                diesel::insert_into(login_failures::table)
-                    .values((login_failures::key.eq(key), login_failures::at.eq(at)))
-                    .execute(conn)?;
-            }
-            // What no lock can count any more goes (a day is far past every window).
-            diesel::delete(login_failures::table.filter(login_failures::at.lt(at - 86_400)))
+            diesel::delete(login_failures::table.filter(login_failures::attempt.eq(attempt)))
                 .execute(conn)?;
             Ok(())
         })

@@ -20,7 +20,7 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
 use crate::paging::{newest_first, paged};
-use crate::schema::{merchants, webhook_deliveries, webhooks};
+use crate::schema::{webhook_deliveries, webhooks};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::Vault;
 
@@ -363,14 +363,8 @@ impl WebhookRepository for Database {
         let row = WebhookRow::seal(webhook, &self.vault)?;
         let max = i64::try_from(max).unwrap_or(i64::MAX);
         self.write(move |conn| {
-            if let AnyConnection::Postgresql(c) = conn {
-                // Concurrent registrations of one merchant count one after the other.
-                merchants::table
-                    .find(&row.merchant_id)
-                    .select(merchants::id)
-                    .for_update()
-                    .load::<String>(c)?;
-            }
+            // Concurrent registrations of one merchant count one after the other.
+            crate::merchants::lock_merchant(conn, &row.merchant_id)?;
             let held: i64 = webhooks::table
                 .filter(webhooks::merchant_id.eq(&row.merchant_id))
                 .count()

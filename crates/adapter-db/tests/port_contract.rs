@@ -29,7 +29,10 @@ fn ports_of(db: Database) -> Ports {
         templates: db.clone(),
         quizzes: db.clone(),
         documents: db.clone(),
-        notes: db,
+        notes: db.clone(),
+        users: db.clone(),
+        sessions: db.clone(),
+        audit: db,
     }
 }
 

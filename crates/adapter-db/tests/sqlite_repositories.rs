@@ -46,6 +46,7 @@ async fn fixture() -> Fixture {
         compat_signature: false,
         allowed_networks: Vec::new(),
         created_at: now(),
+        created_by: None,
     };
     MerchantRepository::create(&db, &merchant, &key)
         .await

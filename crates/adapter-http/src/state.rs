@@ -3,8 +3,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use domain::ports::Clock;
 use domain::services::{
-    ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizService,
-    SignInService, TemplateService, WebhookService,
+    AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
+    QuizService, SignInService, TemplateService, WebhookService,
 };
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
@@ -25,6 +25,7 @@ pub struct ApiState {
     pub notes: NoteService,
     pub webhooks: WebhookService,
     pub sign_in: SignInService,
+    pub audit: AuditTrail,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use domain::user::Role;
 use ipnet::IpNet;
 
 #[derive(Debug, Parser)]
@@ -54,6 +55,22 @@ pub enum Command {
     /// Manage the file store.
     #[command(subcommand)]
     Storage(StorageCommand),
+    /// Print a merchant's audit trail (sign-ins, failures, lock-outs, sign-outs, key and
+    /// user changes, dashboard views of profiles and files) as JSON lines, oldest first.
+    Audit {
+        #[arg(long)]
+        merchant: String,
+        /// Only entries at or after this time (RFC 3339, e.g. 2026-11-24T00:00:00Z).
+        #[arg(long, value_parser = parse_time)]
+        since: Option<domain::OffsetDateTime>,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+fn parse_time(raw: &str) -> Result<domain::OffsetDateTime, String> {
+    domain::OffsetDateTime::parse(raw, &time::format_description::well_known::Rfc3339)
+        .map_err(|e| format!("not an RFC 3339 time: {e}"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -225,19 +242,40 @@ pub enum UserCommand {
         /// Read the password (12 to 256 characters) from the first line of standard input.
         #[arg(long)]
         password_stdin: bool,
+        /// `reviewer` reviews clients; `admin` also manages API keys, webhooks, users and
+        /// settings, and reads the audit trail.
+        #[arg(long, default_value = "reviewer", value_parser = parse_role)]
+        role: Role,
         /// Print one JSON object: user_id, merchant_id, email (and password if generated).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
         storage: StorageArgs,
     },
-    /// Disable a dashboard user: its sessions end and it can no longer sign in.
+    /// Disable a dashboard user: its sessions end, it can no longer sign in, and the API
+    /// keys it made stop working.
     Disable {
         #[arg(long)]
         email: String,
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Give a dashboard user a second factor: prints a new TOTP secret and its
+    /// `otpauth://` address (for an authenticator app) once; signing in then also asks
+    /// for the current code. Running it again replaces the secret.
+    Totp {
+        #[arg(long)]
+        email: String,
+        /// Print one JSON object: email, secret, uri.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+fn parse_role(raw: &str) -> Result<Role, String> {
+    Role::parse(raw).map_err(|e| e.0)
 }
 
 #[derive(Debug, Subcommand)]

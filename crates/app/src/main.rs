@@ -1,11 +1,13 @@
 //! `idv`: the identity-verification service. Parses the command line and hands over to
 //! the command; everything else is wiring.
 
+mod audit_cmd;
 mod call;
 mod cli;
 mod master_key;
 mod merchant_cmd;
 mod passwords;
+mod second_factor;
 mod serve;
 mod storage_cmd;
 mod sweeper;
@@ -44,6 +46,11 @@ async fn main() -> anyhow::Result<()> {
             storage,
         } => seed(&merchant, profiles, &prefix, &storage),
         Command::Storage(cmd) => storage_cmd::run(cmd).await,
+        Command::Audit {
+            merchant,
+            since,
+            storage,
+        } => audit_cmd::run(&merchant, since, &storage).await,
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
             Ok(())

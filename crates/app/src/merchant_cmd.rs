@@ -5,6 +5,7 @@ use domain::merchant::{ApiKey, ExposeSecret, MerchantId};
 use serde_json::json;
 
 use domain::profile::Email;
+use domain::services::Initiator;
 use domain::user::Password;
 
 use crate::cli::{KeyCommand, MerchantCommand, UserCommand};
@@ -45,7 +46,12 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
         }) => {
             let merchants = wiring::merchant_service(&storage)?;
             let key = merchants
-                .create_key(&MerchantId(merchant), compat_signature, allow_ip)
+                .create_key(
+                    &MerchantId(merchant),
+                    compat_signature,
+                    allow_ip,
+                    &Initiator::cli(),
+                )
                 .await?;
             print_key(&key, json, None);
         }
@@ -70,7 +76,7 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
         }
         MerchantCommand::Key(KeyCommand::Disable { key, storage }) => {
             let merchants = wiring::merchant_service(&storage)?;
-            merchants.set_key_enabled(&key, false).await?;
+            merchants.disable_key(&key, &Initiator::cli()).await?;
             println!("disabled {key}");
         }
         MerchantCommand::User(cmd) => user(cmd).await?,
@@ -84,6 +90,7 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
             merchant,
             email,
             password_stdin,
+            role,
             json,
             storage,
         } => {
@@ -97,12 +104,15 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
                 None
             };
             let users = wiring::user_service(&storage)?;
-            let (user, generated) = users.create(&MerchantId(merchant), email, password).await?;
+            let (user, generated) = users
+                .create(&MerchantId(merchant), email, role, password)
+                .await?;
             if json {
                 let mut out = json!({
                     "user_id": user.id.to_string(),
                     "merchant_id": user.merchant_id.0,
                     "email": user.email.as_str(),
+                    "role": user.role.as_str(),
                 });
                 if let Some(p) = &generated {
                     out["password"] = json!(p.expose());
@@ -110,6 +120,7 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
                 println!("{out}");
             } else {
                 println!("user:     {} ({})", user.email.as_str(), user.id);
+                println!("role:     {}", user.role.as_str());
                 println!("merchant: {}", user.merchant_id.0);
                 if let Some(p) = &generated {
                     println!("password: {}   (shown once)", p.expose());
@@ -118,8 +129,27 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
         }
         UserCommand::Disable { email, storage } => {
             let email = Email::parse(&email).map_err(|e| anyhow::anyhow!("--email {}", e.0))?;
-            wiring::user_service(&storage)?.disable(&email).await?;
+            let keys = wiring::user_service(&storage)?.disable(&email).await?;
             println!("disabled {}", email.as_str());
+            for key in keys {
+                println!("disabled {key} (made by {})", email.as_str());
+            }
+        }
+        UserCommand::Totp {
+            email,
+            json,
+            storage,
+        } => {
+            let email = Email::parse(&email).map_err(|e| anyhow::anyhow!("--email {}", e.0))?;
+            let (secret, uri) = wiring::user_service(&storage)?.set_totp(&email).await?;
+            if json {
+                let out = json!({"email": email.as_str(), "secret": secret.expose(), "uri": uri});
+                println!("{out}");
+            } else {
+                println!("secret: {}", secret.expose());
+                println!("uri:    {uri}");
+                println!("Add it to an authenticator app now; it is shown only once.");
+            }
         }
     }
     Ok(())

@@ -69,6 +69,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         notes: services.notes,
         webhooks: services.webhooks,
         sign_in: services.sign_in,
+        audit: services.audit,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };

@@ -11,13 +11,15 @@ use async_trait::async_trait;
 use domain::ports::{Clock, DocumentStore};
 use domain::quiz::UploadLimits;
 use domain::services::{
-    ClientService, DocumentService, MerchantService, NoteService, ProfileService, QuizPorts,
-    QuizService, SignInService, TemplateService, UserService, WebhookService,
+    AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
+    QuizPorts, QuizService, SignInPorts, SignInService, TemplateService, UserPorts, UserService,
+    WebhookService,
 };
 
 use crate::cli::StorageArgs;
 use crate::master_key;
 use crate::passwords::Argon2id;
+use crate::second_factor::Totp;
 use crate::system::{RandomSecrets, SystemClock, UlidIds};
 
 const SQLITE_FILE: &str = "idv.sqlite3";
@@ -66,6 +68,7 @@ pub struct Services {
     pub notes: NoteService,
     pub webhooks: WebhookService,
     pub sign_in: SignInService,
+    pub audit: AuditTrail,
     pub clock: Arc<SystemClock>,
 }
 
@@ -113,7 +116,14 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
     };
     Services {
         profiles: ProfileService::new(db.clone(), files.clone(), clock.clone(), ids.clone()),
-        merchants: MerchantService::new(keys, clock.clone(), ids.clone(), secrets.clone()),
+        merchants: MerchantService::new(
+            keys,
+            db.clone(),
+            clock.clone(),
+            ids.clone(),
+            secrets.clone(),
+        ),
+        audit: AuditTrail::new(db.clone(), clock.clone(), ids.clone()),
         webhooks: WebhookService::new(
             db.clone(),
             clock.clone(),
@@ -121,13 +131,16 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
             secrets.clone(),
             webhook_allow_private,
         ),
-        sign_in: SignInService::new(
-            db.clone(),
-            db.clone(),
-            Arc::new(Argon2id),
-            clock.clone(),
+        sign_in: SignInService::new(SignInPorts {
+            users: db.clone(),
+            sessions: db.clone(),
+            hasher: Arc::new(Argon2id),
+            codes: Arc::new(Totp),
+            audit: db.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
             secrets,
-        ),
+        }),
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),
         client: ClientService::new(
@@ -147,10 +160,11 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
 
 /// The merchant use cases alone, for the CLI.
 pub fn merchant_service(storage: &StorageArgs) -> anyhow::Result<MerchantService> {
-    let db = open_migrated(storage)?;
+    let db = Arc::new(open_migrated(storage)?);
     let ids = Arc::new(UlidIds::default());
     Ok(MerchantService::new(
-        Arc::new(db),
+        db.clone(),
+        db,
         Arc::new(SystemClock),
         ids,
         Arc::new(RandomSecrets::default()),
@@ -160,13 +174,25 @@ pub fn merchant_service(storage: &StorageArgs) -> anyhow::Result<MerchantService
 /// The dashboard users' use cases alone, for the CLI.
 pub fn user_service(storage: &StorageArgs) -> anyhow::Result<UserService> {
     let db = Arc::new(open_migrated(storage)?);
-    Ok(UserService::new(
-        db.clone(),
+    Ok(UserService::new(UserPorts {
+        users: db.clone(),
+        merchants: db.clone(),
+        hasher: Arc::new(Argon2id),
+        codes: Arc::new(Totp),
+        audit: db,
+        clock: Arc::new(SystemClock),
+        ids: Arc::new(UlidIds::default()),
+        secrets: Arc::new(RandomSecrets::default()),
+    }))
+}
+
+/// The audit trail alone, for the CLI.
+pub fn audit_trail(storage: &StorageArgs) -> anyhow::Result<AuditTrail> {
+    let db = Arc::new(open_migrated(storage)?);
+    Ok(AuditTrail::new(
         db,
-        Arc::new(Argon2id),
         Arc::new(SystemClock),
         Arc::new(UlidIds::default()),
-        Arc::new(RandomSecrets::default()),
     ))
 }
 

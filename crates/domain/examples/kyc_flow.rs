@@ -9,8 +9,8 @@ use std::sync::Arc;
 use domain::document::FileType;
 use domain::event::Actor;
 use domain::memory::{
-    FixedClock, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles, MemoryQuizzes,
-    MemoryTemplates, SequentialIds,
+    FixedClock, MemoryAudit, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles,
+    MemoryQuizzes, MemoryTemplates, SequentialIds,
 };
 use domain::paging::Page;
 use domain::profile::{
@@ -45,8 +45,13 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let public_url = "https://idv.example";
 
     // The services, each over the ports it needs.
-    let merchant_service =
-        MerchantService::new(merchants.clone(), clock.clone(), ids.clone(), ids.clone());
+    let merchant_service = MerchantService::new(
+        merchants.clone(),
+        Arc::new(MemoryAudit::default()),
+        clock.clone(),
+        ids.clone(),
+        ids.clone(),
+    );
     let quiz_service = QuizService::new(
         QuizPorts {
             quizzes: quizzes.clone(),

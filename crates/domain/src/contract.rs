@@ -10,21 +10,26 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
+use crate::audit::{AuditAction, AuditEntry, Auditor};
 use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
 use crate::event::{Activity, Event};
+use crate::ids::UserId;
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, SecretString};
 use crate::note::{Note, NoteText};
 use crate::paging::Page;
 use crate::ports::{
-    DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository, ProfileWrite,
-    QuizRepository, StoreError, TemplateRepository,
+    AuditLog, DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository,
+    ProfileWrite, QuizRepository, SessionRepository, StoreError, TemplateRepository,
+    UserRepository,
 };
 use crate::profile::{
     AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileFilter, ProfileId,
     ProfileKey, ShortText, SubmittedFormFields,
 };
 use crate::quiz::{Quiz, QuizLink, TemplateSnapshot, UploadLimits};
+use crate::session::{Session, SessionToken};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
+use crate::user::{PasswordHash, Role, TotpSecret, User};
 
 /// Every port an implementation provides, on one fresh, empty store.
 #[derive(Clone)]
@@ -41,6 +46,12 @@ pub struct Ports {
     pub documents: Arc<dyn DocumentRepository>,
     /// Notes.
     pub notes: Arc<dyn NoteRepository>,
+    /// Dashboard users (beside `merchants`, whose keys they make).
+    pub users: Arc<dyn UserRepository>,
+    /// Dashboard sessions and counted sign-in attempts (of `users`).
+    pub sessions: Arc<dyn SessionRepository>,
+    /// The audit trail.
+    pub audit: Arc<dyn AuditLog>,
 }
 
 impl std::fmt::Debug for Ports {
@@ -96,6 +107,22 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("searches_find_by_name_email_mobile_status_and_id", |p| {
         Box::pin(search(p))
     }),
+    ("a_merchant_holds_at_most_its_enabled_keys", |p| {
+        Box::pin(key_limit(p))
+    }),
+    ("disabling_a_user_disables_the_keys_it_made", |p| {
+        Box::pin(users_and_their_keys(p))
+    }),
+    (
+        "sessions_carry_their_users_role_and_end_with_the_user",
+        |p| Box::pin(sessions_of_users(p)),
+    ),
+    ("sign_in_attempts_are_counted_in_turn_and_withdrawn", |p| {
+        Box::pin(attempts_in_turn(p))
+    }),
+    ("the_audit_trail_is_per_merchant_in_order", |p| {
+        Box::pin(audit_in_order(p))
+    }),
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
@@ -118,6 +145,7 @@ fn key_of(merchant: &Merchant, key: &str) -> ApiKey {
         compat_signature: false,
         allowed_networks: Vec::new(),
         created_at: NOW,
+        created_by: None,
     }
 }
 
@@ -723,7 +751,7 @@ async fn merchant_keys(p: Ports) {
         .expect("found");
     assert!(found.enabled);
     let second = key_of(&merchant("m1"), "key-second");
-    p.merchants.add_key(&second).await.expect("added");
+    p.merchants.add_key(&second, 20).await.expect("added");
     p.merchants
         .set_key_enabled("key-m1", false)
         .await
@@ -767,7 +795,7 @@ async fn merchant_keys(p: Ports) {
         p.merchants.set_key_enabled("key-none", true).await,
         p.merchants.set_key_networks("key-none", &[]).await,
         p.merchants
-            .add_key(&key_of(&merchant("nobody"), "key-x"))
+            .add_key(&key_of(&merchant("nobody"), "key-x"), 20)
             .await,
     ] {
         assert!(matches!(missing, Err(StoreError::Missing)), "{missing:?}");
@@ -781,6 +809,195 @@ async fn merchant_keys(p: Ports) {
         .expect("saved");
     let stored = p.merchants.find(&m).await.expect("read").expect("found");
     assert_eq!(stored.settings, settings);
+}
+
+async fn key_limit(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    seed_merchant(&p, "m2").await;
+    let add = |name: &'static str| {
+        let merchants = p.merchants.clone();
+        async move { merchants.add_key(&key_of(&merchant("m1"), name), 3).await }
+    };
+    add("key-a").await.expect("second of 3");
+    add("key-b").await.expect("third of 3");
+    let refused = add("key-c").await;
+    assert!(
+        matches!(refused, Err(StoreError::LimitReached)),
+        "{refused:?}"
+    );
+    p.merchants
+        .set_key_enabled("key-a", false)
+        .await
+        .expect("disabled");
+    add("key-c").await.expect("a disabled key does not count");
+    let keys = p.merchants.keys(&m).await.expect("read");
+    assert_eq!(keys.len(), 4);
+    p.merchants
+        .add_key(&key_of(&merchant("m2"), "key-other"), 3)
+        .await
+        .expect("another merchant's count is its own");
+}
+
+fn user(merchant: &MerchantId, id: &str, email: &str, role: Role) -> User {
+    User {
+        id: UserId::new(id),
+        merchant_id: merchant.clone(),
+        email: Email::parse(email).expect("valid"),
+        password_hash: PasswordHash::new("$argon2id$stand-in"),
+        role,
+        enabled: true,
+        totp: None,
+        created_at: NOW,
+    }
+}
+
+async fn users_and_their_keys(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let admin = user(&m, "u1", "admin@example.com", Role::Admin);
+    p.users.insert(&admin).await.expect("stored");
+    let twin = user(&m, "u2", "ADMIN@example.com", Role::Reviewer);
+    let dup = p.users.insert(&twin).await;
+    assert!(matches!(dup, Err(StoreError::Duplicate)), "{dup:?}");
+    let mut made = key_of(&merchant("m1"), "key-made");
+    made.created_by = Some(admin.id.clone());
+    p.merchants.add_key(&made, 20).await.expect("added");
+    let found = p
+        .users
+        .find_by_email(&admin.email)
+        .await
+        .expect("read")
+        .expect("found");
+    assert_eq!(found.role, Role::Admin);
+    assert!(found.totp.is_none());
+    let secret = TotpSecret::new("JBSWY3DPEHPK3PXP");
+    p.users
+        .set_totp(&admin.email, Some(&secret))
+        .await
+        .expect("set");
+    let found = p.users.find_by_email(&admin.email).await.expect("read");
+    let stored = found.and_then(|u| u.totp).expect("a second factor");
+    assert_eq!(stored.expose(), secret.expose());
+
+    let disabled = p
+        .users
+        .set_enabled(&admin.email, false)
+        .await
+        .expect("disabled");
+    assert_eq!(disabled, ["key-made"]);
+    let key = p.merchants.find_key("key-made").await.expect("read");
+    assert!(!key.expect("kept").enabled, "the user's key died with it");
+    let cli_key = p.merchants.find_key("key-m1").await.expect("read");
+    assert!(cli_key.expect("kept").enabled, "the CLI's key lives on");
+    let missing = p
+        .users
+        .set_enabled(&Email::parse("none@example.com").expect("valid"), false)
+        .await;
+    assert!(matches!(missing, Err(StoreError::Missing)), "{missing:?}");
+}
+
+async fn sessions_of_users(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let admin = user(&m, "u1", "admin@example.com", Role::Admin);
+    p.users.insert(&admin).await.expect("stored");
+    let token = SessionToken::new("token-1");
+    let session = Session {
+        user_id: admin.id.clone(),
+        merchant_id: m.clone(),
+        email: admin.email.clone(),
+        role: Role::Reviewer,
+        csrf_token: "csrf".into(),
+        created_at: NOW,
+        last_seen_at: NOW,
+    };
+    p.sessions.insert(&token, &session).await.expect("stored");
+    let found = p.sessions.find(&token).await.expect("read").expect("found");
+    assert_eq!(
+        found.role,
+        Role::Admin,
+        "the role is the user's, as it is now"
+    );
+    assert_eq!(found.created_at, NOW);
+    p.users
+        .set_enabled(&admin.email, false)
+        .await
+        .expect("disabled");
+    assert!(p.sessions.find(&token).await.expect("read").is_none());
+}
+
+async fn attempts_in_turn(p: Ports) {
+    let keys = ["address:a".to_owned(), "user:u@a".to_owned()];
+    let since = NOW - time::Duration::minutes(15);
+    let first = p
+        .sessions
+        .begin_attempt("t1", &keys, NOW, since)
+        .await
+        .expect("counted");
+    let none: Vec<OffsetDateTime> = Vec::new();
+    assert_eq!(first, [none.clone(), none.clone()]);
+    let second = p
+        .sessions
+        .begin_attempt("t2", &keys[..1], NOW, since)
+        .await
+        .expect("counted");
+    assert_eq!(second, [vec![NOW]], "the first is seen");
+    p.sessions.withdraw_attempt("t1").await.expect("withdrawn");
+    let third = p
+        .sessions
+        .begin_attempt("t3", &keys, NOW, since)
+        .await
+        .expect("counted");
+    assert_eq!(third, [vec![NOW], none.clone()], "t1 withdrawn, t2 kept");
+    let later = p
+        .sessions
+        .begin_attempt(
+            "t4",
+            &keys,
+            NOW + time::Duration::minutes(16),
+            NOW + time::Duration::minutes(1),
+        )
+        .await
+        .expect("counted");
+    assert_eq!(later, [none.clone(), none], "old attempts no longer count");
+}
+
+async fn audit_in_order(p: Ports) {
+    let m1 = seed_merchant(&p, "m1").await;
+    let m2 = seed_merchant(&p, "m2").await;
+    let entry = |id: &str, merchant: &MerchantId, action, minutes: i64| AuditEntry {
+        id: id.into(),
+        merchant_id: merchant.clone(),
+        auditor: Auditor::User(
+            UserId::new("u1"),
+            Email::parse("admin@example.com").expect("valid"),
+        ),
+        action,
+        subject: "key-x".into(),
+        address: "203.0.113.7".into(),
+        at: NOW + time::Duration::minutes(minutes),
+    };
+    let first = entry("a1", &m1, AuditAction::SignedIn, 0);
+    let mut second = entry("a2", &m1, AuditAction::KeyCreated, 1);
+    second.auditor = Auditor::Cli;
+    second.address = String::new();
+    let third = entry("a3", &m1, AuditAction::SignedOut, 2);
+    for e in [
+        &first,
+        &second,
+        &third,
+        &entry("b1", &m2, AuditAction::SignedIn, 1),
+    ] {
+        p.audit.append(e).await.expect("stored");
+    }
+    let latest = p.audit.latest(&m1, 2).await.expect("read");
+    assert_eq!(latest, [third.clone(), second.clone()]);
+    let since = p
+        .audit
+        .since(&m1, NOW + time::Duration::minutes(1), None, 10)
+        .await
+        .expect("read");
+    assert_eq!(since, [second.clone(), third.clone()]);
+    let page = p.audit.since(&m1, NOW, Some("a1"), 1).await.expect("read");
+    assert_eq!(page, [second]);
 }
 
 async fn quiz_scope(p: Ports) {
@@ -951,14 +1168,19 @@ pub fn run_all(
 mod tests {
     use super::*;
     use crate::memory::{
-        MemoryDocuments, MemoryMerchants, MemoryNotes, MemoryProfiles, MemoryQuizzes,
-        MemoryTemplates,
+        MemoryAudit, MemoryDocuments, MemoryMerchants, MemoryNotes, MemoryProfiles, MemoryQuizzes,
+        MemorySessions, MemoryTemplates, MemoryUsers,
     };
 
     fn memory_ports() -> Ports {
         let data = Arc::new(MemoryProfiles::default());
+        let merchants = Arc::new(MemoryMerchants::default());
+        let users = Arc::new(MemoryUsers::new(merchants.clone()));
         Ports {
-            merchants: Arc::new(MemoryMerchants::default()),
+            merchants,
+            sessions: Arc::new(MemorySessions::new(users.clone())),
+            users,
+            audit: Arc::new(MemoryAudit::default()),
             profiles: data.clone(),
             templates: Arc::new(MemoryTemplates::default()),
             quizzes: Arc::new(MemoryQuizzes::new(data.clone())),

@@ -57,6 +57,9 @@ pub enum DomainError {
     /// The merchant already holds as many webhook endpoints as it may.
     #[error("webhook limit reached")]
     WebhookLimitReached,
+    /// The merchant already holds as many enabled API keys as it may.
+    #[error("API key limit reached")]
+    KeyLimitReached,
     /// quiz/expire on a quiz already expired.
     #[error("quiz already expired")]
     QuizExpired,

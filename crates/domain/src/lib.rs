@@ -42,6 +42,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod document;
 /// Why a use case refused or failed.
 pub mod error;

@@ -11,12 +11,14 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
+use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DocumentId, FileId, QuizId};
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::paging::{Page, Paged};
+use crate::ports::{AuditLog, SessionRepository, UserRepository};
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
     StoreResult,
@@ -24,9 +26,12 @@ use crate::ports::{
 use crate::ports::{
     DocumentRepository, NoteRepository, ProfileWrite, QuizRepository, TemplateRepository,
 };
+use crate::profile::Email;
 use crate::profile::{Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
+use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
+use crate::user::{TotpSecret, User};
 
 /// An event as the log keeps it: without its subject, which only deliveries take.
 fn logged(event: &Event) -> Event {
@@ -289,11 +294,19 @@ impl MerchantRepository for MemoryMerchants {
         Ok(merchants.iter().find(|m| &m.id == id).cloned())
     }
 
-    async fn add_key(&self, key: &ApiKey) -> StoreResult<()> {
+    async fn add_key(&self, key: &ApiKey, max_enabled: usize) -> StoreResult<()> {
         if self.find(&key.merchant_id).await?.is_none() {
             return Err(StoreError::Missing);
         }
-        self.keys.lock().expect("lock").push(key.clone());
+        let mut keys = self.keys.lock().expect("lock");
+        let enabled = keys
+            .iter()
+            .filter(|k| k.merchant_id == key.merchant_id && k.enabled)
+            .count();
+        if enabled >= max_enabled {
+            return Err(StoreError::LimitReached);
+        }
+        keys.push(key.clone());
         Ok(())
     }
 
@@ -836,5 +849,213 @@ impl crate::ports::DocumentStore for MemoryFiles {
                 modified: time::OffsetDateTime::UNIX_EPOCH,
             })
             .collect())
+    }
+}
+
+/// Dashboard users, in memory; disabling one disables the keys it made in `merchants`.
+#[derive(Debug, Default)]
+pub struct MemoryUsers {
+    users: Mutex<Vec<User>>,
+    /// Where the keys users make are kept.
+    pub merchants: Arc<MemoryMerchants>,
+}
+
+impl MemoryUsers {
+    /// Users beside these merchants' keys.
+    pub fn new(merchants: Arc<MemoryMerchants>) -> Self {
+        Self {
+            users: Mutex::default(),
+            merchants,
+        }
+    }
+
+    fn with_user<T>(&self, email: &Email, change: impl FnOnce(&mut User) -> T) -> StoreResult<T> {
+        let mut users = self.users.lock().expect("lock");
+        let user = users
+            .iter_mut()
+            .find(|u| u.email.key() == email.key())
+            .ok_or(StoreError::Missing)?;
+        Ok(change(user))
+    }
+}
+
+#[async_trait]
+impl UserRepository for MemoryUsers {
+    async fn insert(&self, user: &User) -> StoreResult<()> {
+        let mut users = self.users.lock().expect("lock");
+        if users.iter().any(|u| u.email.key() == user.email.key()) {
+            return Err(StoreError::Duplicate);
+        }
+        users.push(user.clone());
+        Ok(())
+    }
+
+    async fn find_by_email(&self, email: &Email) -> StoreResult<Option<User>> {
+        let users = self.users.lock().expect("lock");
+        Ok(users.iter().find(|u| u.email.key() == email.key()).cloned())
+    }
+
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<String>> {
+        let id = self.with_user(email, |u| {
+            u.enabled = enabled;
+            u.id.clone()
+        })?;
+        if enabled {
+            return Ok(Vec::new());
+        }
+        let mut keys = self.merchants.keys.lock().expect("lock");
+        let made: Vec<&mut ApiKey> = keys
+            .iter_mut()
+            .filter(|k| k.enabled && k.created_by.as_ref() == Some(&id))
+            .collect();
+        Ok(made
+            .into_iter()
+            .map(|k| {
+                k.enabled = false;
+                k.key.clone()
+            })
+            .collect())
+    }
+
+    async fn set_totp(&self, email: &Email, secret: Option<&TotpSecret>) -> StoreResult<()> {
+        self.with_user(email, |u| u.totp = secret.cloned())
+    }
+}
+
+/// Dashboard sessions and counted sign-in attempts, in memory.
+#[derive(Debug, Default)]
+pub struct MemorySessions {
+    sessions: Mutex<Vec<(String, Session)>>,
+    attempts: Mutex<Vec<(String, String, OffsetDateTime)>>,
+    /// Users, for a session's user to be enabled.
+    pub users: Arc<MemoryUsers>,
+}
+
+impl MemorySessions {
+    /// Sessions of these users.
+    pub fn new(users: Arc<MemoryUsers>) -> Self {
+        Self {
+            sessions: Mutex::default(),
+            attempts: Mutex::default(),
+            users,
+        }
+    }
+}
+
+#[async_trait]
+impl SessionRepository for MemorySessions {
+    async fn insert(&self, token: &SessionToken, session: &Session) -> StoreResult<()> {
+        let mut sessions = self.sessions.lock().expect("lock");
+        sessions.push((token.expose().to_owned(), session.clone()));
+        Ok(())
+    }
+
+    async fn find(&self, token: &SessionToken) -> StoreResult<Option<Session>> {
+        let found = {
+            let sessions = self.sessions.lock().expect("lock");
+            sessions
+                .iter()
+                .find(|(t, _)| t == token.expose())
+                .map(|(_, s)| s.clone())
+        };
+        let Some(session) = found else {
+            return Ok(None);
+        };
+        let user = self.users.find_by_email(&session.email).await?;
+        Ok(user.filter(|u| u.enabled).map(|u| Session {
+            role: u.role,
+            ..session
+        }))
+    }
+
+    async fn touch(&self, token: &SessionToken, at: OffsetDateTime) -> StoreResult<()> {
+        let mut sessions = self.sessions.lock().expect("lock");
+        for (_, s) in sessions.iter_mut().filter(|(t, _)| t == token.expose()) {
+            s.last_seen_at = at;
+        }
+        Ok(())
+    }
+
+    async fn delete(&self, token: &SessionToken) -> StoreResult<()> {
+        let mut sessions = self.sessions.lock().expect("lock");
+        sessions.retain(|(t, _)| t != token.expose());
+        Ok(())
+    }
+
+    async fn begin_attempt(
+        &self,
+        attempt: &str,
+        keys: &[String],
+        at: OffsetDateTime,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<Vec<OffsetDateTime>>> {
+        let mut attempts = self.attempts.lock().expect("lock");
+        let earlier = keys
+            .iter()
+            .map(|key| {
+                attempts
+                    .iter()
+                    .filter(|(_, k, when)| k == key && *when >= since)
+                    .map(|(_, _, when)| *when)
+                    .collect()
+            })
+            .collect();
+        for key in keys {
+            attempts.push((attempt.to_owned(), key.clone(), at));
+        }
+        Ok(earlier)
+    }
+
+    async fn withdraw_attempt(&self, attempt: &str) -> StoreResult<()> {
+        let mut attempts = self.attempts.lock().expect("lock");
+        attempts.retain(|(a, _, _)| a != attempt);
+        Ok(())
+    }
+}
+
+/// The audit trail, in memory.
+#[derive(Debug, Default)]
+pub struct MemoryAudit(Mutex<Vec<AuditEntry>>);
+
+#[async_trait]
+impl AuditLog for MemoryAudit {
+    async fn append(&self, entry: &AuditEntry) -> StoreResult<()> {
+        self.0.lock().expect("lock").push(entry.clone());
+        Ok(())
+    }
+
+    async fn since(
+        &self,
+        merchant: &MerchantId,
+        since: OffsetDateTime,
+        after: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<Vec<AuditEntry>> {
+        let mut mine: Vec<AuditEntry> = self
+            .0
+            .lock()
+            .expect("lock")
+            .iter()
+            .filter(|e| &e.merchant_id == merchant && e.at >= since)
+            .filter(|e| after.is_none_or(|after| e.id.as_str() > after))
+            .cloned()
+            .collect();
+        mine.sort_by(|a, b| a.id.cmp(&b.id));
+        mine.truncate(limit);
+        Ok(mine)
+    }
+
+    async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>> {
+        let mut mine: Vec<AuditEntry> = self
+            .0
+            .lock()
+            .expect("lock")
+            .iter()
+            .filter(|e| &e.merchant_id == merchant)
+            .cloned()
+            .collect();
+        mine.sort_by(|a, b| b.id.cmp(&a.id));
+        mine.truncate(limit);
+        Ok(mine)
     }
 }

@@ -6,6 +6,7 @@ pub use ipnet::IpNet;
 pub use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
+use crate::ids::UserId;
 use crate::validation::Invalid;
 
 /// A merchant's id (a ULID).
@@ -36,6 +37,10 @@ impl Merchant {
     }
 }
 
+/// Enabled keys one merchant may hold at once (contract §16): a leaked session or a
+/// careless script cannot mint keys without end.
+pub const MAX_ENABLED_KEYS: usize = 20;
+
 /// Length of the random part of a key or a secret, in base62 characters.
 pub const CREDENTIAL_RANDOM_LEN: usize = 32;
 /// What every API key starts with.
@@ -62,6 +67,9 @@ pub struct ApiKey {
     pub allowed_networks: Vec<IpNet>,
     /// When it was issued.
     pub created_at: OffsetDateTime,
+    /// Who made it: `None` for the operator's CLI, else the dashboard user, whose keys
+    /// are disabled with them.
+    pub created_by: Option<UserId>,
 }
 
 impl ApiKey {
@@ -130,6 +138,7 @@ mod tests {
             compat_signature: false,
             allowed_networks: Vec::new(),
             created_at: OffsetDateTime::UNIX_EPOCH,
+            created_by: None,
         };
         let ip = |s: &str| s.parse::<IpAddr>().expect("ip");
         assert!(key.admits(ip("203.0.113.9")), "no list: any address");
@@ -152,6 +161,7 @@ mod tests {
             compat_signature: false,
             allowed_networks: Vec::new(),
             created_at: OffsetDateTime::UNIX_EPOCH,
+            created_by: None,
         };
         let shown = format!("{key:?}");
         assert!(

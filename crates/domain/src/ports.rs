@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
+use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
@@ -13,7 +14,7 @@ use crate::profile::{Email, Profile, ProfileFilter, ProfileId, ProfileKey, Submi
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::Template;
-use crate::user::{Password, PasswordHash, User};
+use crate::user::{Password, PasswordHash, TotpSecret, User};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -72,8 +73,9 @@ pub trait MerchantRepository: Send + Sync {
     async fn list(&self) -> StoreResult<Vec<Merchant>>;
     /// The merchant, if it exists.
     async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>>;
-    /// `Missing` when the merchant does not exist.
-    async fn add_key(&self, key: &ApiKey) -> StoreResult<()>;
+    /// `Missing` when the merchant does not exist; `LimitReached` when it already holds
+    /// `max_enabled` enabled keys (counted in the same transaction as the insert).
+    async fn add_key(&self, key: &ApiKey, max_enabled: usize) -> StoreResult<()>;
     /// `Missing` when no such key exists.
     async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
     /// `Missing` when no such key exists.
@@ -387,8 +389,30 @@ pub trait UserRepository: Send + Sync {
     async fn insert(&self, user: &User) -> StoreResult<()>;
     /// The user signing in with this e-mail, enabled or not.
     async fn find_by_email(&self, email: &Email) -> StoreResult<Option<User>>;
-    /// `Missing` when no user has this e-mail.
-    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<()>;
+    /// `Missing` when no user has this e-mail. Disabling a user also disables, in the
+    /// same transaction, every API key the user made; returns those keys.
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<String>>;
+    /// Sets (or with `None` removes) the user's second factor; `Missing` when no user has
+    /// this e-mail. Stores may seal the secret.
+    async fn set_totp(&self, email: &Email, secret: Option<&TotpSecret>) -> StoreResult<()>;
+}
+
+/// The audit trail of a merchant's own people (contract §16). Entries are never edited.
+#[async_trait]
+pub trait AuditLog: Send + Sync {
+    /// Stores an entry.
+    async fn append(&self, entry: &AuditEntry) -> StoreResult<()>;
+    /// The merchant's entries made at or after `since`, oldest first, at most `limit`,
+    /// starting after the entry with id `after` (for paging through a long trail).
+    async fn since(
+        &self,
+        merchant: &MerchantId,
+        since: OffsetDateTime,
+        after: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<Vec<AuditEntry>>;
+    /// The merchant's latest `limit` entries, newest first.
+    async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>>;
 }
 
 /// Hashes passwords slowly on purpose (Argon2id in production), off the async workers.
@@ -398,6 +422,17 @@ pub trait PasswordHasher: Send + Sync {
     async fn hash(&self, password: &Password) -> StoreResult<PasswordHash>;
     /// Whether `password` is the one `hash` was made from.
     async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool;
+}
+
+/// Time-based one-time passwords (RFC 6238): a dashboard user's second factor.
+pub trait OneTimeCodes: Send + Sync {
+    /// A new random secret.
+    fn new_secret(&self) -> TotpSecret;
+    /// Whether `code` is the secret's code at `now` (one 30 s step either side is
+    /// accepted, for clocks that drift).
+    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> bool;
+    /// The `otpauth://` address an authenticator app reads, for `account`.
+    fn uri(&self, secret: &TotpSecret, account: &str) -> String;
 }
 
 /// Dashboard sessions, kept server-side so that signing out or disabling a user ends them
@@ -412,8 +447,18 @@ pub trait SessionRepository: Send + Sync {
     async fn touch(&self, token: &SessionToken, at: OffsetDateTime) -> StoreResult<()>;
     /// Ends the session (one already gone is not an error).
     async fn delete(&self, token: &SessionToken) -> StoreResult<()>;
-    /// When sign-ins failed for `key` (an address or a user) since `since`.
-    async fn failures(&self, key: &str, since: OffsetDateTime) -> StoreResult<Vec<OffsetDateTime>>;
-    /// Records a failed sign-in under each of `keys`.
-    async fn record_failure(&self, keys: &[String], at: OffsetDateTime) -> StoreResult<()>;
+    /// Counts a sign-in attempt under each of `keys` (an address, a user at an address)
+    /// before its password is checked, and returns, key by key, when the earlier attempts
+    /// still counted under it were made (at or after `since`). Atomic per key: of
+    /// parallel attempts, each sees those counted before it, so none can slip past a
+    /// lock. An attempt stays counted as a failure unless it is withdrawn.
+    async fn begin_attempt(
+        &self,
+        attempt: &str,
+        keys: &[String],
+        at: OffsetDateTime,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<Vec<OffsetDateTime>>>;
+    /// Uncounts an attempt that did not fail (it signed in, or was refused unchecked).
+    async fn withdraw_attempt(&self, attempt: &str) -> StoreResult<()>;
 }

@@ -4,13 +4,18 @@
 use secrecy::{ExposeSecret, SecretString};
 use time::{Duration, OffsetDateTime};
 
+use crate::audit::Auditor;
 use crate::ids::UserId;
 use crate::merchant::MerchantId;
 use crate::profile::Email;
+use crate::user::Role;
 
 /// A session unused this long has ended.
 pub const IDLE_EXPIRY: Duration = Duration::hours(12);
-/// Failed sign-ins of one address or one user that lock further tries...
+/// A session ends this long after sign-in, however much it is used (contract §16).
+pub const ABSOLUTE_EXPIRY: Duration = Duration::days(7);
+/// Failed sign-ins of one address, or of one user from one address, that lock further
+/// tries from there...
 pub const MAX_FAILURES: usize = 5;
 /// ...when they fall within this window, for this long after the last of them.
 pub const LOCK_WINDOW: Duration = Duration::minutes(15);
@@ -48,6 +53,8 @@ pub struct Session {
     pub merchant_id: MerchantId,
     /// Their e-mail (shown, and named in the events their actions write).
     pub email: Email,
+    /// What they may do.
+    pub role: Role,
     /// Every state-changing form carries it; a post without it is refused.
     pub csrf_token: String,
     /// When it began.
@@ -57,9 +64,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Whether it is still alive at `now`.
+    /// Whether it is still alive at `now`: used within 12 h, begun within 7 days.
     pub fn is_live(&self, now: OffsetDateTime) -> bool {
-        now - self.last_seen_at < IDLE_EXPIRY
+        now - self.last_seen_at < IDLE_EXPIRY && now - self.created_at < ABSOLUTE_EXPIRY
+    }
+
+    /// Who acts through it, as the audit trail names them.
+    pub fn auditor(&self) -> Auditor {
+        Auditor::User(self.user_id.clone(), self.email.clone())
     }
 }
 
@@ -100,17 +112,27 @@ mod tests {
     }
 
     #[test]
-    fn sessions_end_after_12_idle_hours_and_never_show_their_token() {
-        let session = |last: OffsetDateTime| Session {
+    fn sessions_end_after_12_idle_hours_or_7_days_and_never_show_their_token() {
+        let session = |begun: OffsetDateTime, last: OffsetDateTime| Session {
             user_id: "u1".into(),
             merchant_id: MerchantId("m1".into()),
             email: Email::parse("rev@example.com").expect("valid"),
+            role: Role::Reviewer,
             csrf_token: "c".into(),
-            created_at: last,
+            created_at: begun,
             last_seen_at: last,
         };
-        assert!(session(NOW - Duration::hours(11)).is_live(NOW));
-        assert!(!session(NOW - Duration::hours(12)).is_live(NOW));
+        let at = |hours: i64| NOW - Duration::hours(hours);
+        assert!(session(at(11), at(11)).is_live(NOW));
+        assert!(!session(at(12), at(12)).is_live(NOW));
+        assert!(
+            session(at(7 * 24 - 1), at(0)).is_live(NOW),
+            "in use, begun under 7 days ago"
+        );
+        assert!(
+            !session(at(7 * 24), at(0)).is_live(NOW),
+            "7 days after sign-in, however recently used"
+        );
         assert_eq!(
             format!("{:?}", SessionToken::new("abcdef")),
             "SessionToken(…)"

@@ -27,10 +27,52 @@ pub struct User {
     pub email: Email,
     /// The password, hashed (Argon2id in production).
     pub password_hash: PasswordHash,
+    /// What it may do in the dashboard.
+    pub role: Role,
     /// Whether it may sign in; disabling ends its sessions at once.
     pub enabled: bool,
+    /// When set, signing in also asks for a one-time code made from it (TOTP).
+    pub totp: Option<TotpSecret>,
     /// When it was made.
     pub created_at: OffsetDateTime,
+}
+
+/// What a dashboard user may do (contract §16). Both review clients; only an admin
+/// manages API keys, webhooks, users and the merchant's settings, and reads the audit
+/// trail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Role {
+    /// Reviews clients: profiles, documents, statuses, notes, new quiz links.
+    #[default]
+    Reviewer,
+    /// A reviewer who also manages the merchant's account.
+    Admin,
+}
+
+impl Role {
+    /// Both roles.
+    pub const ALL: [Role; 2] = [Role::Reviewer, Role::Admin];
+
+    /// Its name, as stored and as the CLI takes it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Reviewer => "reviewer",
+            Self::Admin => "admin",
+        }
+    }
+
+    /// The role of this name (`admin` or `reviewer`).
+    pub fn parse(name: &str) -> Result<Self, Invalid> {
+        Self::ALL
+            .into_iter()
+            .find(|r| r.as_str() == name)
+            .ok_or_else(|| Invalid::new("must be admin or reviewer"))
+    }
+
+    /// Whether this role manages the merchant's account.
+    pub fn is_admin(&self) -> bool {
+        matches!(self, Self::Admin)
+    }
 }
 
 /// A password as typed. Its `Debug` never shows it.
@@ -71,6 +113,29 @@ impl std::fmt::Debug for Password {
     }
 }
 
+/// The shared secret of a time-based one-time password (RFC 6238), base32 as
+/// authenticator apps take it. Its `Debug` never shows it.
+#[derive(Clone)]
+pub struct TotpSecret(SecretString);
+
+impl TotpSecret {
+    /// A secret as made, or read back from storage.
+    pub fn new(base32: impl Into<String>) -> Self {
+        Self(SecretString::from(base32.into()))
+    }
+
+    /// The secret's base32 text.
+    pub fn expose(&self) -> &str {
+        self.0.expose_secret()
+    }
+}
+
+impl std::fmt::Debug for TotpSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TotpSecret(…)")
+    }
+}
+
 /// A password's hash in PHC string form (`$argon2id$...`). Its `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PasswordHash(String);
@@ -96,6 +161,16 @@ impl std::fmt::Debug for PasswordHash {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roles_are_named_admin_and_reviewer_and_reviewer_is_the_default() {
+        assert_eq!(Role::default(), Role::Reviewer);
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.as_str()), Ok(role));
+        }
+        assert!(Role::parse("Admin").is_err(), "names are exact");
+        assert!(Role::Admin.is_admin() && !Role::Reviewer.is_admin());
+    }
 
     #[test]
     fn passwords_are_12_to_256_characters_and_never_shown() {

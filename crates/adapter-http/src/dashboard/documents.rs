@@ -2,6 +2,7 @@
 //! id alone: it is looked up among the reviewer's merchant's documents only.
 
 use actix_web::{HttpRequest, HttpResponse, web};
+use domain::audit::AuditAction;
 use domain::document::FileType;
 use domain::event::Actor;
 use domain::ids::{DocumentId, FileId};
@@ -41,6 +42,13 @@ pub(super) async fn file(
         Ok(found) => found,
         Err(e) => return failed(e),
     };
+    let subject = format!("{id}/{file_id}");
+    let viewed = AuditAction::DocumentFileViewed;
+    let by = reviewer.initiator(&req);
+    let merchant = &reviewer.session.merchant_id;
+    if let Err(e) = state.audit.record(merchant, &by, viewed, &subject).await {
+        return failed(e);
+    }
     let disposition = match file.file_type {
         FileType::Pdf => Disposition::Attachment,
         FileType::Jpeg | FileType::Png => Disposition::Inline,

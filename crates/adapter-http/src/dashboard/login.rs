@@ -4,7 +4,7 @@ use actix_web::cookie::Cookie;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use domain::services::SignIn;
+use domain::services::{Credentials, SignIn};
 use serde::Deserialize;
 
 use super::{BASE, CsrfForm, DashboardSettings, SESSION_COOKIE, poster};
@@ -30,23 +30,31 @@ pub(super) async fn form() -> HttpResponse {
 }
 
 #[derive(Deserialize)]
-pub(super) struct Credentials {
+pub(super) struct LoginForm {
     #[serde(default)]
     email: String,
     #[serde(default)]
     password: String,
+    /// The one-time code, for users with a second factor.
+    #[serde(default)]
+    totp: String,
 }
 
 pub(super) async fn sign_in(
     state: State,
     settings: web::Data<DashboardSettings>,
     req: HttpRequest,
-    form: web::Form<Credentials>,
+    form: web::Form<LoginForm>,
 ) -> HttpResponse {
     let address = client_ip(&req).to_string();
     let outcome = state
         .sign_in
-        .sign_in(&form.email, &form.password, &address)
+        .sign_in(Credentials {
+            email: &form.email,
+            password: &form.password,
+            code: &form.totp,
+            address: &address,
+        })
         .await;
     let refused = |status, error| {
         html(
@@ -99,7 +107,12 @@ pub(super) async fn sign_out(
         Ok(r) => r,
         Err(answer) => return answer,
     };
-    if let Err(e) = state.sign_in.sign_out(&reviewer.token).await {
+    let address = client_ip(&req).to_string();
+    if let Err(e) = state
+        .sign_in
+        .sign_out(&reviewer.token, &reviewer.session, &address)
+        .await
+    {
         tracing::error!(error = %e, "sign-out failed");
     }
     let mut to_login = redirect_to(format!("{BASE}/login"));

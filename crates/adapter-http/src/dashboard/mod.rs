@@ -17,6 +17,7 @@ use askama::Template;
 use std::str::FromStr;
 
 use domain::DomainError;
+use domain::services::Initiator;
 use domain::session::{Session, SessionToken};
 use serde::Deserialize;
 
@@ -78,6 +79,35 @@ pub(crate) async fn poster(
     }
 }
 
+impl Reviewer {
+    /// Who acts through this session, and from where, for the audit trail.
+    pub fn initiator(&self, req: &HttpRequest) -> Initiator {
+        Initiator {
+            auditor: self.session.auditor(),
+            address: crate::client_addr::client_ip(req).to_string(),
+        }
+    }
+}
+
+/// Like `poster`, for the addresses only an admin may post to (API keys, settings):
+/// a reviewer's post is refused with 403 and changes nothing.
+pub(crate) async fn admin_poster(
+    state: &State,
+    req: &HttpRequest,
+    csrf_token: &str,
+) -> Result<Reviewer, HttpResponse> {
+    let reviewer = poster(state, req, csrf_token).await?;
+    if reviewer.session.role.is_admin() {
+        Ok(reviewer)
+    } else {
+        Err(message(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "Only an admin of this merchant may change API keys and settings.",
+        ))
+    }
+}
+
 /// The answer to a post without the right CSRF token.
 fn csrf_refused() -> HttpResponse {
     message(
@@ -134,6 +164,9 @@ pub(crate) fn failed(e: DomainError) -> HttpResponse {
     match e {
         DomainError::NotFound(_) => not_found(),
         DomainError::Invalid(violations) => not_saved(&violations.to_string()),
+        DomainError::KeyLimitReached => not_saved(
+            "This merchant already holds 20 enabled API keys. Disable one before making another.",
+        ),
         e => {
             tracing::error!(error = %e, "a dashboard page failed");
             message(

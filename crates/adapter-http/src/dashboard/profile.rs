@@ -4,6 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use domain::audit::AuditAction;
 use domain::document::{Document, DocumentStatus, Evidence, FileType};
 use domain::event::Actor;
 use domain::note::NoteText;
@@ -90,15 +91,25 @@ struct ProfilePage<'a> {
 
 /// The page of a profile of the reviewer's merchant; any other id is a 404 page.
 pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
+    let signed_in = match reviewer(&state, &req).await {
         Ok(r) => r,
         Err(answer) => return answer,
     };
+    let session = &signed_in.session;
     let merchant = &session.merchant_id;
     let profile = match find(&state, merchant, &id).await {
         Ok(profile) => profile,
         Err(answer) => return answer,
     };
+    let by = signed_in.initiator(&req);
+    let viewed = AuditAction::ProfileViewed;
+    if let Err(e) = state
+        .audit
+        .record(merchant, &by, viewed, &profile.id.0)
+        .await
+    {
+        return failed(e);
+    }
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
     let (quizzes, templates, documents, notes, events) = match futures_util::try_join!(

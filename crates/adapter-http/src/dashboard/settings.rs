@@ -9,7 +9,7 @@ use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
-use super::{CsrfForm, Reviewer, failed, not_saved, poster, reviewer};
+use super::{CsrfForm, Reviewer, admin_poster, failed, not_saved, reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -155,7 +155,7 @@ pub(super) async fn save(
     req: HttpRequest,
     form: web::Form<ExpiryForm>,
 ) -> HttpResponse {
-    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
         Ok(r) => r,
         Err(answer) => return answer,
     };
@@ -192,14 +192,19 @@ pub(super) async fn create_key(
     req: HttpRequest,
     form: web::Form<CsrfForm>,
 ) -> HttpResponse {
-    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
         Ok(r) => r,
         Err(answer) => return answer,
     };
     let session = &reviewer.session;
     match state
         .merchants
-        .create_key(&session.merchant_id, false, Vec::new())
+        .create_key(
+            &session.merchant_id,
+            false,
+            Vec::new(),
+            &reviewer.initiator(&req),
+        )
         .await
     {
         Ok(key) => {
@@ -226,14 +231,14 @@ pub(super) async fn disable_key(
     key: web::Path<String>,
     form: web::Form<CsrfForm>,
 ) -> HttpResponse {
-    let reviewer = match poster(&state, &req, &form.csrf_token).await {
+    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
         Ok(r) => r,
         Err(answer) => return answer,
     };
     let session = &reviewer.session;
     match state
         .merchants
-        .disable_key_of(&session.merchant_id, &key)
+        .disable_key_of(&session.merchant_id, &key, &reviewer.initiator(&req))
         .await
     {
         Ok(()) => {

@@ -43,8 +43,17 @@ pub fn reviewer(env: &Env, email: &str) -> &'static str {
     reviewer_of(&env.server, &env.merchant.id, email)
 }
 
-/// A user of `merchant` with a chosen password (the one returned).
+/// A reviewer of `merchant` with a chosen password (the one returned).
 pub fn reviewer_of(server: &Server, merchant: &str, email: &str) -> &'static str {
+    user_of(server, merchant, email, "reviewer")
+}
+
+/// An admin of `merchant` with a chosen password (the one returned).
+pub fn admin_of(server: &Server, merchant: &str, email: &str) -> &'static str {
+    user_of(server, merchant, email, "admin")
+}
+
+fn user_of(server: &Server, merchant: &str, email: &str, role: &str) -> &'static str {
     let password = "a long enough passphrase";
     let (ok, _, err) = user_cmd(
         server,
@@ -54,6 +63,8 @@ pub fn reviewer_of(server: &Server, merchant: &str, email: &str) -> &'static str
             merchant,
             "--email",
             email,
+            "--role",
+            role,
             "--password-stdin",
         ],
         &format!("{password}\n"),
@@ -286,7 +297,7 @@ fn root(backend: Backend) {
 }
 
 /// `idv merchant user ...` with `stdin`; returns (success, stdout, stderr).
-fn user_cmd(server: &Server, args: &[&str], stdin: &str) -> (bool, String, String) {
+pub fn user_cmd(server: &Server, args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = server
         .idv()
         .args(["merchant", "user"])

@@ -6,13 +6,17 @@ use serde_json::{Value, json};
 use crate::Scenario;
 use crate::client_pages::{send_quiz, upload};
 use crate::dashboard::{
-    csrf_of, first_profile_link, page, post_form, reviewer, reviewer_of, signed_in,
+    admin_of, csrf_of, first_profile_link, page, post_form, reviewer, reviewer_of, signed_in,
 };
 use crate::support::{Backend, Env, Merchant, Receiver, jpeg};
 use crate::templates::create_template;
 use crate::webhooks::{ALLOW_PRIVATE, deliveries, register};
 
 pub const SCENARIOS: &[Scenario] = &[
+    (
+        "a_reviewer_cannot_mint_or_disable_api_keys_and_an_admins_keys_die_with_the_admin",
+        keys_are_for_admins,
+    ),
     (
         "dashboard_documents_show_their_files_uncached_and_take_a_reviewers_verdict",
         documents,
@@ -107,7 +111,16 @@ fn addresses(text: &str, prefix: &str) -> Vec<String> {
 
 /// A second merchant with a profile and a reviewer of its own; returns the merchant and
 /// the reviewer's session cookie.
+/// Another merchant with one profile and a signed-in reviewer: the session cookie.
 fn other_merchant(env: &Env) -> (Merchant, String) {
+    other_merchant_as(env, reviewer_of)
+}
+
+/// Another merchant with one profile and a user made by `make_user`, signed in.
+fn other_merchant_as(
+    env: &Env,
+    make_user: fn(&crate::support::Server, &str, &str) -> &'static str,
+) -> (Merchant, String) {
     let other = env.server.create_merchant("Other");
     env.server
         .client(&other)
@@ -116,7 +129,7 @@ fn other_merchant(env: &Env) -> (Merchant, String) {
             &crate::support::profile("zed@example.com", "4165550999"),
         )
         .assert_status(201);
-    let password = reviewer_of(&env.server, &other.id, "them@example.com");
+    let password = make_user(&env.server, &other.id, "them@example.com");
     let cookie = signed_in(env, "them@example.com", password);
     (other, cookie)
 }
@@ -404,14 +417,14 @@ fn between(text: &str, start: &str, end: &str) -> String {
 
 fn templates_and_settings(backend: Backend) {
     let env = Env::start_with(backend, &[ALLOW_PRIVATE]);
-    let password = reviewer(&env, "rev@example.com");
+    let password = admin_of(&env.server, &env.merchant.id, "rev@example.com");
     let template = create_template(
         &env,
         "Full KYC",
         json!({"passport_upload": 1, "selfie_upload": 2}),
     );
     let cookie = signed_in(&env, "rev@example.com", password);
-    let (other, theirs) = other_merchant(&env);
+    let (other, theirs) = other_merchant_as(&env, admin_of);
 
     let shown = page(&env, "/dashboard/templates", &cookie);
     assert_eq!(shown.status, 200);
@@ -567,4 +580,89 @@ fn templates_and_settings(backend: Backend) {
         &format!("csrf_token={csrf}"),
     );
     assert_eq!(unknown.status, 404);
+}
+
+/// Finding (issue 22): a reviewer minted a full API key from the dashboard, the key outlived
+/// the reviewer, and a reviewer could disable the merchant's production key.
+fn keys_are_for_admins(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let csrf = csrf_of(&page(&env, "/dashboard/profiles", &cookie));
+    let minted = post_form(
+        &env,
+        "/dashboard/settings/keys",
+        &cookie,
+        &format!("csrf_token={csrf}"),
+    );
+    assert_eq!(minted.status, 403, "{}", minted.text());
+    assert!(!minted.text().contains("sec-"), "no secret shown");
+    let production = env.merchant.api_key.clone();
+    let disable = format!("/dashboard/settings/keys/{production}/disable");
+    let refused = post_form(&env, &disable, &cookie, &format!("csrf_token={csrf}"));
+    assert_eq!(refused.status, 403);
+    let expiry = post_form(
+        &env,
+        "/dashboard/settings",
+        &cookie,
+        &format!("csrf_token={csrf}&quiz_expiry_days=9"),
+    );
+    assert_eq!(expiry.status, 403);
+    let settings = env.client().call("merchant/settings/get", &json!({}));
+    let answer = settings.assert_status(200);
+    assert_eq!(answer["quiz_expiry_days"], 5, "nothing changed");
+    env.client()
+        .call(
+            "profile/create",
+            &crate::support::profile("ada@example.com", "4165550123"),
+        )
+        .assert_status(201);
+
+    // An admin may, and the key names its maker: disabling the admin kills it.
+    let password = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let admin = signed_in(&env, "boss@example.com", password);
+    let csrf = csrf_of(&page(&env, "/dashboard/profiles", &admin));
+    let made = post_form(
+        &env,
+        "/dashboard/settings/keys",
+        &admin,
+        &format!("csrf_token={csrf}"),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let key = field_after(&made.text(), "key-");
+    let secret = field_after(&made.text(), "sec-");
+    let minted = Merchant {
+        id: env.merchant.id.clone(),
+        api_key: key.clone(),
+        api_secret: secret,
+    };
+    let body = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    env.server
+        .client(&minted)
+        .call("profile/get", &body)
+        .assert_status(200);
+    let (ok, out, err) =
+        crate::dashboard::user_cmd(&env.server, &["disable", "--email", "boss@example.com"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains(&key), "the CLI says which keys died: {out}");
+    // Keys are cached for at most a second: wait for the refusal that must come.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let refused = loop {
+        let reply = env.server.client(&minted).call("profile/get", &body);
+        if reply.status != 200 || std::time::Instant::now() > deadline {
+            break reply;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    refused.assert_error(401, &["API_KEY_DISABLED"]);
+    env.client().call("profile/get", &body).assert_status(200);
+}
+
+/// The token that starts with `prefix` in a page (a key or a secret shown once).
+fn field_after(text: &str, prefix: &str) -> String {
+    let at = text.find(prefix).expect("shown");
+    text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect()
 }

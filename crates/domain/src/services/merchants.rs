@@ -1,11 +1,14 @@
 use std::sync::Arc;
 
+use crate::audit::AuditAction;
 use crate::error::{DomainError, Resource};
+use crate::ids::UserId;
 use crate::merchant::{
-    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, Merchant, MerchantId,
-    MerchantSettings, SecretString,
+    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, MAX_ENABLED_KEYS,
+    Merchant, MerchantId, MerchantSettings, SecretString,
 };
-use crate::ports::{Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
+use crate::ports::{AuditLog, Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
+use crate::services::{AuditTrail, Initiator};
 use crate::validation::{Problem, Violations};
 
 /// Merchant accounts, their credentials and settings.
@@ -15,6 +18,7 @@ pub struct MerchantService {
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     secrets: Arc<dyn SecretGenerator>,
+    audit: AuditTrail,
 }
 
 impl std::fmt::Debug for MerchantService {
@@ -24,15 +28,17 @@ impl std::fmt::Debug for MerchantService {
 }
 
 impl MerchantService {
-    /// The service over its ports.
+    /// The service over its ports; key changes are written to `audit`.
     pub fn new(
         merchants: Arc<dyn MerchantRepository>,
+        audit: Arc<dyn AuditLog>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
         secrets: Arc<dyn SecretGenerator>,
     ) -> Self {
         Self {
             merchants,
+            audit: AuditTrail::new(audit, clock.clone(), ids.clone()),
             clock,
             ids,
             secrets,
@@ -43,12 +49,13 @@ impl MerchantService {
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// # use domain::memory::{FixedClock, MemoryMerchants, SequentialIds};
+    /// # use domain::memory::{FixedClock, MemoryAudit, MemoryMerchants, SequentialIds};
     /// use domain::merchant::ExposeSecret;
     /// use domain::services::MerchantService;
     /// let ids = Arc::new(SequentialIds::default());
     /// let service = MerchantService::new(
     ///     Arc::new(MemoryMerchants::default()),
+    ///     Arc::new(MemoryAudit::default()),
     ///     Arc::new(FixedClock::default()),
     ///     ids.clone(),
     ///     ids,
@@ -67,8 +74,16 @@ impl MerchantService {
             settings: MerchantSettings::default(),
             created_at: self.clock.now(),
         };
-        let key = self.new_key(&merchant.id, false);
+        let key = self.new_key(&merchant.id, false, None);
         self.merchants.create(&merchant, &key).await?;
+        self.audit
+            .record(
+                &merchant.id,
+                &Initiator::cli(),
+                AuditAction::KeyCreated,
+                &key.key,
+            )
+            .await?;
         Ok((merchant, key))
     }
 
@@ -85,22 +100,30 @@ impl MerchantService {
             .ok_or(DomainError::NotFound(Resource::Merchant))
     }
 
-    /// Another key for the merchant. `compat_signature` lets it sign with the replayable
-    /// legacy scheme; only for integrations that cannot be changed.
+    /// Another key for the merchant, made by `by` (recorded on the key and in the audit
+    /// trail; a user's keys are disabled with the user). `compat_signature` lets it sign
+    /// with the replayable legacy scheme; only for integrations that cannot be changed.
     /// `allowed_networks`, when not empty, limits the key to requests from those addresses.
+    /// `KeyLimitReached` when the merchant already holds 20 enabled keys.
     pub async fn create_key(
         &self,
         merchant: &MerchantId,
         compat_signature: bool,
         allowed_networks: Vec<IpNet>,
+        by: &Initiator,
     ) -> Result<ApiKey, DomainError> {
-        let mut key = self.new_key(merchant, compat_signature);
+        let mut key = self.new_key(merchant, compat_signature, by.auditor.user_id().cloned());
         key.allowed_networks = allowed_networks;
-        match self.merchants.add_key(&key).await {
-            Ok(()) => Ok(key),
-            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
-            Err(e) => Err(e.into()),
+        match self.merchants.add_key(&key, MAX_ENABLED_KEYS).await {
+            Ok(()) => {}
+            Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::Merchant)),
+            Err(StoreError::LimitReached) => return Err(DomainError::KeyLimitReached),
+            Err(e) => return Err(e.into()),
         }
+        self.audit
+            .record(merchant, by, AuditAction::KeyCreated, &key.key)
+            .await?;
+        Ok(key)
     }
 
     /// Enables or disables a key; `NotFound(ApiKey)` when there is none.
@@ -116,17 +139,33 @@ impl MerchantService {
         Ok(self.merchants.keys(merchant).await?)
     }
 
-    /// Disables one of the merchant's keys; another merchant's key is `NotFound(ApiKey)`,
-    /// as if it did not exist.
+    /// Disables one of the merchant's keys, by `by`; another merchant's key is
+    /// `NotFound(ApiKey)`, as if it did not exist.
     pub async fn disable_key_of(
         &self,
         merchant: &MerchantId,
         key: &str,
+        by: &Initiator,
     ) -> Result<(), DomainError> {
         match self.merchants.find_key(key).await? {
-            Some(found) if &found.merchant_id == merchant => self.set_key_enabled(key, false).await,
+            Some(found) if &found.merchant_id == merchant => {
+                self.set_key_enabled(key, false).await?;
+                self.audit
+                    .record(merchant, by, AuditAction::KeyDisabled, key)
+                    .await
+            }
             _ => Err(DomainError::NotFound(Resource::ApiKey)),
         }
+    }
+
+    /// Disables a key of whichever merchant holds it (the operator's CLI).
+    pub async fn disable_key(&self, key: &str, by: &Initiator) -> Result<(), DomainError> {
+        let found = self
+            .merchants
+            .find_key(key)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::ApiKey))?;
+        self.disable_key_of(&found.merchant_id, key, by).await
     }
 
     /// Limits a key to requests from these networks (empty: from anywhere).
@@ -159,7 +198,12 @@ impl MerchantService {
         }
     }
 
-    fn new_key(&self, merchant: &MerchantId, compat_signature: bool) -> ApiKey {
+    fn new_key(
+        &self,
+        merchant: &MerchantId,
+        compat_signature: bool,
+        created_by: Option<UserId>,
+    ) -> ApiKey {
         ApiKey {
             key: format!(
                 "{API_KEY_PREFIX}{}",
@@ -174,6 +218,7 @@ impl MerchantService {
             compat_signature,
             allowed_networks: Vec::new(),
             created_at: self.clock.now(),
+            created_by,
         }
     }
 }
@@ -181,7 +226,7 @@ impl MerchantService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::{FixedClock, MemoryMerchants, SequentialIds};
+    use crate::memory::{FixedClock, MemoryAudit, MemoryMerchants, SequentialIds};
     use crate::merchant::ExposeSecret;
     use crate::merchant::QuizExpiryDays;
     use futures_executor::block_on;
@@ -190,6 +235,7 @@ mod tests {
         let ids = Arc::new(SequentialIds::default());
         MerchantService::new(
             Arc::new(MemoryMerchants::default()),
+            Arc::new(MemoryAudit::default()),
             Arc::new(FixedClock::default()),
             ids.clone(),
             ids,
@@ -217,17 +263,44 @@ mod tests {
         let svc = service();
         let (acme, acme_key) = block_on(svc.create("Acme")).expect("created");
         let (globex, globex_key) = block_on(svc.create("Globex")).expect("created");
-        let refused = block_on(svc.disable_key_of(&acme.id, &globex_key.key));
+        let cli = Initiator::cli();
+        let refused = block_on(svc.disable_key_of(&acme.id, &globex_key.key, &cli));
         assert!(
             matches!(refused, Err(DomainError::NotFound(Resource::ApiKey))),
             "{refused:?}"
         );
         let theirs = block_on(svc.keys(&globex.id)).expect("read");
         assert!(theirs[0].enabled, "another merchant's key is untouched");
-        block_on(svc.disable_key_of(&acme.id, &acme_key.key)).expect("disabled");
+        block_on(svc.disable_key_of(&acme.id, &acme_key.key, &cli)).expect("disabled");
         let mine = block_on(svc.keys(&acme.id)).expect("read");
         assert_eq!(mine.len(), 1);
         assert!(!mine[0].enabled);
+    }
+
+    #[test]
+    fn a_merchant_holds_at_most_20_enabled_keys_and_a_users_keys_name_their_maker() {
+        let svc = service();
+        let (merchant, first) = block_on(svc.create("Acme")).expect("created");
+        let admin = Initiator {
+            auditor: crate::audit::Auditor::User(
+                UserId::new("u1"),
+                crate::profile::Email::parse("admin@example.com").expect("valid"),
+            ),
+            address: "203.0.113.1".into(),
+        };
+        for _ in 1..MAX_ENABLED_KEYS {
+            let key = block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin))
+                .expect("under the limit");
+            assert_eq!(key.created_by, Some(UserId::new("u1")));
+        }
+        let refused = block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin));
+        assert!(
+            matches!(refused, Err(DomainError::KeyLimitReached)),
+            "{refused:?}"
+        );
+        block_on(svc.disable_key(&first.key, &Initiator::cli())).expect("disabled");
+        block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin))
+            .expect("a disabled key makes room");
     }
 
     #[test]
@@ -242,14 +315,16 @@ mod tests {
     fn keys_can_be_added_and_disabled() {
         let svc = service();
         let (merchant, _) = block_on(svc.create("Acme")).expect("created");
-        let second = block_on(svc.create_key(&merchant.id, true, Vec::new())).expect("added");
+        let cli = Initiator::cli();
+        let second = block_on(svc.create_key(&merchant.id, true, Vec::new(), &cli)).expect("added");
+        assert_eq!(second.created_by, None, "made by the CLI");
         assert!(second.compat_signature);
         block_on(svc.set_key_enabled(&second.key, false)).expect("disabled");
         let found = block_on(svc.find_key(&second.key))
             .expect("found")
             .expect("exists");
         assert!(!found.enabled);
-        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false, Vec::new()))
+        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false, Vec::new(), &cli))
             .expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
         let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");

@@ -1,5 +1,6 @@
 //! Use cases: plain structs over the ports, one per area of the interface.
 
+mod audit;
 mod client;
 mod documents;
 mod merchants;
@@ -11,15 +12,16 @@ mod templates;
 mod users;
 mod webhooks;
 
+pub use audit::{AuditTrail, Initiator};
 pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
 pub use documents::{DocumentAt, DocumentService, SWEEP_AFTER, SweepReport};
 pub use merchants::MerchantService;
 pub use notes::NoteService;
 pub use profiles::ProfileService;
 pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
-pub use sign_in::{SignIn, SignInService};
+pub use sign_in::{Credentials, SignIn, SignInPorts, SignInService};
 pub use templates::{ListChanges, TemplateService};
-pub use users::UserService;
+pub use users::{UserPorts, UserService};
 pub use webhooks::{CLAIM_LEASE, WebhookInput, WebhookService};
 
 use crate::DomainError;

@@ -2,11 +2,16 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
+use crate::audit::AuditAction;
 use crate::error::DomainError;
-use crate::ports::{Clock, PasswordHasher, SecretGenerator, SessionRepository, UserRepository};
+use crate::ports::{
+    AuditLog, Clock, IdGenerator, OneTimeCodes, PasswordHasher, SecretGenerator, SessionRepository,
+    UserRepository,
+};
 use crate::profile::Email;
+use crate::services::{AuditTrail, Initiator};
 use crate::session::{LOCK_WINDOW, Session, SessionToken, TOUCH_EVERY, locked_until};
-use crate::user::Password;
+use crate::user::{Password, User};
 
 /// Random bytes in a session token and in a CSRF token.
 const TOKEN_BYTES: usize = 32;
@@ -16,20 +21,58 @@ const TOKEN_BYTES: usize = 32;
 pub enum SignIn {
     /// Signed in: the token goes into the browser's cookie.
     Signed(SessionToken, Session),
-    /// Wrong e-mail or password, or a disabled user: the same answer for all three.
+    /// Wrong e-mail, password or code, or a disabled user: the same answer for all.
     Refused,
-    /// Too many failures from this address or for this user: refused until then.
+    /// Too many failures from this address, or for this user from this address:
+    /// refused unchecked until then.
     Locked(OffsetDateTime),
+}
+
+/// What a person typed into the sign-in form, and where from.
+#[derive(Debug, Clone, Copy)]
+pub struct Credentials<'a> {
+    /// The e-mail, as typed.
+    pub email: &'a str,
+    /// The password, as typed.
+    pub password: &'a str,
+    /// The one-time code, as typed (empty when none was asked for).
+    pub code: &'a str,
+    /// The client address.
+    pub address: &'a str,
+}
+
+/// The ports signing in works over.
+#[derive(Clone)]
+pub struct SignInPorts {
+    /// Who may sign in.
+    pub users: Arc<dyn UserRepository>,
+    /// Sessions and counted attempts.
+    pub sessions: Arc<dyn SessionRepository>,
+    /// Password hashing.
+    pub hasher: Arc<dyn PasswordHasher>,
+    /// Second factors.
+    pub codes: Arc<dyn OneTimeCodes>,
+    /// Where sign-ins are recorded.
+    pub audit: Arc<dyn AuditLog>,
+    /// The time.
+    pub clock: Arc<dyn Clock>,
+    /// Ids of attempts and audit entries.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Session and CSRF tokens.
+    pub secrets: Arc<dyn SecretGenerator>,
 }
 
 /// Signing in to the dashboard, the sessions it opens, signing out.
 #[derive(Clone)]
 pub struct SignInService {
-    users: Arc<dyn UserRepository>,
-    sessions: Arc<dyn SessionRepository>,
-    hasher: Arc<dyn PasswordHasher>,
-    clock: Arc<dyn Clock>,
-    secrets: Arc<dyn SecretGenerator>,
+    ports: SignInPorts,
+    audit: AuditTrail,
+}
+
+impl std::fmt::Debug for SignInPorts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SignInPorts")
+    }
 }
 
 impl std::fmt::Debug for SignInService {
@@ -38,97 +81,305 @@ impl std::fmt::Debug for SignInService {
     }
 }
 
+/// The counters an attempt is counted under: its address, and the user it names at that
+/// address, so that failures from one place never lock the user out of another.
+fn attempt_keys(address: &str, email: Option<&Email>) -> Vec<String> {
+    std::iter::once(format!("address:{address}"))
+        .chain(email.map(|e| format!("user:{}@{address}", e.key())))
+        .collect()
+}
+
 impl SignInService {
     /// The service over its ports.
-    pub fn new(
-        users: Arc<dyn UserRepository>,
-        sessions: Arc<dyn SessionRepository>,
-        hasher: Arc<dyn PasswordHasher>,
-        clock: Arc<dyn Clock>,
-        secrets: Arc<dyn SecretGenerator>,
-    ) -> Self {
+    pub fn new(ports: SignInPorts) -> Self {
         Self {
-            users,
-            sessions,
-            hasher,
-            clock,
-            secrets,
+            audit: AuditTrail::new(ports.audit.clone(), ports.clock.clone(), ports.ids.clone()),
+            ports,
         }
     }
 
-    /// Checks `email` and `password` as typed, from the browser at `address`.
-    pub async fn sign_in(
-        &self,
-        email: &str,
-        password: &str,
-        address: &str,
-    ) -> Result<SignIn, DomainError> {
-        let now = self.clock.now();
-        let email = Email::parse(email).ok();
-        let keys: Vec<String> = std::iter::once(format!("address:{address}"))
-            .chain(email.as_ref().map(|e| format!("user:{}", e.key())))
-            .collect();
-        let mut until = None;
-        for key in &keys {
-            let failures = self.sessions.failures(key, now - LOCK_WINDOW).await?;
-            until = until.max(locked_until(&failures, now));
-        }
-        if let Some(until) = until {
-            return Ok(SignIn::Locked(until));
-        }
+    /// Checks what was typed. The attempt is counted before any password is hashed, in
+    /// the same step that reads the earlier ones, so parallel tries cannot slip past the
+    /// lock; a successful one is uncounted.
+    pub async fn sign_in(&self, typed: Credentials<'_>) -> Result<SignIn, DomainError> {
+        let p = &self.ports;
+        let now = p.clock.now();
+        let email = Email::parse(typed.email).ok();
+        let keys = attempt_keys(typed.address, email.as_ref());
+        let attempt = p.ids.next_id();
+        let earlier = p
+            .sessions
+            .begin_attempt(&attempt, &keys, now, now - LOCK_WINDOW)
+            .await?;
         let user = match &email {
-            Some(email) => self.users.find_by_email(email).await?,
+            Some(email) => p.users.find_by_email(email).await?,
             None => None,
         };
-        let password = Password::parse(password).ok();
-        let accepted = match (&user, &password) {
-            (Some(user), Some(password)) => {
-                self.hasher.verify(password, &user.password_hash).await && user.enabled
-            }
-            // As slow as a real check, so the answer's timing does not tell whether the
-            // e-mail belongs to a user.
-            (None, Some(password)) => {
-                let _ = self.hasher.hash(password).await;
-                false
-            }
-            (_, None) => false,
+        let by = |user: &User| Initiator {
+            auditor: crate::audit::Auditor::User(user.id.clone(), user.email.clone()),
+            address: typed.address.to_owned(),
         };
-        let Some(user) = user.filter(|_| accepted) else {
-            self.sessions.record_failure(&keys, now).await?;
-            return Ok(SignIn::Refused);
+        if let Some(until) = earlier.iter().filter_map(|at| locked_until(at, now)).max() {
+            p.sessions.withdraw_attempt(&attempt).await?;
+            if let Some(user) = &user {
+                self.audit
+                    .record(&user.merchant_id, &by(user), AuditAction::SignInLocked, "")
+                    .await?;
+            }
+            return Ok(SignIn::Locked(until));
+        }
+        let accepted = self.accepts(user.as_ref(), &typed, now).await;
+        let user = match user {
+            Some(user) if accepted => user,
+            refused => {
+                if let Some(user) = &refused {
+                    self.audit
+                        .record(&user.merchant_id, &by(user), AuditAction::SignInFailed, "")
+                        .await?;
+                }
+                return Ok(SignIn::Refused);
+            }
         };
-        let token = SessionToken::new(self.secrets.url_token(TOKEN_BYTES));
+        p.sessions.withdraw_attempt(&attempt).await?;
+        let token = SessionToken::new(p.secrets.url_token(TOKEN_BYTES));
         let session = Session {
-            user_id: user.id,
-            merchant_id: user.merchant_id,
-            email: user.email,
-            csrf_token: self.secrets.url_token(TOKEN_BYTES),
+            user_id: user.id.clone(),
+            merchant_id: user.merchant_id.clone(),
+            email: user.email.clone(),
+            role: user.role,
+            csrf_token: p.secrets.url_token(TOKEN_BYTES),
             created_at: now,
             last_seen_at: now,
         };
-        self.sessions.insert(&token, &session).await?;
+        p.sessions.insert(&token, &session).await?;
+        self.audit
+            .record(&user.merchant_id, &by(&user), AuditAction::SignedIn, "")
+            .await?;
         Ok(SignIn::Signed(token, session))
     }
 
-    /// The live session of `token` (its user still enabled, used within 12 h), noting
-    /// this use; `None` otherwise.
+    /// Whether the password (and, for a user with a second factor, the code) is right
+    /// for an enabled user.
+    async fn accepts(
+        &self,
+        user: Option<&User>,
+        typed: &Credentials<'_>,
+        now: OffsetDateTime,
+    ) -> bool {
+        let p = &self.ports;
+        let Ok(password) = Password::parse(typed.password) else {
+            return false;
+        };
+        let Some(user) = user else {
+            // As slow as a real check, so the answer's timing does not tell whether the
+            // e-mail belongs to a user.
+            let _ = p.hasher.hash(&password).await;
+            return false;
+        };
+        let code_ok = user
+            .totp
+            .as_ref()
+            .is_none_or(|secret| p.codes.verify(secret, typed.code.trim(), now));
+        p.hasher.verify(&password, &user.password_hash).await && code_ok && user.enabled
+    }
+
+    /// The live session of `token` (its user still enabled, used within 12 h, begun
+    /// within 7 days), noting this use; `None` otherwise.
     pub async fn session(&self, token: &SessionToken) -> Result<Option<Session>, DomainError> {
-        let Some(session) = self.sessions.find(token).await? else {
+        let p = &self.ports;
+        let Some(session) = p.sessions.find(token).await? else {
             return Ok(None);
         };
-        let now = self.clock.now();
+        let now = p.clock.now();
         if !session.is_live(now) {
-            self.sessions.delete(token).await?;
+            p.sessions.delete(token).await?;
             return Ok(None);
         }
         if now - session.last_seen_at >= TOUCH_EVERY {
-            self.sessions.touch(token, now).await?;
+            p.sessions.touch(token, now).await?;
         }
         Ok(Some(session))
     }
 
     /// Ends the session at once.
-    pub async fn sign_out(&self, token: &SessionToken) -> Result<(), DomainError> {
-        Ok(self.sessions.delete(token).await?)
+    pub async fn sign_out(
+        &self,
+        token: &SessionToken,
+        session: &Session,
+        address: &str,
+    ) -> Result<(), DomainError> {
+        self.ports.sessions.delete(token).await?;
+        let by = Initiator {
+            auditor: session.auditor(),
+            address: address.to_owned(),
+        };
+        self.audit
+            .record(&session.merchant_id, &by, AuditAction::SignedOut, "")
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::AuditEntry;
+    use crate::memory::{
+        FixedClock, MemoryAudit, MemoryMerchants, MemorySessions, MemoryUsers, SequentialIds,
+    };
+    use crate::merchant::MerchantId;
+    use crate::ports::StoreResult;
+    use crate::user::{PasswordHash, Role, TotpSecret};
+    use futures_executor::block_on;
+
+    /// A hasher whose hash is the password itself: the rules, not Argon2, are tested here.
+    struct PlainHasher;
+
+    #[async_trait::async_trait]
+    impl PasswordHasher for PlainHasher {
+        async fn hash(&self, password: &Password) -> StoreResult<PasswordHash> {
+            Ok(PasswordHash::new(password.expose()))
+        }
+        async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool {
+            password.expose() == hash.as_str()
+        }
+    }
+
+    /// Codes that are the secret's text reversed, whatever the time.
+    struct ReversedCodes;
+
+    impl OneTimeCodes for ReversedCodes {
+        fn new_secret(&self) -> TotpSecret {
+            TotpSecret::new("654321")
+        }
+        fn verify(&self, secret: &TotpSecret, code: &str, _: OffsetDateTime) -> bool {
+            code == secret.expose().chars().rev().collect::<String>()
+        }
+        fn uri(&self, _: &TotpSecret, account: &str) -> String {
+            format!("otpauth://totp/{account}")
+        }
+    }
+
+    const PASSWORD: &str = "a long enough passphrase";
+
+    struct Fixture {
+        service: SignInService,
+        users: Arc<MemoryUsers>,
+        audit: Arc<MemoryAudit>,
+    }
+
+    fn fixture() -> Fixture {
+        let users = Arc::new(MemoryUsers::new(Arc::new(MemoryMerchants::default())));
+        let audit = Arc::new(MemoryAudit::default());
+        let ids = Arc::new(SequentialIds::default());
+        let service = SignInService::new(SignInPorts {
+            users: users.clone(),
+            sessions: Arc::new(MemorySessions::new(users.clone())),
+            hasher: Arc::new(PlainHasher),
+            codes: Arc::new(ReversedCodes),
+            audit: audit.clone(),
+            clock: Arc::new(FixedClock::default()),
+            ids: ids.clone(),
+            secrets: ids,
+        });
+        let user = User {
+            id: "u1".into(),
+            merchant_id: MerchantId("m1".into()),
+            email: Email::parse("rev@example.com").expect("valid"),
+            password_hash: PasswordHash::new(PASSWORD),
+            role: Role::Reviewer,
+            enabled: true,
+            totp: None,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        };
+        block_on(users.insert(&user)).expect("stored");
+        Fixture {
+            service,
+            users,
+            audit,
+        }
+    }
+
+    fn typed<'a>(password: &'a str, code: &'a str, address: &'a str) -> Credentials<'a> {
+        Credentials {
+            email: "rev@example.com",
+            password,
+            code,
+            address,
+        }
+    }
+
+    fn actions(audit: &MemoryAudit) -> Vec<AuditAction> {
+        let all: Vec<AuditEntry> = block_on(audit.since(
+            &MerchantId("m1".into()),
+            OffsetDateTime::UNIX_EPOCH,
+            None,
+            100,
+        ))
+        .expect("read");
+        all.into_iter().map(|e| e.action).collect()
+    }
+
+    #[test]
+    fn five_failures_lock_the_user_at_that_address_only() {
+        let f = fixture();
+        for _ in 0..5 {
+            let out = block_on(
+                f.service
+                    .sign_in(typed("wrong password!", "", "198.51.100.1")),
+            );
+            assert!(matches!(out, Ok(SignIn::Refused)), "{out:?}");
+        }
+        let out = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")));
+        assert!(matches!(out, Ok(SignIn::Locked(_))), "{out:?}");
+        let elsewhere = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.2")));
+        assert!(
+            matches!(elsewhere, Ok(SignIn::Signed(_, ref s)) if s.role == Role::Reviewer),
+            "a stranger cannot lock the user out from elsewhere: {elsewhere:?}"
+        );
+        let mut expected = vec![AuditAction::SignInFailed; 5];
+        expected.extend([AuditAction::SignInLocked, AuditAction::SignedIn]);
+        assert_eq!(actions(&f.audit), expected);
+    }
+
+    #[test]
+    fn a_successful_sign_in_is_not_counted_as_a_failure() {
+        let f = fixture();
+        for _ in 0..10 {
+            let out = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")));
+            assert!(matches!(out, Ok(SignIn::Signed(..))), "{out:?}");
+        }
+    }
+
+    #[test]
+    fn a_user_with_a_second_factor_needs_the_current_code() {
+        let f = fixture();
+        let email = Email::parse("rev@example.com").expect("valid");
+        block_on(f.users.set_totp(&email, Some(&TotpSecret::new("654321")))).expect("set");
+        let without = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")));
+        assert!(matches!(without, Ok(SignIn::Refused)), "{without:?}");
+        let wrong = block_on(f.service.sign_in(typed(PASSWORD, "000000", "198.51.100.1")));
+        assert!(matches!(wrong, Ok(SignIn::Refused)), "{wrong:?}");
+        let right = block_on(
+            f.service
+                .sign_in(typed(PASSWORD, " 123456 ", "198.51.100.1")),
+        );
+        assert!(matches!(right, Ok(SignIn::Signed(..))), "{right:?}");
+    }
+
+    #[test]
+    fn sign_out_ends_the_session_and_is_recorded() {
+        let f = fixture();
+        let Ok(SignIn::Signed(token, session)) =
+            block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")))
+        else {
+            panic!("signed in");
+        };
+        assert!(block_on(f.service.session(&token)).expect("read").is_some());
+        block_on(f.service.sign_out(&token, &session, "198.51.100.1")).expect("out");
+        assert!(block_on(f.service.session(&token)).expect("read").is_none());
+        assert_eq!(
+            actions(&f.audit),
+            [AuditAction::SignedIn, AuditAction::SignedOut]
+        );
     }
 }

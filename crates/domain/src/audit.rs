@@ -1,0 +1,155 @@
+//! The audit trail (contract §16): who signed in to the dashboard, who failed to, who was
+//! locked out, who made or disabled a key or a user, and who looked at which profile or
+//! document file, with the client address and the time. Kept apart from the activity log
+//! of profiles (§7): that one is the merchant's record of a client, this one is the
+//! record of the merchant's own people.
+
+use time::OffsetDateTime;
+
+use crate::ids::UserId;
+use crate::merchant::MerchantId;
+use crate::profile::Email;
+
+/// What was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditAction {
+    /// A dashboard user signed in.
+    SignedIn,
+    /// A known user's sign-in was refused (wrong password or code, or disabled).
+    SignInFailed,
+    /// A known user's sign-in was refused because of earlier failures.
+    SignInLocked,
+    /// A dashboard user signed out.
+    SignedOut,
+    /// An API key was made.
+    KeyCreated,
+    /// An API key was disabled (by hand, or with the user who made it).
+    KeyDisabled,
+    /// A dashboard user was made.
+    UserCreated,
+    /// A dashboard user was disabled.
+    UserDisabled,
+    /// A dashboard user was given a second factor.
+    SecondFactorSet,
+    /// The merchant's settings were changed.
+    SettingsChanged,
+    /// A profile's page was shown.
+    ProfileViewed,
+    /// A document's file was shown or downloaded in the dashboard.
+    DocumentFileViewed,
+}
+
+impl AuditAction {
+    /// Every action.
+    pub const ALL: [AuditAction; 12] = [
+        Self::SignedIn,
+        Self::SignInFailed,
+        Self::SignInLocked,
+        Self::SignedOut,
+        Self::KeyCreated,
+        Self::KeyDisabled,
+        Self::UserCreated,
+        Self::UserDisabled,
+        Self::SecondFactorSet,
+        Self::SettingsChanged,
+        Self::ProfileViewed,
+        Self::DocumentFileViewed,
+    ];
+
+    /// Its name, as stored and printed.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::SignedIn => "signed_in",
+            Self::SignInFailed => "sign_in_failed",
+            Self::SignInLocked => "sign_in_locked",
+            Self::SignedOut => "signed_out",
+            Self::KeyCreated => "key_created",
+            Self::KeyDisabled => "key_disabled",
+            Self::UserCreated => "user_created",
+            Self::UserDisabled => "user_disabled",
+            Self::SecondFactorSet => "second_factor_set",
+            Self::SettingsChanged => "settings_changed",
+            Self::ProfileViewed => "profile_viewed",
+            Self::DocumentFileViewed => "document_file_viewed",
+        }
+    }
+
+    /// The action of this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+}
+
+/// Who did it: the operator on the server's machine, or a dashboard user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Auditor {
+    /// `idv ...` on the server's machine.
+    Cli,
+    /// A dashboard user, by id and e-mail.
+    User(UserId, Email),
+}
+
+impl Auditor {
+    /// How the trail names it: `cli`, or the user's e-mail.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Cli => "cli",
+            Self::User(_, email) => email.as_str(),
+        }
+    }
+
+    /// The user's id, when a user did it.
+    pub fn user_id(&self) -> Option<&UserId> {
+        match self {
+            Self::Cli => None,
+            Self::User(id, _) => Some(id),
+        }
+    }
+}
+
+/// One record of the trail. Never edited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// Its id (a ULID: ids sort by time).
+    pub id: String,
+    /// Whose trail it is in.
+    pub merchant_id: MerchantId,
+    /// Who did it.
+    pub auditor: Auditor,
+    /// What was done.
+    pub action: AuditAction,
+    /// What it was done to: a key, a user's e-mail, a profile id, a document and file id;
+    /// empty when nothing. Never a personal value of a client.
+    pub subject: String,
+    /// The client address it came from; empty for the CLI.
+    pub address: String,
+    /// When.
+    pub at: OffsetDateTime,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_has_a_distinct_name_that_parses_back() {
+        let mut names: Vec<&str> = AuditAction::ALL.iter().map(|a| a.as_str()).collect();
+        for action in AuditAction::ALL {
+            assert_eq!(AuditAction::parse(action.as_str()), Some(action));
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), AuditAction::ALL.len());
+        assert_eq!(AuditAction::parse("nothing"), None);
+    }
+
+    #[test]
+    fn the_cli_and_users_are_named_as_the_trail_shows_them() {
+        let email = Email::parse("admin@example.com").expect("valid");
+        let user = Auditor::User(UserId::new("u1"), email);
+        assert_eq!(user.name(), "admin@example.com");
+        assert_eq!(user.user_id().map(UserId::as_str), Some("u1"));
+        assert_eq!(Auditor::Cli.name(), "cli");
+        assert_eq!(Auditor::Cli.user_id(), None);
+    }
+}
