@@ -656,6 +656,43 @@ fn keys_are_for_admins(backend: Backend) {
     };
     refused.assert_error(401, &["API_KEY_DISABLED"]);
     env.client().call("profile/get", &body).assert_status(200);
+
+    // The audit trail names who did what, from where.
+    let out = env
+        .server
+        .idv()
+        .args(["audit", "--merchant", &env.merchant.id])
+        .output()
+        .expect("idv runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trail: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let did = |actor: &str, action: &str, subject: &str| {
+        trail.iter().any(|e| {
+            e["actor"] == actor && e["action"] == action && e["subject"].as_str() == Some(subject)
+        })
+    };
+    assert!(did("rev@example.com", "signed_in", ""), "{trail:?}");
+    assert!(did("boss@example.com", "key_created", &key), "{trail:?}");
+    assert!(did("cli", "user_disabled", "boss@example.com"), "{trail:?}");
+    assert!(did("cli", "key_disabled", &key), "{trail:?}");
+    let signed_in = trail
+        .iter()
+        .find(|e| e["action"] == "signed_in")
+        .expect("one");
+    assert_eq!(signed_in["address"], "127.0.0.1");
+    assert!(
+        !trail
+            .iter()
+            .any(|e| e["action"] == "key_disabled" && e["actor"] == "rev@example.com"),
+        "the reviewer's refused post changed nothing"
+    );
 }
 
 /// The token that starts with `prefix` in a page (a key or a secret shown once).
