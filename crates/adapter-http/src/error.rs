@@ -220,6 +220,7 @@ impl From<DomainError> for ApiError {
                 "This link already holds as many documents or bytes as one link may add.",
             ),
             DomainError::Unavailable(cause) => Self::unavailable(cause),
+            DomainError::Busy => Self::unavailable("at capacity"),
             DomainError::Internal(cause) => Self::internal(cause),
             // A refusal added to the domain later: a fault until this adapter maps it.
             other => Self::internal(other.to_string()),

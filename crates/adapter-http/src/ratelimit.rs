@@ -114,6 +114,9 @@ pub struct RateLimits {
     pub auth_failures: FailureGate,
     /// Per client address on the quiz pages; `None`: off.
     pub client_pages: Option<Box<dyn RateLimiter>>,
+    /// Dashboard sign-in attempts per client address, counted before any password is
+    /// hashed; `None`: off.
+    pub sign_in: Option<Box<dyn RateLimiter>>,
 }
 
 impl std::fmt::Debug for RateLimits {

@@ -176,6 +176,10 @@ pub struct ServeArgs {
     /// Requests per minute one client address may make to the quiz pages (0: no limit).
     #[arg(long, env = "IDV_CLIENT_RATE_LIMIT", default_value_t = 120)]
     pub client_rate_limit: u32,
+    /// Dashboard sign-in attempts per minute one client address may make, counted before
+    /// any password is hashed (0: no limit).
+    #[arg(long, env = "IDV_SIGN_IN_LIMIT", default_value_t = 10)]
+    pub sign_in_limit: u32,
     /// Merchant API requests per second per API key, in bursts of twice that (0: no limit).
     #[arg(long, env = "IDV_API_RATE_LIMIT", default_value_t = 100)]
     pub api_rate_limit: u32,

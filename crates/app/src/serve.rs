@@ -90,13 +90,20 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             Quota::per_minute(args.auth_failure_limit),
         )),
         client_pages: limiter("page", Quota::per_minute(args.client_rate_limit)),
+        sign_in: limiter("signin", Quota::per_minute(args.sign_in_limit)),
     });
     let proxies = web::Data::new(TrustedProxies::new(proxies));
     let dashboard = DashboardSettings {
         secure_cookies: public_url.starts_with("https://"),
+        public_origin: origin_of(&public_url),
     };
     let server = HttpServer::new(move || {
-        adapter_http::app(state.clone(), limits.clone(), proxies.clone(), dashboard)
+        adapter_http::app(
+            state.clone(),
+            limits.clone(),
+            proxies.clone(),
+            dashboard.clone(),
+        )
     })
     .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
     .listen(listener)?;
@@ -110,4 +117,26 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     served?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// `scheme://host[:port]` of an address: what a browser sends as `Origin` for a page
+/// under it.
+fn origin_of(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    format!("{scheme}://{authority}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_of;
+
+    #[test]
+    fn the_origin_is_the_scheme_and_authority_of_the_public_address() {
+        assert_eq!(
+            origin_of("https://idv.example.com/base/path?x=1"),
+            "https://idv.example.com"
+        );
+        assert_eq!(origin_of("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+    }
 }

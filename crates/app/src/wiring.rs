@@ -134,7 +134,7 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
         sign_in: SignInService::new(SignInPorts {
             users: db.clone(),
             sessions: db.clone(),
-            hasher: Arc::new(Argon2id),
+            hasher: Arc::new(Argon2id::default()),
             codes: Arc::new(Totp),
             audit: db.clone(),
             clock: clock.clone(),
@@ -177,7 +177,7 @@ pub fn user_service(storage: &StorageArgs) -> anyhow::Result<UserService> {
     Ok(UserService::new(UserPorts {
         users: db.clone(),
         merchants: db.clone(),
-        hasher: Arc::new(Argon2id),
+        hasher: Arc::new(Argon2id::default()),
         codes: Arc::new(Totp),
         audit: db,
         clock: Arc::new(SystemClock),

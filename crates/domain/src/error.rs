@@ -63,6 +63,10 @@ pub enum DomainError {
     /// quiz/expire on a quiz already expired.
     #[error("quiz already expired")]
     QuizExpired,
+    /// Too much of this work is already running (password checks); the same call may
+    /// succeed in a moment.
+    #[error("at capacity")]
+    Busy,
     /// Storage cannot be reached now; the same call may succeed later.
     #[error("storage unavailable: {0}")]
     Unavailable(String),

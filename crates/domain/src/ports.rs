@@ -36,6 +36,10 @@ pub enum StoreError {
     /// Storage cannot be reached now; the same call may succeed later (answered 503).
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// A bounded resource (password hashing) is at capacity: refused at once rather than
+    /// queued, so a burst cannot pile up work; the same call may succeed in a moment.
+    #[error("at capacity")]
+    Busy,
     /// A fault of the storage; the text is for the log.
     #[error("{0}")]
     Internal(String),
@@ -420,8 +424,9 @@ pub trait AuditLog: Send + Sync {
 pub trait PasswordHasher: Send + Sync {
     /// A new salted hash of `password`.
     async fn hash(&self, password: &Password) -> StoreResult<PasswordHash>;
-    /// Whether `password` is the one `hash` was made from.
-    async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool;
+    /// Whether `password` is the one `hash` was made from; `Busy` when as many checks as
+    /// the machine allows are already running.
+    async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool>;
 }
 
 /// Time-based one-time passwords (RFC 6238): a dashboard user's second factor.

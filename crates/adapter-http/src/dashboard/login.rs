@@ -1,32 +1,81 @@
-//! Signing in and out.
+//! Signing in and out. A sign-in is bounded before any password is hashed (contract §16):
+//! the client address's budget first (429), then the form's CSRF token, then room in the
+//! hasher (503 when as many checks run as the machine allows); the user's own lock-out is
+//! counted by the domain in the same step that reads it.
 
-use actix_web::cookie::Cookie;
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieAge};
 use actix_web::http::StatusCode;
+use actix_web::http::header::RETRY_AFTER;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use domain::DomainError;
 use domain::services::{Credentials, SignIn};
+use ring::rand::{SecureRandom, SystemRandom};
 use serde::Deserialize;
 
-use super::{BASE, CsrfForm, DashboardSettings, SESSION_COOKIE, poster};
+use super::{BASE, CsrfForm, DashboardSettings, SESSION_COOKIE, poster, same_token};
 use crate::client_addr::client_ip;
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
+use crate::ratelimit::RateLimits;
+
+/// The cookie that holds the sign-in form's CSRF token: there is no session yet to hold
+/// it, so the form's token must match this cookie, which another site can neither read
+/// nor set (double submit, `SameSite=Strict`).
+const LOGIN_COOKIE: &str = "idv_login";
+/// How long a sign-in form stays usable.
+const FORM_LIFETIME: CookieAge = CookieAge::hours(1);
 
 #[derive(Template)]
 #[template(path = "dashboard/login.html")]
 struct LoginPage<'a> {
     email: &'a str,
     error: Option<&'a str>,
+    csrf_token: &'a str,
 }
 
-pub(super) async fn form() -> HttpResponse {
-    html(
-        StatusCode::OK,
+/// The sign-in form with a fresh CSRF token, and the cookie that token must match.
+fn login_page(
+    status: StatusCode,
+    email: &str,
+    error: Option<&str>,
+    settings: &DashboardSettings,
+) -> HttpResponse {
+    let mut bytes = [0u8; 32];
+    if SystemRandom::new().fill(&mut bytes).is_err() {
+        tracing::error!("no random source for a sign-in form");
+        return super::message(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Unavailable",
+            "The service cannot be reached right now. Try again in a moment.",
+        );
+    }
+    let token = URL_SAFE_NO_PAD.encode(bytes);
+    let mut page = html(
+        status,
         &LoginPage {
-            email: "",
-            error: None,
+            email,
+            error,
+            csrf_token: &token,
         },
-    )
+    );
+    let cookie = Cookie::build(LOGIN_COOKIE, token.clone())
+        .path(format!("{BASE}/login"))
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(settings.secure_cookies)
+        .max_age(FORM_LIFETIME)
+        .finish();
+    if let Err(e) = page.add_cookie(&cookie) {
+        tracing::error!(error = %e, "sign-in form cookie not set");
+    }
+    page
+}
+
+pub(super) async fn form(settings: web::Data<DashboardSettings>) -> HttpResponse {
+    login_page(StatusCode::OK, "", None, &settings)
 }
 
 #[derive(Deserialize)]
@@ -38,15 +87,47 @@ pub(super) struct LoginForm {
     /// The one-time code, for users with a second factor.
     #[serde(default)]
     totp: String,
+    #[serde(default)]
+    csrf_token: String,
+}
+
+/// A refusal that may be tried again after `seconds`.
+fn retry_after(mut answer: HttpResponse, seconds: u64) -> HttpResponse {
+    if let Ok(value) = seconds.to_string().parse() {
+        answer.headers_mut().insert(RETRY_AFTER, value);
+    }
+    answer
 }
 
 pub(super) async fn sign_in(
     state: State,
     settings: web::Data<DashboardSettings>,
+    limits: web::Data<RateLimits>,
     req: HttpRequest,
     form: web::Form<LoginForm>,
 ) -> HttpResponse {
-    let address = client_ip(&req).to_string();
+    let address = client_ip(&req);
+    let refused = |status, error| login_page(status, form.email.trim(), Some(error), &settings);
+    if let Some(budget) = &limits.sign_in
+        && let Err(wait) = budget.check(&address.to_string()).await
+    {
+        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+        return retry_after(
+            refused(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many sign-in attempts from your network. Wait a minute and try again.",
+            ),
+            seconds,
+        );
+    }
+    let form_token = req.cookie(LOGIN_COOKIE);
+    if !form_token.is_some_and(|cookie| same_token(cookie.value(), &form.csrf_token)) {
+        return refused(
+            StatusCode::FORBIDDEN,
+            "This form has expired or did not come from this dashboard. Sign in again.",
+        );
+    }
+    let address = address.to_string();
     let outcome = state
         .sign_in
         .sign_in(Credentials {
@@ -56,19 +137,10 @@ pub(super) async fn sign_in(
             address: &address,
         })
         .await;
-    let refused = |status, error| {
-        html(
-            status,
-            &LoginPage {
-                email: form.email.trim(),
-                error: Some(error),
-            },
-        )
-    };
     match outcome {
         Ok(SignIn::Signed(token, _)) => {
             let mut to_profiles = redirect_to(format!("{BASE}/profiles"));
-            match to_profiles.add_cookie(&super::session_cookie(token.expose(), **settings)) {
+            match to_profiles.add_cookie(&super::session_cookie(token.expose(), &settings)) {
                 Ok(()) => to_profiles,
                 Err(e) => {
                     tracing::error!(error = %e, "session cookie not set");
@@ -86,6 +158,13 @@ pub(super) async fn sign_in(
         Ok(SignIn::Locked(_)) => refused(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many failed attempts. Signing in is locked for 15 minutes.",
+        ),
+        Err(DomainError::Busy) => retry_after(
+            refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Many people are signing in right now. Try again in a moment.",
+            ),
+            1,
         ),
         Err(e) => {
             tracing::error!(error = %e, "sign-in failed");

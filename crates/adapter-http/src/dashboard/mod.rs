@@ -2,8 +2,10 @@
 //! review clients, another adapter over the same domain services as the JSON API: signing
 //! in and out, sessions and CSRF here; a module per page.
 
+mod audit;
 mod documents;
 mod login;
+mod origin;
 mod profile;
 mod profiles;
 mod quizzes;
@@ -12,6 +14,7 @@ mod templates;
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
+use actix_web::middleware::from_fn;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use std::str::FromStr;
@@ -22,7 +25,7 @@ use domain::session::{Session, SessionToken};
 use serde::Deserialize;
 
 use crate::handlers::State;
-use crate::pages::{html, redirect_to, security_headers, wants_json};
+use crate::pages::{Referrer, html, redirect_to, security_headers, wants_json};
 
 /// The cookie that holds a browser's session token.
 const SESSION_COOKIE: &str = "idv_session";
@@ -30,10 +33,13 @@ const SESSION_COOKIE: &str = "idv_session";
 const BASE: &str = "/dashboard";
 
 /// How the dashboard is run, beside the services.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DashboardSettings {
     /// Cookies carry `Secure` (the public address is https).
     pub secure_cookies: bool,
+    /// The origin (`scheme://host[:port]`) of the public address: a post whose `Origin`
+    /// is neither this nor the address it was sent to came from another site.
+    pub public_origin: String,
 }
 
 /// A signed-in reviewer, as a page sees them.
@@ -57,11 +63,16 @@ pub(crate) async fn reviewer(state: &State, req: &HttpRequest) -> Result<Reviewe
     }
 }
 
-/// Whether a form post carries the session's CSRF token. Their digests are compared, so
+/// Whether a token sent with a form is the one expected. Their digests are compared, so
 /// the comparison's timing tells nothing about the token.
-fn csrf_ok(reviewer: &Reviewer, sent: &str) -> bool {
+fn same_token(expected: &str, sent: &str) -> bool {
     let digest = |text: &str| ring::digest::digest(&ring::digest::SHA256, text.as_bytes());
-    digest(&reviewer.session.csrf_token).as_ref() == digest(sent).as_ref()
+    digest(expected).as_ref() == digest(sent).as_ref()
+}
+
+/// Whether a form post carries the session's CSRF token.
+fn csrf_ok(reviewer: &Reviewer, sent: &str) -> bool {
+    same_token(&reviewer.session.csrf_token, sent)
 }
 
 /// The signed-in reviewer behind a form post that carries their session's CSRF token;
@@ -178,7 +189,7 @@ pub(crate) fn failed(e: DomainError) -> HttpResponse {
     }
 }
 
-fn session_cookie(value: &str, settings: DashboardSettings) -> Cookie<'static> {
+fn session_cookie(value: &str, settings: &DashboardSettings) -> Cookie<'static> {
     Cookie::build(SESSION_COOKIE, value.to_owned())
         .path(BASE)
         .http_only(true)
@@ -220,7 +231,8 @@ async fn home() -> HttpResponse {
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(root)).service(
         web::scope(BASE)
-            .wrap(security_headers())
+            .wrap(from_fn(origin::same_origin_posts))
+            .wrap(security_headers(Referrer::SameOrigin))
             .route("", web::get().to(home))
             .route("/", web::get().to(home))
             .route("/login", web::get().to(login::form))
@@ -241,6 +253,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 web::get().to(documents::file),
             )
             .route("/templates", web::get().to(templates::list))
+            .route("/audit", web::get().to(audit::list))
             .route("/settings", web::get().to(settings::show))
             .route("/settings", web::post().to(settings::save))
             .route("/settings/keys", web::post().to(settings::create_key))

@@ -44,11 +44,26 @@ async fn form_post(
     fields::form_or_json(req, &body)
 }
 
+/// How much of a page's address a browser may tell others (`Referrer-Policy`).
+#[derive(Clone, Copy)]
+pub(crate) enum Referrer {
+    /// Nothing, ever: a quiz page's address holds its token.
+    Never,
+    /// Only to this service: the dashboard's addresses hold no secret, and a browser
+    /// that may not tell its own site the referrer sends `Origin: null` on form posts,
+    /// which the dashboard's `Origin` check must be able to tell from another site.
+    SameOrigin,
+}
+
 /// The address holds the token: it must not leak through the Referer, frames, caches or
 /// content sniffing. Scripts and styles come only from this service.
-pub(crate) fn security_headers() -> DefaultHeaders {
+pub(crate) fn security_headers(referrer: Referrer) -> DefaultHeaders {
+    let referrer = match referrer {
+        Referrer::Never => "no-referrer",
+        Referrer::SameOrigin => "same-origin",
+    };
     DefaultHeaders::new()
-        .add(("Referrer-Policy", "no-referrer"))
+        .add(("Referrer-Policy", referrer))
         .add((
             "Content-Security-Policy",
             "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -96,13 +111,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(
         web::scope("/q")
-            .wrap(security_headers())
+            .wrap(security_headers(Referrer::Never))
             .wrap(from_fn(ratelimit::client_pages))
             .route("/{code}", web::get().to(open::short)),
     )
     .service(
         web::scope("/quiz/{token}")
-            .wrap(security_headers())
+            .wrap(security_headers(Referrer::Never))
             .wrap(from_fn(ratelimit::client_pages))
             .route("", web::get().to(open::page))
             .route("/", web::get().to(open::page))

@@ -73,15 +73,43 @@ fn user_of(server: &Server, merchant: &str, email: &str, role: &str) -> &'static
     password
 }
 
-/// Posts the sign-in form; returns the answer.
-fn post_login(env: &Env, email: &str, password: &str) -> Reply {
-    let form = format!(
-        "email={}&password={}",
+/// The `Set-Cookie` value of the cookie `name`, if the answer sets it.
+pub fn set_cookie<'a>(reply: &'a Reply, name: &str) -> Option<&'a str> {
+    reply
+        .headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("Set-Cookie"))
+        .map(|(_, v)| v.as_str())
+        .find(|v| v.starts_with(&format!("{name}=")))
+}
+
+/// A fresh sign-in form: the `Cookie` header value its token is bound to, and the token.
+pub fn login_form(env: &Env) -> (String, String) {
+    let form = env.client().send("GET", "/dashboard/login", &[], b"");
+    assert_eq!(form.status, 200);
+    let set = set_cookie(&form, "idv_login").expect("the form's cookie");
+    let cookie = set.split(';').next().expect("name=value").trim().to_owned();
+    (cookie, csrf_of(&form))
+}
+
+/// The sign-in form's body.
+pub fn login_body(email: &str, password: &str, csrf_token: &str) -> String {
+    format!(
+        "email={}&password={}&csrf_token={csrf_token}",
         email.replace('@', "%40"),
         password.replace(' ', "+")
-    );
-    env.client()
-        .send("POST", "/dashboard/login", &[FORM], form.as_bytes())
+    )
+}
+
+/// Posts the sign-in form, as a browser does: its token, with the cookie it is bound to.
+fn post_login(env: &Env, email: &str, password: &str) -> Reply {
+    let (cookie, token) = login_form(env);
+    env.client().send(
+        "POST",
+        "/dashboard/login",
+        &[FORM, ("Cookie", &cookie)],
+        login_body(email, password, &token).as_bytes(),
+    )
 }
 
 /// Signs in; returns the `Cookie` header value of the session.
@@ -89,10 +117,7 @@ pub fn signed_in(env: &Env, email: &str, password: &str) -> String {
     let reply = post_login(env, email, password);
     assert_eq!(reply.status, 303, "{}", reply.text());
     assert_eq!(reply.header("Location"), Some("/dashboard/profiles"));
-    let set = reply
-        .header("Set-Cookie")
-        .expect("a session cookie")
-        .to_owned();
+    let set = set_cookie(&reply, "idv_session").expect("a session cookie");
     set.split(';').next().expect("name=value").trim().to_owned()
 }
 
@@ -136,8 +161,9 @@ fn sign_in(backend: Backend) {
 
     let reply = post_login(&env, "REV@example.com", password);
     assert_eq!(reply.status, 303);
-    let set = reply.header("Set-Cookie").expect("cookie").to_owned();
-    assert!(set.starts_with("idv_session="), "{set}");
+    let set = set_cookie(&reply, "idv_session")
+        .expect("cookie")
+        .to_owned();
     for flag in ["HttpOnly", "SameSite=Strict", "Path=/dashboard"] {
         assert!(set.contains(flag), "{flag} in {set}");
     }
@@ -264,7 +290,7 @@ fn lock_and_csrf(backend: Backend) {
 
     let wrong = post_login(&env, "rev@example.com", "not the passphrase at all");
     assert_eq!(wrong.status, 401);
-    assert!(wrong.header("Set-Cookie").is_none());
+    assert!(set_cookie(&wrong, "idv_session").is_none());
     assert!(wrong.text().contains("not right"));
     for _ in 0..4 {
         assert_eq!(
@@ -276,7 +302,7 @@ fn lock_and_csrf(backend: Backend) {
     let locked = post_login(&env, "rev@example.com", password);
     assert_eq!(locked.status, 429, "{}", locked.text());
     assert!(locked.text().contains("locked"));
-    assert!(locked.header("Set-Cookie").is_none());
+    assert!(set_cookie(&locked, "idv_session").is_none());
 }
 
 fn root(backend: Backend) {

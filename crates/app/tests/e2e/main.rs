@@ -19,6 +19,7 @@ mod profiles;
 mod quizzes;
 mod review;
 mod settings;
+mod sign_in;
 mod storage;
 mod support;
 mod templates;
@@ -51,6 +52,7 @@ fn main() {
         webhooks::SCENARIOS,
         dashboard::SCENARIOS,
         dashboard_review::SCENARIOS,
+        sign_in::SCENARIOS,
     ]
     .concat();
 

@@ -49,6 +49,7 @@ impl From<StoreError> for DomainError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Unavailable(cause) => DomainError::Unavailable(cause),
+            StoreError::Busy => DomainError::Busy,
             StoreError::LimitReached => DomainError::UploadLimitReached,
             other => DomainError::Internal(other.to_string()),
         }

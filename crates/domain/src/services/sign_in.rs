@@ -6,7 +6,7 @@ use crate::audit::AuditAction;
 use crate::error::DomainError;
 use crate::ports::{
     AuditLog, Clock, IdGenerator, OneTimeCodes, PasswordHasher, SecretGenerator, SessionRepository,
-    UserRepository,
+    StoreError, UserRepository,
 };
 use crate::profile::Email;
 use crate::services::{AuditTrail, Initiator};
@@ -128,7 +128,14 @@ impl SignInService {
             }
             return Ok(SignIn::Locked(until));
         }
-        let accepted = self.accepts(user.as_ref(), &typed, now).await;
+        let accepted = match self.accepts(user.as_ref(), &typed, now).await {
+            Ok(accepted) => accepted,
+            Err(busy) => {
+                // Nothing was checked: the attempt tells nothing and must not count.
+                p.sessions.withdraw_attempt(&attempt).await?;
+                return Err(busy.into());
+            }
+        };
         let user = match user {
             Some(user) if accepted => user,
             refused => {
@@ -159,28 +166,30 @@ impl SignInService {
     }
 
     /// Whether the password (and, for a user with a second factor, the code) is right
-    /// for an enabled user.
+    /// for an enabled user; `Busy` when the hasher has no room for this check now.
     async fn accepts(
         &self,
         user: Option<&User>,
         typed: &Credentials<'_>,
         now: OffsetDateTime,
-    ) -> bool {
+    ) -> Result<bool, StoreError> {
         let p = &self.ports;
         let Ok(password) = Password::parse(typed.password) else {
-            return false;
+            return Ok(false);
         };
         let Some(user) = user else {
             // As slow as a real check, so the answer's timing does not tell whether the
             // e-mail belongs to a user.
-            let _ = p.hasher.hash(&password).await;
-            return false;
+            return match p.hasher.hash(&password).await {
+                Err(StoreError::Busy) => Err(StoreError::Busy),
+                _ => Ok(false),
+            };
         };
         let code_ok = user
             .totp
             .as_ref()
             .is_none_or(|secret| p.codes.verify(secret, typed.code.trim(), now));
-        p.hasher.verify(&password, &user.password_hash).await && code_ok && user.enabled
+        Ok(p.hasher.verify(&password, &user.password_hash).await? && code_ok && user.enabled)
     }
 
     /// The live session of `token` (its user still enabled, used within 12 h, begun
@@ -239,8 +248,21 @@ mod tests {
         async fn hash(&self, password: &Password) -> StoreResult<PasswordHash> {
             Ok(PasswordHash::new(password.expose()))
         }
-        async fn verify(&self, password: &Password, hash: &PasswordHash) -> bool {
-            password.expose() == hash.as_str()
+        async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool> {
+            Ok(password.expose() == hash.as_str())
+        }
+    }
+
+    /// A hasher that always has more checks running than it allows.
+    struct SaturatedHasher;
+
+    #[async_trait::async_trait]
+    impl PasswordHasher for SaturatedHasher {
+        async fn hash(&self, _: &Password) -> StoreResult<PasswordHash> {
+            Err(StoreError::Busy)
+        }
+        async fn verify(&self, _: &Password, _: &PasswordHash) -> StoreResult<bool> {
+            Err(StoreError::Busy)
         }
     }
 
@@ -268,13 +290,17 @@ mod tests {
     }
 
     fn fixture() -> Fixture {
+        fixture_with(Arc::new(PlainHasher))
+    }
+
+    fn fixture_with(hasher: Arc<dyn PasswordHasher>) -> Fixture {
         let users = Arc::new(MemoryUsers::new(Arc::new(MemoryMerchants::default())));
         let audit = Arc::new(MemoryAudit::default());
         let ids = Arc::new(SequentialIds::default());
         let service = SignInService::new(SignInPorts {
             users: users.clone(),
             sessions: Arc::new(MemorySessions::new(users.clone())),
-            hasher: Arc::new(PlainHasher),
+            hasher,
             codes: Arc::new(ReversedCodes),
             audit: audit.clone(),
             clock: Arc::new(FixedClock::default()),
@@ -339,6 +365,37 @@ mod tests {
         let mut expected = vec![AuditAction::SignInFailed; 5];
         expected.extend([AuditAction::SignInLocked, AuditAction::SignedIn]);
         assert_eq!(actions(&f.audit), expected);
+    }
+
+    #[test]
+    fn a_busy_hasher_refuses_with_busy_and_counts_nothing() {
+        let f = fixture_with(Arc::new(SaturatedHasher));
+        for email in ["rev@example.com", "nobody@example.com"] {
+            for _ in 0..6 {
+                let out = block_on(f.service.sign_in(Credentials {
+                    email,
+                    password: PASSWORD,
+                    code: "",
+                    address: "198.51.100.1",
+                }));
+                assert!(matches!(out, Err(DomainError::Busy)), "{out:?}");
+            }
+        }
+        assert!(
+            actions(&f.audit).is_empty(),
+            "nothing was checked, so nothing failed: {:?}",
+            actions(&f.audit)
+        );
+        // Six unchecked tries locked nothing: with room again, the right password signs in.
+        let f = Fixture {
+            service: SignInService::new(SignInPorts {
+                hasher: Arc::new(PlainHasher),
+                ..f.service.ports.clone()
+            }),
+            ..f
+        };
+        let out = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")));
+        assert!(matches!(out, Ok(SignIn::Signed(..))), "{out:?}");
     }
 
     #[test]

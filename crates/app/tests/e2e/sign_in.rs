@@ -1,0 +1,257 @@
+//! Signing in to the dashboard under attack (contract §16): bursts from one address are
+//! bounded before any password is hashed, parallel wrong passwords cannot slip past the
+//! lock-out, the form carries its own CSRF token, posts from another site are refused,
+//! and admins read the audit trail.
+
+use std::sync::Barrier;
+
+use crate::Scenario;
+use crate::dashboard::{
+    FORM, admin_of, csrf_of, login_body, login_form, page, reviewer, set_cookie, signed_in,
+};
+use crate::support::{Backend, Env, Reply};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "sixty_parallel_sign_ins_from_one_address_get_ten_tries_and_the_rest_429_before_hashing",
+        parallel_burst,
+    ),
+    (
+        "thirty_parallel_wrong_passwords_are_checked_at_most_five_times_then_locked",
+        parallel_lockout,
+    ),
+    (
+        "the_sign_in_form_needs_its_own_token_and_posts_from_another_site_are_refused",
+        form_token_and_origin,
+    ),
+    (
+        "admins_read_the_audit_trail_in_the_dashboard_and_reviewers_are_refused",
+        audit_page,
+    ),
+];
+
+/// `count` sign-ins of `email` with `password` posted at once, each with its own fresh
+/// form; their answers.
+fn burst(env: &Env, count: usize, email: &str, password: &str) -> Vec<Reply> {
+    let forms: Vec<(String, String)> = (0..count).map(|_| login_form(env)).collect();
+    let start = Barrier::new(count);
+    std::thread::scope(|s| {
+        let posts: Vec<_> = forms
+            .iter()
+            .map(|(cookie, token)| {
+                let start = &start;
+                s.spawn(move || {
+                    let body = login_body(email, password, token);
+                    start.wait();
+                    env.client().send(
+                        "POST",
+                        "/dashboard/login",
+                        &[FORM, ("Cookie", cookie)],
+                        body.as_bytes(),
+                    )
+                })
+            })
+            .collect();
+        posts
+            .into_iter()
+            .map(|p| p.join().expect("a post"))
+            .collect()
+    })
+}
+
+fn count(answers: &[Reply], status: u16) -> usize {
+    answers.iter().filter(|a| a.status == status).count()
+}
+
+fn parallel_burst(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let answers = burst(&env, 60, "rev@example.com", "not the passphrase at all");
+    let over_budget: Vec<&Reply> = answers
+        .iter()
+        .filter(|a| a.status == 429 && a.text().contains("from your network"))
+        .collect();
+    assert!(
+        over_budget.len() >= 50,
+        "at most 10 of 60 reach the password check: {:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+    for refused in &over_budget {
+        let wait: u64 = refused
+            .header("Retry-After")
+            .and_then(|v| v.parse().ok())
+            .expect("Retry-After in seconds");
+        assert!((1..=60).contains(&wait), "{wait}");
+        assert!(set_cookie(refused, "idv_session").is_none());
+    }
+    // The ones let through were checked or turned away for want of room, never signed in.
+    for answer in answers.iter().filter(|a| a.status != 429) {
+        assert!(
+            matches!(answer.status, 401 | 503),
+            "{} {}",
+            answer.status,
+            answer.text()
+        );
+        if answer.status == 503 {
+            assert_eq!(answer.header("Retry-After"), Some("1"));
+        }
+    }
+    // The budget is the address's: the right password from here waits too.
+    let (cookie, token) = login_form(&env);
+    let now = env.client().send(
+        "POST",
+        "/dashboard/login",
+        &[FORM, ("Cookie", &cookie)],
+        login_body("rev@example.com", password, &token).as_bytes(),
+    );
+    assert_eq!(now.status, 429, "{}", now.text());
+}
+
+fn parallel_lockout(backend: Backend) {
+    // Without the address budget, so that only the user's lock-out stands in the way.
+    let env = Env::start_with(backend, &[("IDV_SIGN_IN_LIMIT", "0")]);
+    let password = reviewer(&env, "rev@example.com");
+    let answers = burst(&env, 30, "rev@example.com", "not the passphrase at all");
+    let checked = count(&answers, 401);
+    assert!(
+        (1..=5).contains(&checked),
+        "at most 5 wrong passwords are ever checked: {:?}",
+        answers.iter().map(|a| a.status).collect::<Vec<_>>()
+    );
+    let busy = count(&answers, 503);
+    let locked = answers
+        .iter()
+        .filter(|a| a.status == 429 && a.text().contains("locked"))
+        .count();
+    assert_eq!(
+        checked + busy + locked,
+        30,
+        "every other try was locked or busy"
+    );
+    if checked == 5 {
+        // The lock holds for the right password too, from this address.
+        let (cookie, token) = login_form(&env);
+        let after = env.client().send(
+            "POST",
+            "/dashboard/login",
+            &[FORM, ("Cookie", &cookie)],
+            login_body("rev@example.com", password, &token).as_bytes(),
+        );
+        assert_eq!(after.status, 429, "{}", after.text());
+        assert!(set_cookie(&after, "idv_session").is_none());
+    }
+}
+
+fn form_token_and_origin(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let post = |headers: &[(&str, &str)], token: &str| {
+        let mut all = vec![FORM];
+        all.extend_from_slice(headers);
+        env.client().send(
+            "POST",
+            "/dashboard/login",
+            &all,
+            login_body("rev@example.com", password, token).as_bytes(),
+        )
+    };
+    let (cookie, token) = login_form(&env);
+    let (other_cookie, other_token) = login_form(&env);
+    assert_ne!(token, other_token, "each form has its own token");
+    let form = env.client().send("GET", "/dashboard/login", &[], b"");
+    let set = set_cookie(&form, "idv_login").expect("the form's cookie");
+    for flag in ["HttpOnly", "SameSite=Strict", "Path=/dashboard/login"] {
+        assert!(set.contains(flag), "{flag} in {set}");
+    }
+
+    // No token, a forged one, or another form's cookie: refused, the password unchecked.
+    for (headers, sent) in [
+        (vec![], token.as_str()),
+        (vec![("Cookie", cookie.as_str())], ""),
+        (vec![("Cookie", cookie.as_str())], "forged"),
+        (vec![("Cookie", other_cookie.as_str())], token.as_str()),
+    ] {
+        let refused = post(&headers, sent);
+        assert_eq!(refused.status, 403, "{headers:?} {sent:?}");
+        assert!(set_cookie(&refused, "idv_session").is_none());
+    }
+
+    // A form posted from another site, even with its token, is refused.
+    let foreign = post(
+        &[("Cookie", &cookie), ("Origin", "https://evil.example")],
+        &token,
+    );
+    assert_eq!(foreign.status, 403, "{}", foreign.text());
+    assert!(set_cookie(&foreign, "idv_session").is_none());
+
+    // From the dashboard's own origin, it signs in.
+    let own = env.server.base_url.trim_end_matches('/').to_owned();
+    let signed = post(&[("Cookie", &cookie), ("Origin", &own)], &token);
+    assert_eq!(signed.status, 303, "{}", signed.text());
+    let session = set_cookie(&signed, "idv_session").expect("signed in");
+    let session = session.split(';').next().expect("pair").to_owned();
+
+    // Any other dashboard post from another site is refused too, its CSRF token or not.
+    let csrf = csrf_of(&page(&env, "/dashboard/profiles", &session));
+    let out = env.client().send(
+        "POST",
+        "/dashboard/logout",
+        &[
+            FORM,
+            ("Cookie", &session),
+            ("Origin", "https://evil.example"),
+        ],
+        format!("csrf_token={csrf}").as_bytes(),
+    );
+    assert_eq!(out.status, 403);
+    assert_eq!(
+        page(&env, "/dashboard/profiles", &session).status,
+        200,
+        "still signed in"
+    );
+}
+
+fn audit_page(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let reviewer_session = signed_in(&env, "rev@example.com", password);
+    env.client()
+        .call(
+            "profile/create",
+            &crate::support::profile("ada@example.com", "4165550123"),
+        )
+        .assert_status(201);
+    let list = page(&env, "/dashboard/profiles", &reviewer_session);
+    let profile = crate::dashboard::first_profile_link(&list);
+    assert_eq!(page(&env, &profile, &reviewer_session).status, 200);
+
+    let refused = page(&env, "/dashboard/audit", &reviewer_session);
+    assert_eq!(refused.status, 403, "a reviewer may not read the trail");
+    assert!(!refused.text().contains("profile_viewed"));
+
+    let admin_password = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let admin = signed_in(&env, "boss@example.com", admin_password);
+    let trail = page(&env, "/dashboard/audit", &admin);
+    assert_eq!(trail.status, 200, "{}", trail.text());
+    let text = trail.text();
+    let profile_id = profile.rsplit('/').next().expect("an id");
+    for expected in [
+        "rev@example.com",
+        "boss@example.com",
+        "signed_in",
+        "profile_viewed",
+        profile_id,
+        "127.0.0.1",
+    ] {
+        assert!(text.contains(expected), "{expected} in the trail: {text}");
+    }
+    // Newest first: the admin's own sign-in comes before the reviewer's view.
+    let boss = text
+        .find("boss@example.com</td>")
+        .expect("the admin's sign-in");
+    let viewed = text.find("profile_viewed").expect("the view");
+    assert!(boss < viewed, "newest first");
+    // Strangers are sent to sign in.
+    let stranger = env.client().send("GET", "/dashboard/audit", &[], b"");
+    assert_eq!(stranger.status, 303);
+}
