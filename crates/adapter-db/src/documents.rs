@@ -3,9 +3,9 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
-use domain::event::Event;
 use domain::ids::{DocumentId, FileId};
 use domain::merchant::MerchantId;
+use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{DocumentRepository, StoreError, StoreResult};
 use domain::profile::ProfileId;
@@ -16,8 +16,8 @@ use domain::template::Feature;
 use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
+use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
-use crate::profiles::record;
 use crate::schema::{document_files, documents};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
@@ -313,9 +313,9 @@ impl DocumentRepository for Database {
         paged(rows, |r| r.open(&self.vault))
     }
 
-    async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {
+    async fn update_status(&self, document: &Document, entry: &Entry) -> StoreResult<()> {
         let row = DocumentRow::from_domain(document);
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             let changed = diesel::update(documents::table.find(&row.id))
                 .set((
@@ -324,18 +324,18 @@ impl DocumentRepository for Database {
                 ))
                 .execute(conn)?;
             missing_unless_changed(changed)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
 
-    async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
-        let (id, event) = (document.id.to_string(), self.logged(event));
+    async fn delete(&self, document: &Document, entry: &Entry) -> StoreResult<()> {
+        let (id, event) = (document.id.to_string(), self.sealed(entry)?);
         self.write(move |conn| {
             forget_files(conn, vec![id.clone()])?;
             let changed = diesel::delete(documents::table.find(&id)).execute(conn)?;
             missing_unless_changed(changed)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }

@@ -13,6 +13,7 @@ mod merchants;
 mod migrations;
 mod notes;
 mod object_files;
+mod outbox;
 mod paging;
 mod profiles;
 mod quizzes;

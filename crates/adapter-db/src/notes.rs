@@ -2,17 +2,17 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::event::Event;
 use domain::merchant::MerchantId;
 use domain::note::{Note, NoteText};
+use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{NoteRepository, StoreResult};
 use domain::profile::ProfileId;
 
 use crate::Database;
 use crate::failure::corrupt;
+use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
-use crate::profiles::record;
 use crate::schema::notes;
 use crate::timestamps::{from_db, to_db};
 
@@ -40,7 +40,7 @@ impl NoteRow {
 
 #[async_trait]
 impl NoteRepository for Database {
-    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
+    async fn insert(&self, note: &Note, entry: &Entry) -> StoreResult<()> {
         let row = NoteRow {
             id: note.id.to_string(),
             merchant_id: note.merchant_id.0.clone(),
@@ -48,12 +48,12 @@ impl NoteRepository for Database {
             note: note.text.as_str().to_owned(),
             created_at: to_db(note.created_at),
         };
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             diesel::insert_into(notes::table)
                 .values(&row)
                 .execute(conn)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }

@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use domain::event::{Activity, Event};
 use domain::ids::FileId;
 use domain::merchant::MerchantId;
+use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
 use domain::profile::{
@@ -23,11 +24,11 @@ diesel::define_sql_function! {
 }
 use crate::documents::{file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
+use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
 use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
-use crate::webhooks::Logged;
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = profiles, treat_none_as_null = true)]
@@ -338,7 +339,7 @@ impl ProfileRow {
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = events)]
-struct EventRow {
+pub(crate) struct EventRow {
     id: String,
     merchant_id: String,
     profile_id: Option<String>,
@@ -351,7 +352,7 @@ struct EventRow {
 }
 
 impl EventRow {
-    fn from_domain(e: &Event) -> Self {
+    pub(crate) fn from_domain(e: &Event) -> Self {
         Self {
             id: e.id.to_string(),
             merchant_id: e.merchant_id.0.clone(),
@@ -387,15 +388,6 @@ impl EventRow {
     }
 }
 
-/// Inserts the event that records a change, inside the change's transaction, with the
-/// deliveries it owes the merchant's webhooks (the log is their outbox).
-pub(crate) fn record(conn: &mut AnyConnection, logged: &Logged) -> Result<(), Failure> {
-    diesel::insert_into(events::table)
-        .values(EventRow::from_domain(&logged.event))
-        .execute(conn)?;
-    logged.owe_deliveries(conn)
-}
-
 pub(crate) fn insert_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Result<(), Failure> {
     diesel::insert_into(profiles::table)
         .values(row)
@@ -426,22 +418,22 @@ pub(crate) fn update_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Resu
 
 #[async_trait]
 impl ProfileRepository for Database {
-    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn insert(&self, profile: &Profile, entry: &Entry) -> StoreResult<()> {
         let row = ProfileRow::seal(profile, &self.vault)?;
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             insert_profile(conn, &row)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
 
-    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn update(&self, profile: &Profile, entry: &Entry) -> StoreResult<()> {
         let row = ProfileRow::seal(profile, &self.vault)?;
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             update_profile(conn, &row)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
@@ -564,9 +556,9 @@ impl ProfileRepository for Database {
         Ok(found)
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
+    async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>> {
         let id = profile.id.0.clone();
-        let tombstone = self.logged(tombstone);
+        let tombstone = self.sealed(tombstone)?;
         self.write(move |conn| {
             let file_ids = file_ids_of_profile(conn, &id)?;
             forget_files_of_profile(conn, &id)?;
@@ -580,7 +572,7 @@ impl ProfileRepository for Database {
             if deleted == 0 {
                 return Err(Failure::Store(StoreError::Missing));
             }
-            record(conn, &tombstone)?;
+            persist(conn, &tombstone)?;
             Ok(file_ids)
         })
         .await

@@ -3,9 +3,9 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::Document;
-use domain::event::Event;
 use domain::ids::{QuizId, TemplateId};
 use domain::merchant::{MerchantId, QuizExpiryDays};
+use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
 use domain::profile::{ProfileId, SubmittedFormFields};
@@ -17,9 +17,10 @@ use crate::connection::AnyConnection;
 use crate::documents::{DocumentRow, insert_document};
 use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::failure::{Failure, corrupt};
+use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
 use crate::profiles::{
-    ProfileRow, SubmittedChanges, insert_profile, merge_submitted, record, update_profile,
+    ProfileRow, SubmittedChanges, insert_profile, merge_submitted, update_profile,
 };
 use crate::schema::{documents, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
@@ -137,14 +138,17 @@ impl QuizRepository for Database {
         &self,
         profile: &ProfileWrite,
         quiz: &Quiz,
-        events: &[Event],
+        entries: &[Entry],
     ) -> StoreResult<()> {
         let (profile_row, is_new) = match profile {
             ProfileWrite::Insert(p) => (ProfileRow::seal(p, &self.vault)?, true),
             ProfileWrite::Update(p) => (ProfileRow::seal(p, &self.vault)?, false),
         };
         let quiz_row = QuizRow::from_domain(quiz);
-        let events: Vec<_> = events.iter().map(|e| self.logged(e)).collect();
+        let entries = entries
+            .iter()
+            .map(|e| self.sealed(e))
+            .collect::<StoreResult<Vec<_>>>()?;
         self.write(move |conn| {
             if is_new {
                 insert_profile(conn, &profile_row)?;
@@ -154,7 +158,7 @@ impl QuizRepository for Database {
             diesel::insert_into(quizzes::table)
                 .values(&quiz_row)
                 .execute(conn)?;
-            events.iter().try_for_each(|e| record(conn, e))
+            entries.iter().try_for_each(|e| persist(conn, e))
         })
         .await
     }
@@ -241,9 +245,9 @@ impl QuizRepository for Database {
         paged(rows, QuizRow::into_domain)
     }
 
-    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+    async fn mark_expired(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.expired_at.map(to_db));
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             let live = quizzes::table
                 .find(&id)
@@ -260,7 +264,7 @@ impl QuizRepository for Database {
                 };
                 return Err(Failure::Store(reason));
             }
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
@@ -287,9 +291,9 @@ impl QuizRepository for Database {
         row.map(|r| with_client(&self.vault, r)).transpose()
     }
 
-    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+    async fn mark_opened(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.opened_at.map(to_db));
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -301,7 +305,7 @@ impl QuizRepository for Database {
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Conflict));
             }
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
@@ -311,16 +315,16 @@ impl QuizRepository for Database {
         quiz: &Quiz,
         profile: &ProfileId,
         sent: &SubmittedFormFields,
-        event: &Event,
+        entry: &Entry,
     ) -> StoreResult<()> {
         let (id, done) = (quiz.id.to_string(), quiz.completed);
         let changes = SubmittedChanges::seal(profile, sent, &self.vault)?;
         let (profile, created_at, event) =
-            (profile.clone(), to_db(sent.created_at), self.logged(event));
+            (profile.clone(), to_db(sent.created_at), self.sealed(entry)?);
         self.write(move |conn| {
             merge_submitted(conn, &profile, &changes, created_at)?;
             add_completed(conn, &id, done)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
@@ -334,12 +338,12 @@ impl QuizRepository for Database {
         &self,
         quiz: &Quiz,
         document: &Document,
-        event: &Event,
+        entry: &Entry,
         limits: UploadLimits,
     ) -> StoreResult<()> {
         let (id, done) = (quiz.id.to_string(), quiz.completed);
         let row = DocumentRow::seal(document, &self.vault)?;
-        let (document, event) = (document.clone(), self.logged(event));
+        let (document, event) = (document.clone(), self.sealed(entry)?);
         self.write(move |conn| {
             // Takes the quiz row's lock (PostgreSQL; SQLite has one writer anyway), so
             // that two uploads at once cannot both pass the limits on the same count.
@@ -352,14 +356,14 @@ impl QuizRepository for Database {
             }
             insert_document(conn, &row, &document)?;
             add_completed(conn, &id, done)?;
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
 
-    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.submitted_at.map(to_db));
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -371,14 +375,14 @@ impl QuizRepository for Database {
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Conflict));
             }
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }
 
-    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
+    async fn mark_deleted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.deleted_at.map(to_db));
-        let event = self.logged(event);
+        let event = self.sealed(entry)?;
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -390,7 +394,7 @@ impl QuizRepository for Database {
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Missing));
             }
-            record(conn, &event)
+            persist(conn, &event)
         })
         .await
     }

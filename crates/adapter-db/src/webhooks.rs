@@ -1,19 +1,17 @@
-//! `WebhookRepository`, and the outbox: the deliveries an event owes, written with it.
-
-use std::sync::Arc;
+//! `WebhookRepository`: endpoints, their deliveries and the worker's claims. The
+//! deliveries are first written by the outbox (`outbox.rs`), with the change that owes them.
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::event::{Activity, Event};
+use domain::event::Activity;
 use domain::ids::{DeliveryId, WebhookId};
 use domain::merchant::MerchantId;
 use domain::paging::{Page, Paged};
 use domain::ports::{StoreError, StoreResult, WebhookRepository};
 use domain::webhook::{
-    Delivery, DeliveryStatus, DueDelivery, EventFilter, Notification, RetiringSecret, Webhook,
-    WebhookSecret, WebhookUrl,
+    Delivery, DeliveryStatus, DueDelivery, EventFilter, RetiringSecret, Webhook, WebhookSecret,
+    WebhookUrl,
 };
-use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use crate::Database;
@@ -87,11 +85,10 @@ impl WebhookRow {
             }),
             _ => None,
         };
-        let names: Vec<&str> = self.events.split(',').filter(|n| !n.is_empty()).collect();
         Ok(Webhook {
             secret: open(&self.sealed_secret, false)?,
             previous_secret,
-            events: EventFilter::parse(&names).map_err(|e| corrupt("webhooks.events", e))?,
+            events: stored_filter(&self.events)?,
             id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             url: WebhookUrl::stored(self.url),
@@ -103,9 +100,16 @@ impl WebhookRow {
     }
 }
 
+/// How an endpoint's activities are stored: names separated by commas, empty for all.
 fn activity_names(filter: &EventFilter) -> String {
     let names: Vec<&str> = filter.activities().iter().map(Activity::as_str).collect();
     names.join(",")
+}
+
+/// The activities of an endpoint as stored by [`activity_names`].
+pub(crate) fn stored_filter(names: &str) -> StoreResult<EventFilter> {
+    let names: Vec<&str> = names.split(',').filter(|n| !n.is_empty()).collect();
+    EventFilter::parse(&names).map_err(|e| corrupt("webhooks.events", e))
 }
 
 /// A delivery as listed: everything but what it sends.
@@ -181,152 +185,6 @@ impl DeliveryProgress {
             delivered_at: d.delivered_at.map(to_db),
             claimed_until: None,
         }
-    }
-}
-
-#[derive(Insertable)]
-#[diesel(table_name = webhook_deliveries)]
-struct NewDelivery {
-    id: String,
-    webhook_id: String,
-    merchant_id: String,
-    event_id: String,
-    activity: String,
-    status: String,
-    attempts: i32,
-    next_attempt_at: Option<i64>,
-    created_at: i64,
-    sealed_message: Vec<u8>,
-}
-
-/// What a delivery sends beyond its row's columns, as sealed in `sealed_message`.
-#[derive(Serialize, Deserialize)]
-struct StoredMessage {
-    details: String,
-    template_used: String,
-    url: String,
-    status: String,
-    created_at: i64,
-    email_address: String,
-    mobile_number: String,
-    document_id: Option<String>,
-    quiz_url: Option<String>,
-}
-
-fn message_context(event_id: &str) -> String {
-    format!("webhook-message:{event_id}")
-}
-
-impl StoredMessage {
-    fn seal(n: &Notification, vault: &Vault) -> Result<Vec<u8>, Failure> {
-        let message = Self {
-            details: n.details.clone(),
-            template_used: n.template_used.clone(),
-            url: n.url.clone(),
-            status: n.status.as_str().to_owned(),
-            created_at: to_db(n.created_at),
-            email_address: n.email_address.clone(),
-            mobile_number: n.mobile_number.clone(),
-            document_id: n.document_id.as_ref().map(ToString::to_string),
-            quiz_url: n.quiz_url.clone(),
-        };
-        let json = serde_json::to_vec(&message)
-            .map_err(|e| StoreError::Internal(format!("webhook message: {e}")))?;
-        Ok(vault
-            .seal(&json, &message_context(n.event_id.as_str()))
-            .map_err(StoreError::from)?)
-    }
-
-    fn open(
-        sealed: &[u8],
-        event_id: &str,
-        activity: Activity,
-        vault: &Vault,
-    ) -> StoreResult<Notification> {
-        let column = "webhook_deliveries.sealed_message";
-        let json = vault
-            .open(sealed, &message_context(event_id))
-            .map_err(|e| corrupt(column, e))?;
-        let m: Self = serde_json::from_slice(&json).map_err(|e| corrupt(column, e))?;
-        Ok(Notification {
-            event_id: event_id.into(),
-            activity,
-            details: m.details,
-            template_used: m.template_used,
-            url: m.url,
-            status: m.status.parse().map_err(|e| corrupt(column, e))?,
-            created_at: from_db(column, m.created_at)?,
-            email_address: m.email_address,
-            mobile_number: m.mobile_number,
-            document_id: m.document_id.map(Into::into),
-            quiz_url: m.quiz_url,
-        })
-    }
-}
-
-/// Writes the deliveries `event` owes the merchant's enabled endpoints that want it,
-/// inside the event's transaction. Costs one indexed read when the merchant has none.
-pub(crate) fn owe_deliveries(
-    conn: &mut AnyConnection,
-    vault: &Vault,
-    event: &Event,
-) -> Result<(), Failure> {
-    let endpoints: Vec<(String, String)> = webhooks::table
-        .filter(webhooks::merchant_id.eq(&event.merchant_id.0))
-        .filter(webhooks::enabled.eq(true))
-        .select((webhooks::id, webhooks::events))
-        .load(conn)?;
-    let wanted: Vec<String> = endpoints
-        .into_iter()
-        .filter(|(_, names)| {
-            names.is_empty() || names.split(',').any(|n| n == event.activity.as_str())
-        })
-        .map(|(id, _)| id)
-        .collect();
-    if wanted.is_empty() {
-        return Ok(());
-    }
-    let sealed_message = StoredMessage::seal(&Notification::of(event), vault)?;
-    for webhook_id in wanted {
-        // One statement per endpoint: diesel's batch insert does not span both backends.
-        let row = NewDelivery {
-            id: ulid::Ulid::new().to_string(),
-            webhook_id,
-            merchant_id: event.merchant_id.0.clone(),
-            event_id: event.id.to_string(),
-            activity: event.activity.as_str().to_owned(),
-            status: DeliveryStatus::Pending.as_str().to_owned(),
-            attempts: 0,
-            next_attempt_at: Some(to_db(event.created_at)),
-            created_at: to_db(event.created_at),
-            sealed_message: sealed_message.clone(),
-        };
-        diesel::insert_into(webhook_deliveries::table)
-            .values(&row)
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
-/// An event on its way to the log, with the key its deliveries are sealed under.
-pub(crate) struct Logged {
-    pub(crate) event: Event,
-    vault: Arc<Vault>,
-}
-
-impl Database {
-    /// `event`, ready for [`crate::profiles::record`] inside a unit of work.
-    pub(crate) fn logged(&self, event: &Event) -> Logged {
-        Logged {
-            event: event.clone(),
-            vault: self.vault.clone(),
-        }
-    }
-}
-
-impl Logged {
-    pub(crate) fn owe_deliveries(&self, conn: &mut AnyConnection) -> Result<(), Failure> {
-        owe_deliveries(conn, &self.vault, &self.event)
     }
 }
 
@@ -548,7 +406,7 @@ impl WebhookRepository for Database {
         rows.into_iter()
             .map(|(delivery, message, webhook)| {
                 let delivery = delivery.into_domain()?;
-                let notification = StoredMessage::open(
+                let notification = crate::outbox::StoredMessage::open(
                     &message,
                     delivery.event_id.as_str(),
                     delivery.activity,

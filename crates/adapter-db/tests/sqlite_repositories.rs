@@ -10,11 +10,15 @@ use domain::event::{Activity, Event};
 use domain::merchant::{
     ApiKey, ExposeSecret, Merchant, MerchantId, MerchantSettings, SecretString,
 };
+use domain::outbox::{Entry, Outbox};
 use domain::paging::Page;
-use domain::ports::{MerchantRepository, ProfileRepository, StoreError};
+use domain::ports::{
+    IdGenerator, MerchantRepository, ProfileRepository, StoreError, Subscriptions,
+};
 use domain::profile::{
     AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey, ShortText,
 };
+use domain::webhook::{EventFilter, Webhook, WebhookSecret, WebhookUrl};
 
 struct Fixture {
     db: Database,
@@ -78,8 +82,107 @@ fn profile(f: &Fixture, id: &str, email: &str, mobile: &str) -> Profile {
     .expect("valid")
 }
 
-fn event(id: &str, p: &Profile) -> Event {
-    Event::about(id.into(), p, Activity::ProfileCreated, "created", now())
+/// The entry of a profile's creation, owing no delivery.
+fn event(id: &str, p: &Profile) -> Entry {
+    Entry {
+        event: Event::about(id.into(), p, Activity::ProfileCreated, "created", now()),
+        deliveries: Vec::new(),
+    }
+}
+
+fn endpoint(f: &Fixture, id: &str, events: EventFilter) -> Webhook {
+    Webhook {
+        id: id.into(),
+        merchant_id: f.merchant.clone(),
+        url: WebhookUrl::stored("https://example.com/hook"),
+        events,
+        description: String::new(),
+        enabled: true,
+        secret: WebhookSecret::stored("whsec_c2VjcmV0"),
+        previous_secret: None,
+        created_at: now(),
+        updated_at: now(),
+    }
+}
+
+#[tokio::test]
+async fn an_entry_is_stored_with_its_deliveries_and_an_endpoint_gone_meanwhile_is_owed_nothing() {
+    use domain::ports::WebhookRepository;
+    let f = fixture().await;
+    let notes = EventFilter::parse(&["note_created"]).expect("known");
+    for hook in [
+        endpoint(&f, "w-all", EventFilter::default()),
+        endpoint(&f, "w-gone", EventFilter::default()),
+        endpoint(&f, "w-notes", notes),
+    ] {
+        WebhookRepository::insert(&f.db, &hook, 16)
+            .await
+            .expect("endpoint");
+    }
+    let mut subscribed = f.db.subscriptions(&f.merchant).await.expect("read");
+    subscribed.sort_by(|a, b| a.webhook_id.as_str().cmp(b.webhook_id.as_str()));
+    let ids: Vec<&str> = subscribed.iter().map(|s| s.webhook_id.as_str()).collect();
+    assert_eq!(ids, ["w-all", "w-gone", "w-notes"]);
+    assert!(!subscribed[2].wants(Activity::ProfileCreated));
+
+    // The domain decides what the creation owes, then one endpoint is deleted before the
+    // change is written.
+    let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+    let outbox = Outbox::new(Arc::new(f.db.clone()), Arc::new(Counter::default()));
+    let entry = outbox
+        .entry(Event::about(
+            "e1".into(),
+            &ada,
+            Activity::ProfileCreated,
+            "created",
+            now(),
+        ))
+        .await
+        .expect("entry");
+    let owed: Vec<&str> = entry
+        .deliveries
+        .iter()
+        .map(|d| d.webhook_id.as_str())
+        .collect();
+    assert_eq!(owed, ["w-all", "w-gone"]);
+    WebhookRepository::delete(&f.db, &f.merchant, &"w-gone".into())
+        .await
+        .expect("deleted");
+    ProfileRepository::insert(&f.db, &ada, &entry)
+        .await
+        .expect("stored");
+
+    let page = Page::new(0, 10).expect("page");
+    let kept = f.db.deliveries(&"w-all".into(), page).await.expect("read");
+    assert_eq!(kept.items.len(), 1);
+    assert_eq!(kept.items[0].event_id, entry.event.id);
+    assert_eq!(kept.items[0].id, entry.deliveries[0].id, "the domain's id");
+    let gone = f.db.deliveries(&"w-gone".into(), page).await.expect("read");
+    assert!(gone.items.is_empty());
+    let log = f.db.events(&ada.id, page).await.expect("read");
+    assert_eq!(
+        log.items.len(),
+        1,
+        "the event is kept whatever its endpoints"
+    );
+    // What the delivery will send opens again, naming the profile.
+    let due =
+        f.db.claim_due(now(), now() + time::Duration::seconds(30), 10)
+            .await
+            .expect("claimed");
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].notification.email_address, "ada@example.com");
+}
+
+/// Delivery ids, in order.
+#[derive(Default)]
+struct Counter(std::sync::atomic::AtomicU64);
+
+impl IdGenerator for Counter {
+    fn next_id(&self) -> String {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        format!("d{n}")
+    }
 }
 
 #[tokio::test]

@@ -8,12 +8,13 @@ use std::os::unix::fs::PermissionsExt;
 use adapter_db::{CachedKeys, Database, Vault, create_private_dir};
 use anyhow::Context;
 use async_trait::async_trait;
+use domain::outbox::Outbox;
 use domain::ports::{Clock, DocumentStore};
 use domain::quiz::UploadLimits;
 use domain::services::{
-    AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
-    QuizPorts, QuizService, SignInPorts, SignInService, TemplateService, UserPorts, UserService,
-    WebhookService,
+    AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
+    ProfileService, QuizPorts, QuizService, SignInPorts, SignInService, TemplateService, UserPorts,
+    UserService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -105,6 +106,8 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
     let secrets = Arc::new(RandomSecrets::default());
     // Every signed request looks its key up: held in memory, at most 1 s stale.
     let keys = Arc::new(CachedKeys::new(db.clone()));
+    // Every event is written with the deliveries the merchant's endpoints are owed.
+    let outbox = Outbox::new(db.clone(), ids.clone());
     let quiz_ports = QuizPorts {
         quizzes: db.clone(),
         profiles: db.clone(),
@@ -113,9 +116,16 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
         clock: clock.clone(),
         ids: ids.clone(),
         secrets: secrets.clone(),
+        outbox: outbox.clone(),
     };
     Services {
-        profiles: ProfileService::new(db.clone(), files.clone(), clock.clone(), ids.clone()),
+        profiles: ProfileService::new(
+            db.clone(),
+            files.clone(),
+            clock.clone(),
+            ids.clone(),
+            outbox.clone(),
+        ),
         merchants: MerchantService::new(
             keys,
             db.clone(),
@@ -144,16 +154,26 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),
         client: ClientService::new(
-            db.clone(),
-            db.clone(),
-            files.clone(),
-            clock.clone(),
-            ids.clone(),
+            ClientPorts {
+                quizzes: db.clone(),
+                merchants: db.clone(),
+                store: files.clone(),
+                clock: clock.clone(),
+                ids: ids.clone(),
+                outbox: outbox.clone(),
+            },
             public_url,
             limits,
         ),
-        documents: DocumentService::new(db.clone(), db.clone(), files, clock.clone(), ids.clone()),
-        notes: NoteService::new(db.clone(), db, clock.clone(), ids),
+        documents: DocumentService::new(
+            db.clone(),
+            db.clone(),
+            files,
+            clock.clone(),
+            ids.clone(),
+            outbox.clone(),
+        ),
+        notes: NoteService::new(db.clone(), db, clock.clone(), ids, outbox),
         clock,
     }
 }

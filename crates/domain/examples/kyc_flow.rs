@@ -10,7 +10,7 @@ use domain::document::FileType;
 use domain::event::Actor;
 use domain::memory::{
     FixedClock, MemoryAudit, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles,
-    MemoryQuizzes, MemoryTemplates, SequentialIds,
+    MemoryQuizzes, MemoryTemplates, SequentialIds, outbox,
 };
 use domain::paging::Page;
 use domain::profile::{
@@ -19,8 +19,8 @@ use domain::profile::{
 };
 use domain::quiz::{QuizLink, UploadLimits};
 use domain::services::{
-    ClientService, DocumentService, FieldsInput, IncomingFile, MerchantService, ProfileService,
-    QuizPorts, QuizRequest, QuizService, TemplateChoice,
+    ClientPorts, ClientService, DocumentService, FieldsInput, IncomingFile, MerchantService,
+    ProfileService, QuizPorts, QuizRequest, QuizService, TemplateChoice,
 };
 use domain::template::{Feature, Requirement};
 
@@ -61,25 +61,36 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
             clock: clock.clone(),
             ids: ids.clone(),
             secrets: ids.clone(),
+            outbox: outbox(ids.clone()),
         },
         public_url,
     );
     let client = ClientService::new(
-        quizzes,
-        merchants,
-        files.clone(),
-        clock.clone(),
-        ids.clone(),
+        ClientPorts {
+            quizzes,
+            merchants,
+            store: files.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            outbox: outbox(ids.clone()),
+        },
         public_url,
         UploadLimits::default(),
     );
-    let profiles = ProfileService::new(data.clone(), files.clone(), clock.clone(), ids.clone());
+    let profiles = ProfileService::new(
+        data.clone(),
+        files.clone(),
+        clock.clone(),
+        ids.clone(),
+        outbox(ids.clone()),
+    );
     let documents = DocumentService::new(
         data.clone(),
         Arc::new(MemoryDocuments(data)),
         files,
         clock,
-        ids,
+        ids.clone(),
+        outbox(ids),
     );
 
     // The merchant sends Ada a quiz asking for her address and her passport.

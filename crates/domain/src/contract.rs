@@ -16,6 +16,7 @@ use crate::event::{Activity, Event};
 use crate::ids::UserId;
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, SecretString};
 use crate::note::{Note, NoteText};
+use crate::outbox::Entry;
 use crate::paging::Page;
 use crate::ports::{
     AuditLog, DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository,
@@ -172,6 +173,14 @@ fn profile(merchant: &MerchantId, id: &str, email: &str, mobile: &str) -> Profil
     Profile::create(ProfileId(id.into()), merchant.clone(), key, changes, NOW).expect("valid")
 }
 
+/// An outbox entry of `event` that owes no delivery.
+fn entry(event: Event) -> Entry {
+    Entry {
+        event,
+        deliveries: Vec::new(),
+    }
+}
+
 fn event(id: &str, p: &Profile) -> Event {
     Event::about(id.into(), p, Activity::ProfileCreated, "created", NOW)
 }
@@ -186,7 +195,7 @@ async fn seed_profile(p: &Ports, merchant: &MerchantId, id: &str, email: &str) -
     let mobile = format!("41655{:05}", n % 100_000);
     let profile = profile(merchant, id, email, &mobile);
     p.profiles
-        .insert(&profile, &event(&format!("ev-{id}"), &profile))
+        .insert(&profile, &entry(event(&format!("ev-{id}"), &profile)))
         .await
         .expect("profile stored");
     profile
@@ -239,7 +248,11 @@ async fn seed_quiz(p: &Ports, merchant: &MerchantId, id: &str) -> (Profile, Quiz
     let mut updated = client.clone();
     updated.revision += 1;
     p.quizzes
-        .create(&ProfileWrite::Update(updated.clone()), &quiz, &[created])
+        .create(
+            &ProfileWrite::Update(updated.clone()),
+            &quiz,
+            &[entry(created.clone())],
+        )
         .await
         .expect("quiz stored");
     (updated, quiz)
@@ -305,7 +318,7 @@ async fn search(p: Ports) {
     grace.last_name = ShortText::parse("Hopper").expect("valid");
     grace.status = crate::profile::ProfileStatus::Approved;
     p.profiles
-        .insert(&grace, &event("ev-p2", &grace))
+        .insert(&grace, &entry(event("ev-p2", &grace)))
         .await
         .expect("stored");
     seed_profile(&p, &other, "p3", "ada.other@example.com").await;
@@ -379,12 +392,15 @@ async fn unique_profiles(p: Ports) {
         .clone();
     let same_mobile = profile(&m, "p3", "bob@example.com", taken_mobile.as_str());
     for taken in [same_email, same_mobile] {
-        let result = p.profiles.insert(&taken, &event("ev-x", &taken)).await;
+        let result = p
+            .profiles
+            .insert(&taken, &entry(event("ev-x", &taken)))
+            .await;
         assert!(matches!(result, Err(StoreError::Duplicate)), "{result:?}");
     }
     let elsewhere = profile(&other, "p4", "ada@example.com", taken_mobile.as_str());
     p.profiles
-        .insert(&elsewhere, &event("ev-4", &elsewhere))
+        .insert(&elsewhere, &entry(event("ev-4", &elsewhere)))
         .await
         .expect("the same pair under another merchant is another profile");
     let key = elsewhere.key.clone();
@@ -403,17 +419,23 @@ async fn stale_update(p: Ports) {
     let mut first = stored.clone();
     first.revision += 1;
     p.profiles
-        .update(&first, &event("ev-2", &first))
+        .update(&first, &entry(event("ev-2", &first)))
         .await
         .expect("first writer");
     let mut second = stored;
     second.revision += 1;
-    let result = p.profiles.update(&second, &event("ev-3", &second)).await;
+    let result = p
+        .profiles
+        .update(&second, &entry(event("ev-3", &second)))
+        .await;
     assert!(matches!(result, Err(StoreError::Conflict)), "{result:?}");
     let ghost = profile(&m, "nobody", "no@example.com", "4165550100");
     let mut ghost = ghost;
     ghost.revision += 1;
-    let result = p.profiles.update(&ghost, &event("ev-4", &ghost)).await;
+    let result = p
+        .profiles
+        .update(&ghost, &entry(event("ev-4", &ghost)))
+        .await;
     assert!(matches!(result, Err(StoreError::Missing)), "{result:?}");
 }
 
@@ -425,7 +447,7 @@ async fn profile_delete(p: Ports) {
         .add_document(
             &quiz,
             &doc,
-            &uploaded("ev-d1", &client),
+            &entry(uploaded("ev-d1", &client)),
             UploadLimits::default(),
         )
         .await
@@ -436,7 +458,7 @@ async fn profile_delete(p: Ports) {
     };
     let mut files = p
         .profiles
-        .delete(&client, &tombstone)
+        .delete(&client, &entry(tombstone.clone()))
         .await
         .expect("deleted");
     files.sort();
@@ -458,7 +480,7 @@ async fn profile_delete(p: Ports) {
             .is_none()
     );
     assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
-    let again = p.profiles.delete(&client, &tombstone).await;
+    let again = p.profiles.delete(&client, &entry(tombstone.clone())).await;
     assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
 }
 
@@ -482,7 +504,7 @@ async fn steps_merge(p: Ports) {
         NOW,
     );
     p.quizzes
-        .save_fields(&a, &client.id, &fields, &submitted)
+        .save_fields(&a, &client.id, &fields, &entry(submitted.clone()))
         .await
         .expect("fields stored");
     b.completed.insert(Feature::PassportUpload);
@@ -491,7 +513,7 @@ async fn steps_merge(p: Ports) {
         .add_document(
             &b,
             &doc,
-            &uploaded("ev-d", &client),
+            &entry(uploaded("ev-d", &client)),
             UploadLimits::default(),
         )
         .await
@@ -522,7 +544,7 @@ async fn fields_merge(p: Ports) {
         async move {
             let e = Event::about(id.into(), &client, Activity::FormFieldsSubmitted, "", NOW);
             p.quizzes
-                .save_fields(&quiz, &client.id, &fields, &e)
+                .save_fields(&quiz, &client.id, &fields, &entry(e.clone()))
                 .await
                 .expect("fields stored");
         }
@@ -595,16 +617,16 @@ async fn state_once(p: Ports) {
     let (q, qs) = (&quiz, &p.quizzes);
     let (a, b) = twice(Activity::QuizOpened);
     once(
-        qs.mark_opened(q, &a),
-        qs.mark_opened(q, &b),
+        qs.mark_opened(q, &entry(a.clone())),
+        qs.mark_opened(q, &entry(b.clone())),
         conflict,
         "opening",
     )
     .await;
     let (a, b) = twice(Activity::QuizSubmitted);
     once(
-        qs.mark_submitted(q, &a),
-        qs.mark_submitted(q, &b),
+        qs.mark_submitted(q, &entry(a.clone())),
+        qs.mark_submitted(q, &entry(b.clone())),
         conflict,
         "submission",
     )
@@ -612,16 +634,16 @@ async fn state_once(p: Ports) {
     // An expiry after the submission is still recorded, once.
     let (a, b) = twice(Activity::QuizExpired);
     once(
-        qs.mark_expired(q, &a),
-        qs.mark_expired(q, &b),
+        qs.mark_expired(q, &entry(a.clone())),
+        qs.mark_expired(q, &entry(b.clone())),
         conflict,
         "expiry",
     )
     .await;
     let (a, b) = twice(Activity::QuizDeleted);
     once(
-        qs.mark_deleted(q, &a),
-        qs.mark_deleted(q, &b),
+        qs.mark_deleted(q, &entry(a.clone())),
+        qs.mark_deleted(q, &entry(b.clone())),
         missing,
         "deletion",
     )
@@ -642,7 +664,11 @@ async fn document_limits(p: Ports) {
         let doc = document(&client, &quiz, id, &[(file, size)]);
         let (p, quiz, client) = (p.clone(), quiz.clone(), client.clone());
         let event = uploaded(&format!("ev-{id}"), &client);
-        async move { p.quizzes.add_document(&quiz, &doc, &event, limits).await }
+        async move {
+            p.quizzes
+                .add_document(&quiz, &doc, &entry(event.clone()), limits)
+                .await
+        }
     };
     add("d1", "F1", 60).await.expect("within the limits");
     let too_big = add("d2", "F2", 41).await;
@@ -675,7 +701,7 @@ async fn document_scope(p: Ports) {
         .add_document(
             &quiz,
             &doc,
-            &uploaded("ev-d1", &client),
+            &entry(uploaded("ev-d1", &client)),
             UploadLimits::default(),
         )
         .await
@@ -724,7 +750,7 @@ async fn document_scope(p: Ports) {
         NOW,
     );
     p.documents
-        .update_status(&reviewed, &e)
+        .update_status(&reviewed, &entry(e.clone()))
         .await
         .expect("updated");
     let stored = p
@@ -735,9 +761,12 @@ async fn document_scope(p: Ports) {
         .expect("found");
     assert_eq!(stored.status, DocumentStatus::Approved);
     let e = Event::about("ev-x".into(), &client, Activity::DocumentDeleted, "", NOW);
-    p.documents.delete(&doc, &e).await.expect("deleted");
+    p.documents
+        .delete(&doc, &entry(e.clone()))
+        .await
+        .expect("deleted");
     assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
-    let again = p.documents.delete(&doc, &e).await;
+    let again = p.documents.delete(&doc, &entry(e.clone())).await;
     assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
 }
 
@@ -1009,7 +1038,11 @@ async fn quiz_scope(p: Ports) {
     let mut updated = client.clone();
     updated.revision += 1;
     p.quizzes
-        .create(&ProfileWrite::Update(updated.clone()), &second, &[sent])
+        .create(
+            &ProfileWrite::Update(updated.clone()),
+            &second,
+            &[entry(sent.clone())],
+        )
         .await
         .expect("second quiz stored");
     let ids = |profile: ProfileId| {
@@ -1048,7 +1081,7 @@ async fn quiz_scope(p: Ports) {
     gone.deleted_at = Some(NOW);
     let deleted = Event::about("ev-q1x".into(), &client, Activity::QuizDeleted, "", NOW);
     p.quizzes
-        .mark_deleted(&gone, &deleted)
+        .mark_deleted(&gone, &entry(deleted.clone()))
         .await
         .expect("deleted");
     assert_eq!(
@@ -1095,7 +1128,7 @@ async fn newest_first(p: Ports) {
     let ada = seed_profile(&p, &m, "p1", "ada@example.com").await;
     let bob = profile(&m, "p2", "bob@example.com", "4165550999");
     p.profiles
-        .insert(&bob, &event("ev-p2", &bob))
+        .insert(&bob, &entry(event("ev-p2", &bob)))
         .await
         .expect("stored");
     let listed = p
@@ -1128,7 +1161,10 @@ async fn newest_first(p: Ports) {
             "",
             NOW,
         );
-        p.notes.insert(&note, &e).await.expect("stored");
+        p.notes
+            .insert(&note, &entry(e.clone()))
+            .await
+            .expect("stored");
     }
     let notes = p.notes.list(&ada.id, page(10)).await.expect("read");
     assert_eq!(notes.total_count, 2);

@@ -50,6 +50,7 @@ pub mod event;
 pub mod ids;
 pub mod merchant;
 pub mod note;
+pub mod outbox;
 pub mod paging;
 pub mod ports;
 pub mod profile;

@@ -17,8 +17,9 @@ use crate::event::Event;
 use crate::ids::{DocumentId, FileId, QuizId};
 use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
+use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
-use crate::ports::{AuditLog, SessionRepository, UserRepository};
+use crate::ports::{AuditLog, SessionRepository, Subscriptions, UserRepository};
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
     StoreResult,
@@ -32,12 +33,13 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
 use crate::user::{TotpSecret, User};
+use crate::webhook::Delivery;
 
 /// An event as the log keeps it: without its subject, which only deliveries take.
-fn logged(event: &Event) -> Event {
+fn logged(entry: &Entry) -> Event {
     Event {
         subject: None,
-        ..event.clone()
+        ..entry.event.clone()
     }
 }
 
@@ -100,6 +102,7 @@ type Mutation = Box<dyn FnOnce(&mut Profile) + Send>;
 pub struct MemoryProfiles {
     profiles: Mutex<Vec<Profile>>,
     events: Mutex<Vec<Event>>,
+    deliveries: Mutex<Vec<Delivery>>,
     quizzes: Mutex<Vec<Quiz>>,
     documents: Mutex<Vec<Document>>,
     notes: Mutex<Vec<Note>>,
@@ -122,6 +125,22 @@ impl MemoryProfiles {
         *self.interfere.lock().expect("lock") = Some(Box::new(mutation));
     }
 
+    /// Stores an outbox entry: the event in the log, and the deliveries it owes.
+    fn record(&self, entry: &Entry) {
+        self.events.lock().expect("lock").push(logged(entry));
+        self.owe(entry);
+    }
+
+    fn owe(&self, entry: &Entry) {
+        let mut deliveries = self.deliveries.lock().expect("lock");
+        deliveries.extend(entry.deliveries.iter().cloned());
+    }
+
+    /// Every delivery the stored entries owed, oldest first.
+    pub fn deliveries(&self) -> Vec<Delivery> {
+        self.deliveries.lock().expect("lock").clone()
+    }
+
     /// Events no profile owns (profile tombstones).
     pub fn orphan_events(&self) -> Vec<Event> {
         let events = self.events.lock().expect("lock");
@@ -135,7 +154,7 @@ impl MemoryProfiles {
 
 #[async_trait]
 impl ProfileRepository for MemoryProfiles {
-    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn insert(&self, profile: &Profile, entry: &Entry) -> StoreResult<()> {
         let mut profiles = self.profiles.lock().expect("lock");
         let taken = profiles.iter().any(|p| {
             p.merchant_id == profile.merchant_id
@@ -146,11 +165,11 @@ impl ProfileRepository for MemoryProfiles {
             return Err(StoreError::Duplicate);
         }
         profiles.push(profile.clone());
-        self.events.lock().expect("lock").push(logged(event));
+        self.record(entry);
         Ok(())
     }
 
-    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()> {
+    async fn update(&self, profile: &Profile, entry: &Entry) -> StoreResult<()> {
         let mut profiles = self.profiles.lock().expect("lock");
         let stored = profiles
             .iter_mut()
@@ -164,7 +183,7 @@ impl ProfileRepository for MemoryProfiles {
             return Err(StoreError::Conflict);
         }
         *stored = profile.clone();
-        self.events.lock().expect("lock").push(logged(event));
+        self.record(entry);
         Ok(())
     }
 
@@ -221,7 +240,7 @@ impl ProfileRepository for MemoryProfiles {
         Ok(paged)
     }
 
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
+    async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>> {
         {
             let mut profiles = self.profiles.lock().expect("lock");
             let before = profiles.len();
@@ -249,6 +268,7 @@ impl ProfileRepository for MemoryProfiles {
         let mut events = self.events.lock().expect("lock");
         events.retain(|e| e.profile_id.as_ref() != Some(&profile.id));
         events.push(logged(tombstone));
+        self.owe(tombstone);
         Ok(files)
     }
 
@@ -443,20 +463,18 @@ impl QuizRepository for MemoryQuizzes {
         &self,
         profile: &ProfileWrite,
         quiz: &Quiz,
-        events: &[Event],
+        entries: &[Entry],
     ) -> StoreResult<()> {
-        let (first, rest) = events
+        let (first, rest) = entries
             .split_first()
             .ok_or(StoreError::Internal("no event".into()))?;
         match profile {
             ProfileWrite::Insert(p) => self.profiles.insert(p, first).await?,
             ProfileWrite::Update(p) => self.profiles.update(p, first).await?,
         }
-        self.profiles
-            .events
-            .lock()
-            .expect("lock")
-            .extend(rest.iter().map(logged));
+        for entry in rest {
+            self.profiles.record(entry);
+        }
         self.profiles
             .quizzes
             .lock()
@@ -522,15 +540,15 @@ impl QuizRepository for MemoryQuizzes {
         Ok(page_of(theirs, page))
     }
 
-    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.change(quiz, event, StoreError::Conflict, |stored| {
+    async fn mark_expired(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
             let first = stored.expired_at.is_none();
             first.then(|| stored.expired_at = quiz.expired_at).is_some()
         })
     }
 
-    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.change(quiz, event, StoreError::Missing, |stored| {
+    async fn mark_deleted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Missing, |stored| {
             stored.deleted_at = quiz.deleted_at;
             true
         })
@@ -553,8 +571,8 @@ impl QuizRepository for MemoryQuizzes {
         }
     }
 
-    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.change(quiz, event, StoreError::Conflict, |stored| {
+    async fn mark_opened(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
             let first = stored.opened_at.is_none();
             first.then(|| stored.opened_at = quiz.opened_at).is_some()
         })
@@ -565,7 +583,7 @@ impl QuizRepository for MemoryQuizzes {
         quiz: &Quiz,
         profile: &ProfileId,
         sent: &SubmittedFormFields,
-        event: &Event,
+        entry: &Entry,
     ) -> StoreResult<()> {
         {
             let mut profiles = self.profiles.profiles.lock().expect("lock");
@@ -584,7 +602,7 @@ impl QuizRepository for MemoryQuizzes {
             merge(&mut submitted.ssn, &sent.ssn);
             submitted.updated_at = sent.updated_at;
         }
-        self.change(quiz, event, StoreError::Missing, |stored| {
+        self.change(quiz, entry, StoreError::Missing, |stored| {
             add_steps(stored, quiz)
         })
     }
@@ -602,7 +620,7 @@ impl QuizRepository for MemoryQuizzes {
         &self,
         quiz: &Quiz,
         document: &crate::document::Document,
-        event: &Event,
+        entry: &Entry,
         limits: UploadLimits,
     ) -> StoreResult<()> {
         if self.refuse_documents.load(Ordering::SeqCst) {
@@ -612,7 +630,7 @@ impl QuizRepository for MemoryQuizzes {
         if !limits.admits(self.usage(quiz).await?, bytes) {
             return Err(StoreError::LimitReached);
         }
-        self.change(quiz, event, StoreError::Missing, |stored| {
+        self.change(quiz, entry, StoreError::Missing, |stored| {
             add_steps(stored, quiz)
         })?;
         self.profiles
@@ -623,8 +641,8 @@ impl QuizRepository for MemoryQuizzes {
         Ok(())
     }
 
-    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()> {
-        self.change(quiz, event, StoreError::Conflict, |stored| {
+    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
             let first = stored.submitted_at.is_none();
             first
                 .then(|| stored.submitted_at = quiz.submitted_at)
@@ -656,7 +674,7 @@ impl MemoryQuizzes {
     fn change(
         &self,
         quiz: &Quiz,
-        event: &Event,
+        entry: &Entry,
         refusal: StoreError,
         apply: impl FnOnce(&mut Quiz) -> bool,
     ) -> StoreResult<()> {
@@ -668,11 +686,7 @@ impl MemoryQuizzes {
         if !apply(stored) {
             return Err(refusal);
         }
-        self.profiles
-            .events
-            .lock()
-            .expect("lock")
-            .push(logged(event));
+        self.profiles.record(entry);
         Ok(())
     }
 }
@@ -713,7 +727,7 @@ impl DocumentRepository for MemoryDocuments {
         Ok(page_of(mine, page))
     }
 
-    async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()> {
+    async fn update_status(&self, document: &Document, entry: &Entry) -> StoreResult<()> {
         let mut documents = self.0.documents.lock().expect("lock");
         let stored = documents
             .iter_mut()
@@ -721,18 +735,18 @@ impl DocumentRepository for MemoryDocuments {
             .ok_or(StoreError::Missing)?;
         stored.status = document.status;
         stored.updated_at = document.updated_at;
-        self.0.events.lock().expect("lock").push(logged(event));
+        self.0.record(entry);
         Ok(())
     }
 
-    async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()> {
+    async fn delete(&self, document: &Document, entry: &Entry) -> StoreResult<()> {
         let mut documents = self.0.documents.lock().expect("lock");
         let before = documents.len();
         documents.retain(|d| d.id != document.id);
         if documents.len() == before {
             return Err(StoreError::Missing);
         }
-        self.0.events.lock().expect("lock").push(logged(event));
+        self.0.record(entry);
         Ok(())
     }
 
@@ -750,9 +764,9 @@ pub struct MemoryNotes(pub Arc<MemoryProfiles>);
 
 #[async_trait]
 impl NoteRepository for MemoryNotes {
-    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()> {
+    async fn insert(&self, note: &Note, entry: &Entry) -> StoreResult<()> {
         self.0.notes.lock().expect("lock").push(note.clone());
-        self.0.events.lock().expect("lock").push(logged(event));
+        self.0.record(entry);
         Ok(())
     }
 
@@ -1058,4 +1072,34 @@ impl AuditLog for MemoryAudit {
         mine.truncate(limit);
         Ok(mine)
     }
+}
+
+/// What each merchant's endpoints listen to, set by the test.
+#[derive(Debug, Default)]
+pub struct MemorySubscriptions(Mutex<Vec<(MerchantId, Vec<Subscription>)>>);
+
+impl MemorySubscriptions {
+    /// The merchant's enabled endpoints are now these.
+    pub fn set(&self, merchant: &MerchantId, subscriptions: Vec<Subscription>) {
+        let mut all = self.0.lock().expect("lock");
+        all.retain(|(m, _)| m != merchant);
+        all.push((merchant.clone(), subscriptions));
+    }
+}
+
+#[async_trait]
+impl Subscriptions for MemorySubscriptions {
+    async fn subscriptions(&self, merchant: &MerchantId) -> StoreResult<Vec<Subscription>> {
+        let all = self.0.lock().expect("lock");
+        Ok(all
+            .iter()
+            .find(|(m, _)| m == merchant)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default())
+    }
+}
+
+/// An outbox over merchants with no endpoints, its delivery ids from `ids`.
+pub fn outbox(ids: Arc<dyn IdGenerator>) -> Outbox {
+    Outbox::new(Arc::new(MemorySubscriptions::default()), ids)
 }

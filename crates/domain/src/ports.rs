@@ -9,6 +9,7 @@ use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
+use crate::outbox::{Entry, Subscription};
 use crate::paging::{Page, Paged};
 use crate::profile::{Email, Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
@@ -92,15 +93,16 @@ pub trait MerchantRepository: Send + Sync {
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()>;
 }
 
-/// Profiles and their activity log. Each write takes the event that records it and stores
-/// both in one transaction: a change is never stored without its record, nor the reverse.
+/// Profiles and their activity log. Each write takes the outbox entry that records it (the
+/// event and the webhook deliveries it owes) and stores both in one transaction: a change
+/// is never stored without its record, nor the reverse.
 #[async_trait]
 pub trait ProfileRepository: Send + Sync {
     /// `Duplicate` when the e-mail (case-insensitively) or the mobile is taken by another
     /// profile of the merchant.
-    async fn insert(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
+    async fn insert(&self, profile: &Profile, entry: &Entry) -> StoreResult<()>;
     /// Stores `profile` if its stored revision is still `profile.revision - 1`, else `Conflict`.
-    async fn update(&self, profile: &Profile, event: &Event) -> StoreResult<()>;
+    async fn update(&self, profile: &Profile, entry: &Entry) -> StoreResult<()>;
     /// The merchant's profile with this pair (e-mail compared case-insensitively).
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>>;
     /// The merchant's profile with this id (another merchant's is `None`).
@@ -121,7 +123,7 @@ pub trait ProfileRepository: Send + Sync {
     ) -> StoreResult<Paged<Profile>>;
     /// Erases the profile and everything under it, then stores the tombstone event.
     /// Returns the ids of the files its documents held, for the caller to remove.
-    async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>>;
+    async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>>;
     /// Newest first.
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
 }
@@ -157,7 +159,7 @@ pub trait QuizRepository: Send + Sync {
         &self,
         profile: &ProfileWrite,
         quiz: &Quiz,
-        events: &[Event],
+        entries: &[Entry],
     ) -> StoreResult<()>;
     /// A quiz of the merchant that is not deleted, with its client.
     async fn find(
@@ -176,14 +178,14 @@ pub trait QuizRepository: Send + Sync {
     /// The profile's quizzes that are not deleted, newest first.
     async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>>;
     /// Ends the quiz early, if it was neither ended nor deleted meanwhile (else `Conflict`).
-    async fn mark_expired(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    async fn mark_expired(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
     /// Soft-deletes the quiz, if it was not deleted meanwhile (else `Missing`).
-    async fn mark_deleted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    async fn mark_deleted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
 
     /// A quiz that is not deleted, of any merchant: the client's link is its only key.
     async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>>;
     /// Records the first opening (`Conflict` when it was already recorded).
-    async fn mark_opened(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    async fn mark_opened(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
     /// Stores the fields the client sent in this post (the `Some` values of `sent`), each
     /// on its own, so that concurrent posts of different fields both keep theirs, and adds
     /// the quiz's newly completed steps to those already stored.
@@ -192,7 +194,7 @@ pub trait QuizRepository: Send + Sync {
         quiz: &Quiz,
         profile: &ProfileId,
         sent: &SubmittedFormFields,
-        event: &Event,
+        entry: &Entry,
     ) -> StoreResult<()>;
     /// How many documents the quiz holds and their files' bytes in all.
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage>;
@@ -202,11 +204,11 @@ pub trait QuizRepository: Send + Sync {
         &self,
         quiz: &Quiz,
         document: &Document,
-        event: &Event,
+        entry: &Entry,
         limits: UploadLimits,
     ) -> StoreResult<()>;
     /// Completes the quiz (`Conflict` when it was already completed).
-    async fn mark_submitted(&self, quiz: &Quiz, event: &Event) -> StoreResult<()>;
+    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
 }
 
 /// Documents, for the merchant's review.
@@ -224,9 +226,9 @@ pub trait DocumentRepository: Send + Sync {
     /// Newest first.
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>>;
     /// `Missing` if the document is gone.
-    async fn update_status(&self, document: &Document, event: &Event) -> StoreResult<()>;
+    async fn update_status(&self, document: &Document, entry: &Entry) -> StoreResult<()>;
     /// `Missing` if the document is gone.
-    async fn delete(&self, document: &Document, event: &Event) -> StoreResult<()>;
+    async fn delete(&self, document: &Document, entry: &Entry) -> StoreResult<()>;
     /// Whether any document names this file (the sweeper keeps those).
     async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool>;
 }
@@ -235,7 +237,7 @@ pub trait DocumentRepository: Send + Sync {
 #[async_trait]
 pub trait NoteRepository: Send + Sync {
     /// Stores a note with the event that records it.
-    async fn insert(&self, note: &Note, event: &Event) -> StoreResult<()>;
+    async fn insert(&self, note: &Note, entry: &Entry) -> StoreResult<()>;
     /// Newest first.
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>>;
 }
@@ -298,8 +300,8 @@ pub trait DocumentStore: Send + Sync {
     async fn list(&self) -> StoreResult<Vec<StoredObject>>;
 }
 
-/// A merchant's webhook endpoints and the deliveries they are owed. Deliveries are
-/// written by the other repositories, with the event that owes them, in its transaction.
+/// A merchant's webhook endpoints and the deliveries they are owed. Deliveries are first
+/// written by the other repositories, in the outbox entry of the change that owes them.
 #[async_trait]
 pub trait WebhookRepository: Send + Sync {
     /// Stores a new endpoint; `LimitReached` if the merchant already holds `max`
@@ -417,6 +419,13 @@ pub trait AuditLog: Send + Sync {
     ) -> StoreResult<Vec<AuditEntry>>;
     /// The merchant's latest `limit` entries, newest first.
     async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>>;
+}
+
+/// What each merchant's enabled webhook endpoints listen to, for the outbox.
+#[async_trait]
+pub trait Subscriptions: Send + Sync {
+    /// The merchant's enabled endpoints.
+    async fn subscriptions(&self, merchant: &MerchantId) -> StoreResult<Vec<Subscription>>;
 }
 
 /// Hashes passwords slowly on purpose (Argon2id in production), off the async workers.

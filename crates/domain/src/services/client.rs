@@ -10,6 +10,7 @@ use crate::document::{
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
 use crate::ids::FileId;
+use crate::outbox::Outbox;
 use crate::ports::{
     Clock, DocumentStore, FileUpload, IdGenerator, MerchantRepository, QuizRepository, StoreError,
 };
@@ -73,6 +74,7 @@ pub struct ClientService {
     store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
+    outbox: Outbox,
     public_url: String,
     limits: UploadLimits,
 }
@@ -83,23 +85,47 @@ impl std::fmt::Debug for ClientService {
     }
 }
 
+/// The ports the client's side works over.
+#[derive(Clone)]
+pub struct ClientPorts {
+    /// Quizzes and what is handed in through them.
+    pub quizzes: Arc<dyn QuizRepository>,
+    /// Merchants (their names, shown to the client).
+    pub merchants: Arc<dyn MerchantRepository>,
+    /// Uploaded files.
+    pub store: Arc<dyn DocumentStore>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Where the events go, with the deliveries they owe.
+    pub outbox: Outbox,
+}
+
+impl std::fmt::Debug for ClientPorts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClientPorts")
+    }
+}
+
 impl ClientService {
     /// The service over its ports; links are made under `public_url`.
-    pub fn new(
-        quizzes: Arc<dyn QuizRepository>,
-        merchants: Arc<dyn MerchantRepository>,
-        store: Arc<dyn DocumentStore>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-        public_url: impl Into<String>,
-        limits: UploadLimits,
-    ) -> Self {
+    pub fn new(ports: ClientPorts, public_url: impl Into<String>, limits: UploadLimits) -> Self {
+        let ClientPorts {
+            quizzes,
+            merchants,
+            store,
+            clock,
+            ids,
+            outbox,
+        } = ports;
         Self {
             quizzes,
             merchants,
             store,
             clock,
             ids,
+            outbox,
             public_url: public_url.into(),
             limits,
         }
@@ -131,7 +157,8 @@ impl ClientService {
                 "The client opened the quiz",
                 now,
             );
-            match self.quizzes.mark_opened(&view.quiz, &event).await {
+            let entry = self.outbox.entry(event).await?;
+            match self.quizzes.mark_opened(&view.quiz, &entry).await {
                 Ok(()) | Err(StoreError::Conflict) => {}
                 Err(e) => return Err(e.into()),
             }
@@ -217,9 +244,12 @@ impl ClientService {
             }
         }
         let details = format!("The client submitted: {}", done.join(", "));
-        let event = self.event(&view, Activity::FormFieldsSubmitted, details, now);
+        let entry = self
+            .outbox
+            .entry(self.event(&view, Activity::FormFieldsSubmitted, details, now))
+            .await?;
         self.quizzes
-            .save_fields(&view.quiz, &view.client.id, &sent_fields, &event)
+            .save_fields(&view.quiz, &view.client.id, &sent_fields, &entry)
             .await?;
         Ok(view)
     }
@@ -405,7 +435,8 @@ impl ClientService {
             "The client completed the quiz",
             now,
         );
-        match self.quizzes.mark_submitted(&view.quiz, &event).await {
+        let entry = self.outbox.entry(event).await?;
+        match self.quizzes.mark_submitted(&view.quiz, &entry).await {
             Ok(()) => Ok(view.quiz),
             Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
             Err(e) => Err(e.into()),
@@ -444,7 +475,12 @@ impl ClientService {
             .with_document(&document.id);
         Ok(self
             .quizzes
-            .add_document(&view.quiz, document, &event, self.limits)
+            .add_document(
+                &view.quiz,
+                document,
+                &self.outbox.entry(event).await?,
+                self.limits,
+            )
             .await?)
     }
 
@@ -574,6 +610,7 @@ mod tests {
             clock: clock.clone(),
             ids: ids.clone(),
             secrets: ids.clone(),
+            outbox: crate::memory::outbox(ids.clone()),
         };
         let request = QuizRequest {
             key: ProfileKey {
@@ -602,11 +639,14 @@ mod tests {
         ))
         .expect("quiz created");
         let client = ClientService::new(
-            quizzes.clone(),
-            merchants,
-            files.clone(),
-            clock,
-            ids,
+            ClientPorts {
+                quizzes: quizzes.clone(),
+                merchants,
+                store: files.clone(),
+                clock,
+                outbox: crate::memory::outbox(ids.clone()),
+                ids,
+            },
             "https://idv.example",
             UploadLimits::default(),
         );

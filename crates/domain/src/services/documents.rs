@@ -8,6 +8,7 @@ use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event};
 use crate::ids::{DocumentId, FileId};
 use crate::merchant::MerchantId;
+use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{
     Clock, DocumentRepository, DocumentStore, FileDownload, IdGenerator, ProfileRepository,
@@ -44,6 +45,7 @@ pub struct DocumentService {
     store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
+    outbox: Outbox,
 }
 
 impl std::fmt::Debug for DocumentService {
@@ -60,6 +62,7 @@ impl DocumentService {
         store: Arc<dyn DocumentStore>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
+        outbox: Outbox,
     ) -> Self {
         Self {
             profiles,
@@ -67,6 +70,7 @@ impl DocumentService {
             store,
             clock,
             ids,
+            outbox,
         }
     }
 
@@ -165,7 +169,7 @@ impl DocumentService {
         )
         .with_document(&document.id);
         self.documents
-            .update_status(&document, &event)
+            .update_status(&document, &self.outbox.entry(event).await?)
             .await
             .map_err(missing_document)?;
         Ok(document)
@@ -189,7 +193,7 @@ impl DocumentService {
         )
         .with_document(&document.id);
         self.documents
-            .delete(&document, &event)
+            .delete(&document, &self.outbox.entry(event).await?)
             .await
             .map_err(missing_document)?;
         super::remove_files(
@@ -237,6 +241,7 @@ mod tests {
 
     use super::*;
     use crate::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    use crate::outbox::Entry;
     use crate::ports::{FileUpload, StoreResult, StoredObject};
     use crate::profile::ProfileId;
 
@@ -262,10 +267,10 @@ mod tests {
                 filtered: 0,
             })
         }
-        async fn update_status(&self, _: &Document, _: &Event) -> StoreResult<()> {
+        async fn update_status(&self, _: &Document, _: &Entry) -> StoreResult<()> {
             Err(StoreError::Missing)
         }
-        async fn delete(&self, _: &Document, _: &Event) -> StoreResult<()> {
+        async fn delete(&self, _: &Document, _: &Entry) -> StoreResult<()> {
             Err(StoreError::Missing)
         }
         async fn file_in_use(&self, file_id: &FileId) -> StoreResult<bool> {
@@ -333,6 +338,7 @@ mod tests {
             store.clone(),
             Arc::new(clock),
             Arc::new(SequentialIds::default()),
+            crate::memory::outbox(Arc::new(SequentialIds::default())),
         );
         let report = block_on(service.sweep_files()).expect("swept");
         assert_eq!(

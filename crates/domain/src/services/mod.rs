@@ -13,7 +13,7 @@ mod users;
 mod webhooks;
 
 pub use audit::{AuditTrail, Initiator};
-pub use client::{ClientService, FieldsInput, IncomingFile, QuizSession};
+pub use client::{ClientPorts, ClientService, FieldsInput, IncomingFile, QuizSession};
 pub use documents::{DocumentAt, DocumentService, SWEEP_AFTER, SweepReport};
 pub use merchants::MerchantService;
 pub use notes::NoteService;

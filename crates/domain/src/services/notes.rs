@@ -5,6 +5,7 @@ use crate::error::DomainError;
 use crate::event::{Activity, Actor, Event};
 use crate::merchant::MerchantId;
 use crate::note::{Note, NoteText};
+use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, IdGenerator, NoteRepository, ProfileRepository};
 use crate::profile::ProfileKey;
@@ -16,6 +17,7 @@ pub struct NoteService {
     notes: Arc<dyn NoteRepository>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
+    outbox: Outbox,
 }
 
 impl std::fmt::Debug for NoteService {
@@ -31,12 +33,14 @@ impl NoteService {
         notes: Arc<dyn NoteRepository>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
+        outbox: Outbox,
     ) -> Self {
         Self {
             profiles,
             notes,
             clock,
             ids,
+            outbox,
         }
     }
 
@@ -64,7 +68,9 @@ impl NoteService {
             actor.sign("The merchant added a note"),
             now,
         );
-        self.notes.insert(&note, &event).await?;
+        self.notes
+            .insert(&note, &self.outbox.entry(event).await?)
+            .await?;
         Ok(note)
     }
 

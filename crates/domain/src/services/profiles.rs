@@ -6,6 +6,7 @@ use super::find_profile;
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event};
 use crate::merchant::MerchantId;
+use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{Clock, DocumentStore, IdGenerator, ProfileRepository, StoreError};
 use crate::profile::{
@@ -22,6 +23,7 @@ pub struct ProfileService {
     store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
+    outbox: Outbox,
 }
 
 impl std::fmt::Debug for ProfileService {
@@ -37,12 +39,14 @@ impl ProfileService {
         store: Arc<dyn DocumentStore>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdGenerator>,
+        outbox: Outbox,
     ) -> Self {
         Self {
             profiles,
             store,
             clock,
             ids,
+            outbox,
         }
     }
 
@@ -50,7 +54,7 @@ impl ProfileService {
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// # use domain::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds};
+    /// # use domain::memory::{FixedClock, MemoryFiles, MemoryProfiles, SequentialIds, outbox};
     /// use domain::DomainError;
     /// use domain::merchant::MerchantId;
     /// use domain::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey, ShortText};
@@ -60,6 +64,7 @@ impl ProfileService {
     ///     Arc::new(MemoryFiles::default()),
     ///     Arc::new(FixedClock::default()),
     ///     Arc::new(SequentialIds::default()),
+    ///     outbox(Arc::new(SequentialIds::default())),
     /// );
     /// let key = ProfileKey {
     ///     email: Email::parse("ada@example.com").unwrap(),
@@ -93,8 +98,11 @@ impl ProfileService {
         // No name: the log is also what webhooks carry, and they carry no personal value
         // beyond the e-mail and mobile (contract §9).
         let details = "Profile created".to_owned();
-        let event = self.event(&profile, Activity::ProfileCreated, details, now);
-        match self.profiles.insert(&profile, &event).await {
+        let entry = self
+            .outbox
+            .entry(self.event(&profile, Activity::ProfileCreated, details, now))
+            .await?;
+        match self.profiles.insert(&profile, &entry).await {
             Ok(()) => Ok(profile),
             Err(StoreError::Duplicate) => Err(DomainError::ProfileExists),
             Err(e) => Err(e.into()),
@@ -194,6 +202,7 @@ impl ProfileService {
             now,
         );
         tombstone.profile_id = None;
+        let tombstone = self.outbox.entry(tombstone).await?;
         match self.profiles.delete(&profile, &tombstone).await {
             Ok(file_ids) => {
                 // The records are gone; their files follow at once.
@@ -232,8 +241,11 @@ impl ProfileService {
             let now = self.clock.now();
             let (activity, details) = change(&mut profile, now)?;
             profile.revision += 1;
-            let event = self.event(&profile, activity, details, now);
-            match self.profiles.update(&profile, &event).await {
+            let entry = self
+                .outbox
+                .entry(self.event(&profile, activity, details, now))
+                .await?;
+            match self.profiles.update(&profile, &entry).await {
                 Ok(()) => return Ok(profile),
                 Err(StoreError::Conflict) => continue,
                 Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::Profile)),
@@ -269,6 +281,7 @@ mod tests {
             Arc::new(MemoryFiles::default()),
             Arc::new(FixedClock::default()),
             Arc::new(SequentialIds::default()),
+            crate::memory::outbox(Arc::new(SequentialIds::default())),
         )
     }
 

@@ -4,6 +4,7 @@ use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event};
 use crate::ids::{QuizId, TemplateId};
 use crate::merchant::{MerchantId, QuizExpiryDays};
+use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, ProfileWrite, QuizRepository,
@@ -58,6 +59,7 @@ pub struct QuizService {
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     secrets: Arc<dyn SecretGenerator>,
+    outbox: Outbox,
     public_url: String,
 }
 
@@ -84,6 +86,8 @@ pub struct QuizPorts {
     pub ids: Arc<dyn IdGenerator>,
     /// Link secrets.
     pub secrets: Arc<dyn SecretGenerator>,
+    /// Where the events go, with the deliveries they owe.
+    pub outbox: Outbox,
 }
 
 impl std::fmt::Debug for QuizPorts {
@@ -103,6 +107,7 @@ impl QuizService {
             clock: ports.clock,
             ids: ports.ids,
             secrets: ports.secrets,
+            outbox: ports.outbox,
             public_url: public_url.into(),
         }
     }
@@ -148,11 +153,8 @@ impl QuizService {
             };
             let details = actor.sign(format!("Quiz sent, valid for {} days", days.days()));
             let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);
-            match self
-                .quizzes
-                .create(&write, &quiz, &[profile_event, quiz_event])
-                .await
-            {
+            let entries = self.outbox.entries(vec![profile_event, quiz_event]).await?;
+            match self.quizzes.create(&write, &quiz, &entries).await {
                 Ok(()) => {
                     return Ok(QuizWithClient {
                         quiz,
@@ -281,7 +283,8 @@ impl QuizService {
             "Quiz ended by the merchant",
             now,
         );
-        match self.quizzes.mark_expired(&quiz, &event).await {
+        let entry = self.outbox.entry(event).await?;
+        match self.quizzes.mark_expired(&quiz, &entry).await {
             Ok(()) => Ok(quiz),
             Err(StoreError::Conflict) => Err(DomainError::QuizExpired),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Quiz)),
@@ -305,7 +308,8 @@ impl QuizService {
             "Quiz deleted by the merchant",
             now,
         );
-        match self.quizzes.mark_deleted(&quiz, &event).await {
+        let entry = self.outbox.entry(event).await?;
+        match self.quizzes.mark_deleted(&quiz, &entry).await {
             Ok(()) => Ok(quiz),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Quiz)),
             Err(e) => Err(e.into()),
@@ -412,6 +416,7 @@ mod tests {
             clock: clock.clone(),
             ids: ids.clone(),
             secrets: ids.clone(),
+            outbox: crate::memory::outbox(ids.clone()),
         };
         World {
             quizzes: QuizService::new(ports, "https://idv.example"),
