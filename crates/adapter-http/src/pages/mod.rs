@@ -45,7 +45,8 @@ async fn form_post(
 }
 
 /// The address holds the token: it must not leak through the Referer, frames, caches or
-/// content sniffing. Scripts and styles come only from this service.
+/// content sniffing. Scripts and styles come only from this service. Wrapped outermost
+/// in a scope, so its refusals (429, errors) carry them too.
 pub(crate) fn security_headers() -> DefaultHeaders {
     DefaultHeaders::new()
         .add(("Referrer-Policy", "no-referrer"))
@@ -96,14 +97,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(
         web::scope("/q")
-            .wrap(security_headers())
             .wrap(from_fn(ratelimit::client_pages))
+            .wrap(security_headers())
             .route("/{code}", web::get().to(open::short)),
     )
     .service(
         web::scope("/quiz/{token}")
-            .wrap(security_headers())
             .wrap(from_fn(ratelimit::client_pages))
+            .wrap(security_headers())
             .route("", web::get().to(open::page))
             .route("/", web::get().to(open::page))
             .route("/fields", web::post().to(fields::handle))

@@ -11,6 +11,7 @@ mod client_pages;
 mod dashboard;
 mod dashboard_review;
 mod durability;
+mod edge;
 mod events;
 mod instances;
 mod outage;
@@ -47,6 +48,7 @@ fn main() {
         transport::SCENARIOS,
         durability::SCENARIOS,
         trust::SCENARIOS,
+        edge::SCENARIOS,
         tooling::SCENARIOS,
         webhooks::SCENARIOS,
         dashboard::SCENARIOS,
@@ -139,10 +141,14 @@ fn main() {
             "Chromium or chromedriver is not installed; the browser test is reported as ignored."
         );
     }
-    let browser_tests: [Scenario; 2] = [
+    let browser_tests: [Scenario; 3] = [
         (
             "browser::quiz_in_a_real_browser",
             browser::quiz_in_a_real_browser,
+        ),
+        (
+            "browser::the_docs_render_under_their_policy",
+            browser::the_docs_render_under_their_policy,
         ),
         (
             "browser::a_reviewer_works_in_the_dashboard_in_a_real_browser",
