@@ -18,21 +18,29 @@ impl Resolve for AddressGuard {
         let allow_private = self.allow_private;
         Box::pin(async move {
             let found = tokio::net::lookup_host((name.as_str(), 0)).await?;
-            let kept: Vec<SocketAddr> = found
-                .filter(|addr| Reach::of(addr.ip()).admits(allow_private))
-                .collect();
-            if kept.is_empty() {
-                // What the name resolved to is not told: the merchant reads this.
-                let refused = format!(
-                    "refused: {} resolves to no address a webhook may reach",
-                    name.as_str()
-                );
-                return Err(refused.into());
-            }
+            let kept = reachable(name.as_str(), found, allow_private)?;
             let addrs: Addrs = Box::new(kept.into_iter());
             Ok(addrs)
         })
     }
+}
+
+/// The addresses `name` resolved to that a webhook may reach; none is an error that,
+/// read by the merchant in its delivery log, never says what the name resolved to.
+fn reachable(
+    name: &str,
+    found: impl Iterator<Item = SocketAddr>,
+    allow_private: bool,
+) -> Result<Vec<SocketAddr>, String> {
+    let kept: Vec<SocketAddr> = found
+        .filter(|addr| Reach::of(addr.ip()).admits(allow_private))
+        .collect();
+    if kept.is_empty() {
+        return Err(format!(
+            "refused: {name} resolves to no address a webhook may reach"
+        ));
+    }
+    Ok(kept)
 }
 
 /// Whether `url` names, literally, an address a webhook may not reach (connected to
@@ -74,6 +82,25 @@ mod tests {
         ] {
             assert!(refused_literal(&url(special), true), "{special}");
         }
+    }
+
+    #[test]
+    fn a_name_resolving_only_to_refused_addresses_is_refused_without_telling_them() {
+        let addr = |s: &str| SocketAddr::new(s.parse().expect("ip"), 443);
+        let found = [addr("192.0.2.7"), addr("169.254.169.254"), addr("10.9.8.7")];
+        let refused = reachable("hooks.example.com", found.into_iter(), false)
+            .expect_err("nothing reachable");
+        assert!(refused.contains("hooks.example.com"), "{refused}");
+        for ip in ["192.0.2.7", "169.254.169.254", "10.9.8.7"] {
+            assert!(!refused.contains(ip), "{refused}");
+        }
+        // With private addresses allowed, only the internal one is kept.
+        let kept = reachable("hooks.example.com", found.into_iter(), true).expect("one kept");
+        assert_eq!(kept, [addr("10.9.8.7")]);
+        // A public one among refused ones is the only one connected to.
+        let mixed = [addr("198.18.0.1"), addr("93.184.216.34")];
+        let kept = reachable("hooks.example.com", mixed.into_iter(), true).expect("kept");
+        assert_eq!(kept, [addr("93.184.216.34")]);
     }
 
     #[tokio::test]

@@ -338,6 +338,26 @@ fn body_deadline(backend: Backend) {
     assert!(answer.starts_with("HTTP/1.1 408"), "answer: {answer}");
     assert!(answer.contains("REQUEST_TIMEOUT"), "answer: {answer}");
     assert!(started.elapsed() < Duration::from_secs(30));
+    // The dashboard's forms, read by another extractor, are bounded the same.
+    let head = format!(
+        "POST /dashboard/login HTTP/1.1\r\nHost: {address}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+    );
+    let body = (0..100).map(|_| b"a".to_vec()).collect();
+    let answer = trickle(
+        &address,
+        head,
+        body,
+        Duration::from_secs(1),
+        Duration::from_secs(30),
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "answer: {answer}");
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("content-security-policy:"),
+        "the dashboard's headers kept: {answer}"
+    );
     // A body in time is served as ever.
     env.client()
         .call("profile/get", &pair())

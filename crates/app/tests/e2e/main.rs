@@ -83,10 +83,14 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances: [Scenario; 4] = [
+    let instances: [Scenario; 5] = [
         (
             "postgres::two_instances_deliver_each_webhook_event_once",
             webhooks::two_instances_deliver_each_event_once,
+        ),
+        (
+            "postgres::two_instances_hold_at_most_4_of_one_merchants_deliveries",
+            webhooks::slow_merchant_across_instances,
         ),
         (
             "postgres::two_instances_started_together_migrate_one_fresh_database",

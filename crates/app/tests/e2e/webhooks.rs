@@ -659,12 +659,32 @@ pub fn two_instances_deliver_each_event_once(backend: Backend) {
 
 fn slow_merchant_delays_no_other(backend: Backend) {
     let env = Env::start_with(backend, &[ALLOW_PRIVATE]);
-    // The first merchant's endpoint holds every request 20 s (the sender gives up at
-    // 15 s, and tries again later), and it is owed 20 deliveries.
+    slow_merchant_beside_another(&env.server, &env.server);
+}
+
+/// Two instances on one PostgreSQL database together hold at most 4 of one merchant's
+/// deliveries in flight.
+pub fn slow_merchant_across_instances(backend: Backend) {
+    let db = TestDatabase::create(backend);
+    let shared = db.share();
+    let first = Server::start_with(db, &[ALLOW_PRIVATE]);
+    let second = Server::start_with(shared, &[ALLOW_PRIVATE]);
+    slow_merchant_beside_another(&first, &second);
+}
+
+/// A merchant whose endpoint holds every request 20 s (the sender gives up at 15 s, and
+/// tries again later) and is owed 20 deliveries, made through `slow_via`; another
+/// merchant's event, made through `fast_via`, reaches its endpoint at once all the same.
+fn slow_merchant_beside_another(slow_via: &Server, fast_via: &Server) {
     let slow = SlowReceiver::start(Duration::from_secs(20));
-    register(&env, &slow.url(), None);
+    let merchant = slow_via.create_merchant("Slow");
+    let client = slow_via.client(&merchant);
+    client
+        .call("webhook/create", &json!({"url": slow.url()}))
+        .assert_status(201);
     for n in 0..20 {
-        create_profile(&env, n);
+        let body = profile(&format!("p{n}@example.com"), &format!("41655{n:05}"));
+        client.call("profile/create", &body).assert_status(201);
     }
     let deadline = std::time::Instant::now() + WAIT;
     while slow.got() < 4 {
@@ -675,11 +695,9 @@ fn slow_merchant_delays_no_other(backend: Backend) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    // Meanwhile another merchant's event reaches its endpoint at once, not after the
-    // first merchant's attempts time out.
     let fast = Receiver::start();
-    let other = env.server.create_merchant("Other");
-    let client = env.server.client(&other);
+    let other = fast_via.create_merchant("Other");
+    let client = fast_via.client(&other);
     client
         .call("webhook/create", &json!({"url": fast.url()}))
         .assert_status(201);
