@@ -1,7 +1,10 @@
 //! `WebhookRepository`: endpoints, their deliveries and the worker's claims. The
 //! deliveries are first written by the outbox (`outbox.rs`), with the change that owes them.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
+use diesel::dsl::{count_star, min};
 use diesel::prelude::*;
 use domain::event::Activity;
 use domain::ids::{DeliveryId, WebhookId};
@@ -188,30 +191,85 @@ impl DeliveryProgress {
     }
 }
 
-/// Ids of up to `max` deliveries due at `now` to enabled endpoints and not claimed; on
-/// PostgreSQL locked until the claim commits, and skipped by concurrent claimers.
-fn due_ids(conn: &mut AnyConnection, now: i64, max: i64) -> Result<Vec<String>, Failure> {
-    let enabled = webhooks::table
-        .filter(webhooks::enabled.eq(true))
-        .select(webhooks::id);
-    let due = webhook_deliveries::table
-        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
-        .filter(webhook_deliveries::next_attempt_at.le(now))
-        .filter(
-            webhook_deliveries::claimed_until
-                .is_null()
-                .or(webhook_deliveries::claimed_until.le(now)),
-        )
-        .filter(webhook_deliveries::webhook_id.eq_any(enabled))
-        .order(webhook_deliveries::next_attempt_at.asc())
-        .limit(max)
-        .select(webhook_deliveries::id);
-    Ok(match conn {
-        AnyConnection::Postgresql(c) => due.for_update().skip_locked().load(c)?,
-        // One writer at a time: the claim's transaction is the only claimer.
-        AnyConnection::Sqlite(c) => due.load(c)?,
-    })
+/// The deliveries due at `$now`: pending, past their attempt time, not claimed (or their
+/// claim lapsed), to enabled endpoints.
+macro_rules! due_at {
+    ($now:expr) => {
+        webhook_deliveries::table
+            .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+            .filter(webhook_deliveries::next_attempt_at.le($now))
+            .filter(
+                webhook_deliveries::claimed_until
+                    .is_null()
+                    .or(webhook_deliveries::claimed_until.le($now)),
+            )
+            .filter(
+                webhook_deliveries::webhook_id.eq_any(
+                    webhooks::table
+                        .filter(webhooks::enabled.eq(true))
+                        .select(webhooks::id),
+                ),
+            )
+    };
 }
+
+/// Ids of up to `max` deliveries due at `now` that may be claimed: at most `per_merchant`
+/// in flight for any merchant, counting its deliveries claimed before (by any instance)
+/// and not yet saved, so one merchant's slow endpoints never take every attempt. The
+/// merchants take their turns in the order of their oldest due delivery.
+///
+/// Counting and claiming must not interleave between claimers: on SQLite the single
+/// writer runs one claim at a time; on PostgreSQL a claim holds a transaction-scoped
+/// advisory lock (taken by `claim_due`).
+fn claimable(
+    conn: &mut AnyConnection,
+    now: i64,
+    max: usize,
+    per_merchant: usize,
+) -> Result<Vec<String>, Failure> {
+    let in_flight: HashMap<String, i64> = webhook_deliveries::table
+        .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()))
+        .filter(webhook_deliveries::claimed_until.gt(now))
+        .group_by(webhook_deliveries::merchant_id)
+        .select((webhook_deliveries::merchant_id, count_star()))
+        .load::<(String, i64)>(conn)?
+        .into_iter()
+        .collect();
+    let mut waiting: Vec<(String, Option<i64>)> = due_at!(now)
+        .group_by(webhook_deliveries::merchant_id)
+        .select((
+            webhook_deliveries::merchant_id,
+            min(webhook_deliveries::next_attempt_at),
+        ))
+        .load(conn)?;
+    waiting.sort_by_key(|(_, oldest)| *oldest);
+    let mut ids = Vec::new();
+    for (merchant, _) in waiting {
+        let busy = in_flight.get(&merchant).copied().unwrap_or(0);
+        let room = usize::try_from(busy)
+            .map_or(0, |busy| per_merchant.saturating_sub(busy))
+            .min(max - ids.len());
+        if room == 0 {
+            continue;
+        }
+        ids.extend(
+            due_at!(now)
+                .filter(webhook_deliveries::merchant_id.eq(&merchant))
+                .order(webhook_deliveries::next_attempt_at.asc())
+                .limit(i64::try_from(room).unwrap_or(i64::MAX))
+                .select(webhook_deliveries::id)
+                .load::<String>(conn)?,
+        );
+        if ids.len() == max {
+            break;
+        }
+    }
+    Ok(ids)
+}
+
+/// The PostgreSQL advisory lock a claim holds to its commit ("idv_whk" in ASCII): claims
+/// by several instances count and claim one after the other.
+const CLAIM_LOCK: i64 = 0x0069_6476_5f77_686b;
 
 type ClaimedRow = (DeliveryRow, Vec<u8>, WebhookRow);
 
@@ -370,20 +428,26 @@ impl WebhookRepository for Database {
         now: OffsetDateTime,
         until: OffsetDateTime,
         max: usize,
+        per_merchant: usize,
     ) -> StoreResult<Vec<DueDelivery>> {
         let (now, until) = (to_db(now), to_db(until));
-        let max = i64::try_from(max).unwrap_or(i64::MAX);
-        // Looked for first on a reader: most polls find nothing, and on SQLite a claim
-        // is a write that would wait for, and cost, a commit.
+        // Looked for first on a reader: most polls find nothing (or only merchants with
+        // no room), and on SQLite a claim is a write that would wait for, and cost, a
+        // commit.
         let any_due = self
-            .read(move |conn| Ok(!due_ids(conn, now, 1)?.is_empty()))
+            .read(move |conn| Ok(!claimable(conn, now, 1, per_merchant)?.is_empty()))
             .await?;
         if !any_due {
             return Ok(Vec::new());
         }
         let rows: Vec<ClaimedRow> = self
             .write(move |conn| {
-                let ids = due_ids(conn, now, max)?;
+                if let AnyConnection::Postgresql(c) = conn {
+                    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+                        .bind::<diesel::sql_types::BigInt, _>(CLAIM_LOCK)
+                        .execute(c)?;
+                }
+                let ids = claimable(conn, now, max, per_merchant)?;
                 if ids.is_empty() {
                     return Ok(Vec::new());
                 }

@@ -167,7 +167,7 @@ async fn an_entry_is_stored_with_its_deliveries_and_an_endpoint_gone_meanwhile_i
     );
     // What the delivery will send opens again, naming the profile.
     let due =
-        f.db.claim_due(now(), now() + time::Duration::seconds(30), 10)
+        f.db.claim_due(now(), now() + time::Duration::seconds(30), 10, 4)
             .await
             .expect("claimed");
     assert_eq!(due.len(), 1);

@@ -17,7 +17,7 @@ impl TrustedProxies {
         Self(networks)
     }
 
-    fn trusts(&self, ip: IpAddr) -> bool {
+    pub(crate) fn trusts(&self, ip: IpAddr) -> bool {
         self.0.iter().any(|n| n.contains(&ip))
     }
 

@@ -1,12 +1,15 @@
 //! The envelope every answer starts with (interface §2.1), the `Query-Reference-Id`
 //! header and the request's log span.
 
+use std::net::IpAddr;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{HeaderName, HeaderValue, RETRY_AFTER};
+use actix_web::http::header::{
+    CONTENT_LENGTH, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER,
+};
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, Responder};
 use serde::Serialize;
@@ -14,6 +17,7 @@ use time::OffsetDateTime;
 use tracing::Instrument;
 use utoipa::ToSchema;
 
+use crate::body::GivenUp;
 use crate::error::{ApiError, ErrorItem};
 use crate::timefmt::rfc3339;
 
@@ -161,6 +165,29 @@ fn render_error(meta: &RequestMeta, error: &ApiError) -> HttpResponse {
     response.json(meta.envelope(error.status, false, body))
 }
 
+/// Names, in the request's log span, the client address a signed request came from.
+pub fn log_client_address(ip: IpAddr) {
+    tracing::Span::current().record("client_address", tracing::field::display(ip));
+}
+
+/// Names, in the request's log span, the API key a signed request names: its id, which
+/// travels in clear in `Api-Key`, never its secret.
+pub fn log_key_id(key_id: &str) {
+    tracing::Span::current().record("key_id", tracing::field::display(key_id));
+}
+
+/// Copies onto an error's envelope the headers its scope gave the bare error (security
+/// headers, `no-store`): an error answer keeps them. Only those that describe the replaced
+/// body are left behind.
+fn keep_scope_headers(scope_headers: &HeaderMap, envelope: &mut HeaderMap) {
+    let own: Vec<HeaderName> = envelope.keys().cloned().collect();
+    for (name, value) in scope_headers {
+        if name != CONTENT_TYPE && name != CONTENT_LENGTH && !own.contains(name) {
+            envelope.append(name.clone(), value.clone());
+        }
+    }
+}
+
 /// Gives each request its reference id and span, puts the id in a response header, and
 /// wraps every `ApiError`, wherever it was raised, in the envelope.
 pub async fn middleware(
@@ -176,6 +203,8 @@ pub async fn middleware(
         http.path = %crate::redact::path(req.path()),
         http.status = tracing::field::Empty,
         duration_ms = tracing::field::Empty,
+        key_id = tracing::field::Empty,
+        client_address = tracing::field::Empty,
     );
     let result = next.call(req).instrument(span.clone()).await;
     let _entered = span.enter();
@@ -184,13 +213,22 @@ pub async fn middleware(
             // Errors raised by actix itself (a form body over its limit, say) get the
             // envelope too, under the code their status stands for.
             let status = res.status();
-            let api_error = res.response().error().map(|e| {
-                e.as_error::<ApiError>()
-                    .cloned()
-                    .unwrap_or_else(|| ApiError::from_status(status, e.to_string()))
+            // A body given up for being late is answered 408, whatever the handler made
+            // of what arrived.
+            let api_error = GivenUp::of(res.request()).or_else(|| {
+                res.response().error().map(|e| {
+                    e.as_error::<ApiError>()
+                        .cloned()
+                        .unwrap_or_else(|| ApiError::from_status(status, e.to_string()))
+                })
             });
             match api_error {
-                Some(error) => res.into_response(render_error(&meta, &error)),
+                Some(error) => {
+                    let scope_headers = res.headers().clone();
+                    let mut res = res.into_response(render_error(&meta, &error));
+                    keep_scope_headers(&scope_headers, res.headers_mut());
+                    res
+                }
                 None => res.map_into_boxed_body(),
             }
         }

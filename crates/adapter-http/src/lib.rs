@@ -5,6 +5,7 @@
 pub mod auth;
 mod body;
 mod client_addr;
+mod connections;
 mod dashboard;
 mod dto;
 mod envelope;
@@ -24,7 +25,9 @@ mod timefmt;
 use actix_web::middleware::from_fn;
 use actix_web::{App, web};
 
+pub use body::BodyDeadline;
 pub use client_addr::TrustedProxies;
+pub use connections::ConnectionCap;
 pub use dashboard::DashboardSettings;
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
@@ -38,6 +41,7 @@ pub fn app(
     limits: web::Data<RateLimits>,
     proxies: web::Data<TrustedProxies>,
     dashboard: DashboardSettings,
+    body_deadline: BodyDeadline,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -52,9 +56,12 @@ pub fn app(
         .app_data(limits)
         .app_data(proxies)
         .app_data(web::Data::new(dashboard))
+        .app_data(web::Data::new(body_deadline))
         .configure(routes::configure)
         .configure(pages::configure)
         .configure(dashboard::configure)
         .default_service(web::to(handlers::fallback::not_found))
+        // Inside the envelope, which answers a body given up with 408.
+        .wrap(from_fn(body::bounded))
         .wrap(from_fn(envelope::middleware))
 }

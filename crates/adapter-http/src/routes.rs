@@ -1,6 +1,7 @@
 //! The route table: every path the service answers, in one place.
 
-use actix_web::http::header::LOCATION;
+use actix_web::http::header::{CACHE_CONTROL, LOCATION};
+use actix_web::middleware::DefaultHeaders;
 use actix_web::{FromRequest, Handler, HttpResponse, Responder, web};
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -59,35 +60,77 @@ where
         "{path} must be listed in OPERATIONS (and documented)"
     );
     cfg.service(
-        web::resource(format!("/api/v1/{path}"))
+        web::resource(format!("/{path}"))
             .route(web::post().to(handler))
             .default_service(web::to(fallback::method_not_allowed)),
     );
 }
 
+/// Every API answer, success or error: it holds a merchant's data, so no cache keeps it,
+/// and no client reads it as another type than it says.
+fn api_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((CACHE_CONTROL, "no-store"))
+        .add(("X-Content-Type-Options", "nosniff"))
+}
+
+/// The Swagger UI is served from the binary and works offline: its scripts, styles and
+/// images come from here (its CSS holds images as `data:` addresses), and it fetches
+/// only the OpenAPI document. The one inline style it needs, its logo's colours (an SVG
+/// `<style>` element), is allowed by its hash; a browser test checks that nothing else
+/// is refused.
+fn docs_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; \
+             style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='; \
+             img-src 'self' data:; connect-src 'self'; form-action 'none'; \
+             frame-ancestors 'none'; base-uri 'none'",
+        ))
+        .add(("X-Content-Type-Options", "nosniff"))
+}
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/healthz", web::get().to(health::live))
         .route("/readyz", web::get().to(health::ready))
-        .route(
-            "/api/v1/openapi.json",
-            web::get().to(|| async {
-                HttpResponse::Ok()
-                    .content_type("application/json")
-                    .body(openapi::document_json())
-            }),
+        .service(
+            web::scope("/docs")
+                .wrap(docs_headers())
+                .route(
+                    "",
+                    web::get().to(|| async {
+                        HttpResponse::Found()
+                            .insert_header((LOCATION, "/docs/"))
+                            .finish()
+                    }),
+                )
+                .service(
+                    SwaggerUi::new("/{_:.*}").config(
+                        utoipa_swagger_ui::Config::from("/api/v1/openapi.json")
+                            .try_it_out_enabled(false),
+                    ),
+                ),
         )
-        .route(
-            "/docs",
-            web::get().to(|| async {
-                HttpResponse::Found()
-                    .insert_header((LOCATION, "/docs/"))
-                    .finish()
-            }),
-        )
-        .service(SwaggerUi::new("/docs/{_:.*}").config(
-            utoipa_swagger_ui::Config::from("/api/v1/openapi.json").try_it_out_enabled(false),
-        ));
+        // Paths under the API's prefix that no operation serves (404, 405) are API
+        // answers too: the scope's headers hold for them.
+        .service(
+            web::scope("/api/v1")
+                .wrap(api_headers())
+                .route(
+                    "/openapi.json",
+                    web::get().to(|| async {
+                        HttpResponse::Ok()
+                            .content_type("application/json")
+                            .body(openapi::document_json())
+                    }),
+                )
+                .configure(operations),
+        );
+}
 
+/// The merchant operations, under `/api/v1/`.
+fn operations(cfg: &mut web::ServiceConfig) {
     operation(cfg, "profile/create", profile::create::handle);
     operation(cfg, "profile/update", profile::update::handle);
     operation(cfg, "profile/get", profile::get::handle);

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::auth::{self, Scheme};
 use crate::body;
 use crate::client_addr::client_ip;
+use crate::envelope;
 use crate::error::ApiError;
 use crate::ratelimit::RateLimits;
 use crate::state::ApiState;
@@ -46,6 +47,7 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
         .app_data::<web::Data<RateLimits>>()
         .ok_or_else(|| ApiError::internal("RateLimits is not registered"))?;
     let ip = client_ip(&req);
+    envelope::log_client_address(ip);
     // An address that failed too often is refused before any work is done for it.
     if let Some(wait) = limits.auth_failures.blocked(ip) {
         return Err(ApiError::rate_limited(wait));
@@ -116,6 +118,8 @@ async fn authenticate(
         state.merchants.find_key(api_key).await?.ok_or_else(|| {
             ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known.")
         })?;
+    // Only a key that exists is named: the header of a stranger is whatever they wrote.
+    envelope::log_key_id(&key.key);
     if !key.enabled {
         return Err(ApiError::unauthorized(
             "API_KEY_DISABLED",

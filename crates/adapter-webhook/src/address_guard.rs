@@ -1,13 +1,13 @@
-//! The address check at connection time: names resolve only to public addresses unless
-//! private ones are allowed, so a name that resolved publicly at registration and points
-//! inside later is refused then.
+//! The address check at connection time: names resolve only to public addresses (and
+//! internal ones where allowed, never special-purpose ones), so a name that resolved
+//! publicly at registration and points elsewhere later is refused then.
 
 use std::net::{IpAddr, SocketAddr};
 
-use domain::webhook::is_private_ip;
+use domain::webhook::Reach;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
-/// A resolver that drops private addresses (all of them unless `allow_private`).
+/// A resolver that drops the addresses a webhook may not reach.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct AddressGuard {
     pub(crate) allow_private: bool,
@@ -18,24 +18,39 @@ impl Resolve for AddressGuard {
         let allow_private = self.allow_private;
         Box::pin(async move {
             let found = tokio::net::lookup_host((name.as_str(), 0)).await?;
-            let kept: Vec<SocketAddr> = found
-                .filter(|addr| allow_private || !is_private_ip(addr.ip()))
-                .collect();
-            if kept.is_empty() {
-                let refused = format!("refused: {} resolves to private addresses", name.as_str());
-                return Err(refused.into());
-            }
+            let kept = reachable(name.as_str(), found, allow_private)?;
             let addrs: Addrs = Box::new(kept.into_iter());
             Ok(addrs)
         })
     }
 }
 
-/// Whether `url` names a private address literally (connected to without resolving).
-pub(crate) fn refused_literal(url: &reqwest::Url) -> bool {
+/// The addresses `name` resolved to that a webhook may reach; none is an error that,
+/// read by the merchant in its delivery log, never says what the name resolved to.
+fn reachable(
+    name: &str,
+    found: impl Iterator<Item = SocketAddr>,
+    allow_private: bool,
+) -> Result<Vec<SocketAddr>, String> {
+    let kept: Vec<SocketAddr> = found
+        .filter(|addr| Reach::of(addr.ip()).admits(allow_private))
+        .collect();
+    if kept.is_empty() {
+        return Err(format!(
+            "refused: {name} resolves to no address a webhook may reach"
+        ));
+    }
+    Ok(kept)
+}
+
+/// Whether `url` names, literally, an address a webhook may not reach (connected to
+/// without resolving).
+pub(crate) fn refused_literal(url: &reqwest::Url, allow_private: bool) -> bool {
     let host = url.host_str().unwrap_or_default();
     let literal = host.trim_start_matches('[').trim_end_matches(']');
-    literal.parse::<IpAddr>().is_ok_and(is_private_ip)
+    literal
+        .parse::<IpAddr>()
+        .is_ok_and(|ip| !Reach::of(ip).admits(allow_private))
 }
 
 #[cfg(test)]
@@ -48,11 +63,44 @@ mod tests {
 
     #[test]
     fn literal_private_addresses_are_told_apart() {
-        assert!(refused_literal(&url("http://127.0.0.1:8080/")));
-        assert!(refused_literal(&url("http://[::1]/")));
-        assert!(refused_literal(&url("https://10.0.0.1/")));
-        assert!(!refused_literal(&url("https://93.184.216.34/")));
-        assert!(!refused_literal(&url("https://example.com/")));
+        assert!(refused_literal(&url("http://127.0.0.1:8080/"), false));
+        assert!(refused_literal(&url("http://[::1]/"), false));
+        assert!(refused_literal(&url("https://10.0.0.1/"), false));
+        assert!(!refused_literal(&url("https://93.184.216.34/"), false));
+        assert!(!refused_literal(&url("https://example.com/"), false));
+        assert!(!refused_literal(&url("http://127.0.0.1:8080/"), true));
+    }
+
+    #[test]
+    fn literal_special_purpose_addresses_are_refused_even_where_private_is_allowed() {
+        for special in [
+            "https://169.254.169.254/",
+            "https://168.63.129.16/",
+            "https://192.0.2.1/",
+            "https://[2001:db8::1]/",
+            "https://[::ffff:198.18.0.1]/",
+        ] {
+            assert!(refused_literal(&url(special), true), "{special}");
+        }
+    }
+
+    #[test]
+    fn a_name_resolving_only_to_refused_addresses_is_refused_without_telling_them() {
+        let addr = |s: &str| SocketAddr::new(s.parse().expect("ip"), 443);
+        let found = [addr("192.0.2.7"), addr("169.254.169.254"), addr("10.9.8.7")];
+        let refused = reachable("hooks.example.com", found.into_iter(), false)
+            .expect_err("nothing reachable");
+        assert!(refused.contains("hooks.example.com"), "{refused}");
+        for ip in ["192.0.2.7", "169.254.169.254", "10.9.8.7"] {
+            assert!(!refused.contains(ip), "{refused}");
+        }
+        // With private addresses allowed, only the internal one is kept.
+        let kept = reachable("hooks.example.com", found.into_iter(), true).expect("one kept");
+        assert_eq!(kept, [addr("10.9.8.7")]);
+        // A public one among refused ones is the only one connected to.
+        let mixed = [addr("198.18.0.1"), addr("93.184.216.34")];
+        let kept = reachable("hooks.example.com", mixed.into_iter(), true).expect("kept");
+        assert_eq!(kept, [addr("93.184.216.34")]);
     }
 
     #[tokio::test]

@@ -29,7 +29,7 @@ pub struct HttpSender {
 
 impl HttpSender {
     /// A sender; `allow_private` lets it reach loopback, private, link-local and
-    /// unique-local addresses (`IDV_WEBHOOK_ALLOW_PRIVATE=1`).
+    /// unique-local addresses (`IDV_WEBHOOK_ALLOW_PRIVATE=1`), never special-purpose ones.
     pub fn new(allow_private: bool) -> Result<Self, reqwest::Error> {
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -65,8 +65,8 @@ impl WebhookSender for HttpSender {
             Err(e) => return Answer::NoAnswer(format!("invalid address: {e}")),
         };
         // A literal address is connected to without resolving: checked here instead.
-        if !self.allow_private && refused_literal(&url) {
-            return Answer::NoAnswer("refused: the address is private".to_owned());
+        if refused_literal(&url, self.allow_private) {
+            return Answer::NoAnswer("refused: no address a webhook may reach".to_owned());
         }
         let body = body(notification);
         let timestamp = now.unix_timestamp();

@@ -194,6 +194,13 @@ pub struct ServeArgs {
         default_value = ""
     )]
     pub trusted_proxies: Vec<String>,
+    /// Seconds a request body other than an upload may take in all (uploads must keep
+    /// 16 KiB/s on average after their first 10 s instead).
+    #[arg(long, env = "IDV_BODY_DEADLINE_SECONDS", default_value_t = 60)]
+    pub body_deadline_seconds: u64,
+    /// Open connections one client address may hold (trusted proxies excepted; 0: no cap).
+    #[arg(long, env = "IDV_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
+    pub max_connections_per_address: usize,
     /// Documents one quiz link may add.
     #[arg(long, env = "IDV_QUIZ_MAX_DOCUMENTS", default_value_t = 20)]
     pub quiz_max_documents: u64,

@@ -3,7 +3,8 @@ use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
 use adapter_http::{
-    ApiState, DashboardSettings, FailureGate, InProcess, RateLimits, TrustedProxies,
+    ApiState, BodyDeadline, ConnectionCap, DashboardSettings, FailureGate, InProcess, RateLimits,
+    TrustedProxies,
 };
 use adapter_webhook::HttpSender;
 use anyhow::Context;
@@ -92,7 +93,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         client_pages: limiter("page", Quota::per_minute(args.client_rate_limit)),
         sign_in: limiter("signin", Quota::per_minute(args.sign_in_limit)),
     });
-    let proxies = web::Data::new(TrustedProxies::new(proxies));
+    let proxies = TrustedProxies::new(proxies);
+    let connections = ConnectionCap::new(args.max_connections_per_address, proxies.clone());
+    let proxies = web::Data::new(proxies);
+    let body_deadline = BodyDeadline(std::time::Duration::from_secs(args.body_deadline_seconds));
     let dashboard = DashboardSettings {
         secure_cookies: public_url.starts_with("https://"),
         public_origin: origin_of(&public_url),
@@ -103,8 +107,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             limits.clone(),
             proxies.clone(),
             dashboard.clone(),
+            body_deadline,
         )
     })
+    .on_connect(move |io, connection| connections.on_connect(io, connection))
     .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
     .listen(listener)?;
     // On stdout, for scripts and tests that start the server on port 0.

@@ -1,6 +1,8 @@
 //! The delivery worker: runs inside `serve`, claims due webhook deliveries and attempts
-//! them, a few at a time. Stopped with the server: attempts in flight finish (each is
-//! bounded by the answer timeout); any that cannot are given back, due at once.
+//! them, a few at a time (the claim keeps each merchant to its share, so one merchant's
+//! slow endpoints never fill every slot). Stopped with the server: attempts in flight
+//! finish (each is bounded by the answer timeout); any that cannot are given back, due
+//! at once.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,7 +17,8 @@ use tokio::task::{self, JoinSet};
 
 /// How often the worker looks for due deliveries.
 const POLL: Duration = Duration::from_millis(250);
-/// Attempts in flight at most, per instance.
+/// Attempts in flight at most, per instance, all merchants together (each merchant has
+/// at most `domain::services::IN_FLIGHT_PER_MERCHANT` of them, across instances).
 const IN_FLIGHT: usize = 16;
 /// How long a stopping worker waits for its attempts: one answer's timeout and a margin.
 const STOP_GRACE: Duration = Duration::from_secs(ANSWER_TIMEOUT.as_secs() + 5);

@@ -328,12 +328,15 @@ pub trait WebhookRepository: Send + Sync {
     async fn save_delivery(&self, delivery: &Delivery, disable_endpoint: bool) -> StoreResult<()>;
     /// Up to `max` pending deliveries due at `now` to enabled endpoints, claimed until
     /// `until`: no other claimer (another instance included) gets them before then, or
-    /// before they are saved or released.
+    /// before they are saved or released. No merchant ends up with more than
+    /// `per_merchant` claimed at once, counting those claimed before, by any claimer, and
+    /// not yet saved or released.
     async fn claim_due(
         &self,
         now: OffsetDateTime,
         until: OffsetDateTime,
         max: usize,
+        per_merchant: usize,
     ) -> StoreResult<Vec<DueDelivery>>;
     /// Gives claimed deliveries back unattempted (a shutdown), due again at once.
     async fn release(&self, ids: &[DeliveryId]) -> StoreResult<()>;

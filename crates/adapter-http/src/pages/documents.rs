@@ -284,11 +284,8 @@ pub async fn handle(
     let link = QuizLink::Token(token.into_inner().into());
     let result = async {
         let room = state.client.upload_room(&link).await.map_err(api_error)?;
-        let (stream, stalled) = body::guarded(payload.into_inner());
-        let form = Multipart::new(req.headers(), stream);
-        let received = receive(&state, form, room)
-            .await
-            .map_err(|e| stalled.explain(e))?;
+        let form = Multipart::new(req.headers(), payload.into_inner());
+        let received = receive(&state, form, room).await?;
         let step = match received.step.as_deref().filter(|s| !s.is_empty()) {
             Some(step) => Feature::from_name(step)
                 .ok_or_else(|| invalid("step", "is not a step of this quiz")),

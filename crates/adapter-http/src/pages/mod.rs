@@ -56,7 +56,8 @@ pub(crate) enum Referrer {
 }
 
 /// The address holds the token: it must not leak through the Referer, frames, caches or
-/// content sniffing. Scripts and styles come only from this service.
+/// content sniffing. Scripts and styles come only from this service. Wrapped outermost
+/// in a scope, so its refusals (429, errors) carry them too.
 pub(crate) fn security_headers(referrer: Referrer) -> DefaultHeaders {
     let referrer = match referrer {
         Referrer::Never => "no-referrer",
@@ -111,14 +112,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     )
     .service(
         web::scope("/q")
-            .wrap(security_headers(Referrer::Never))
             .wrap(from_fn(ratelimit::client_pages))
+            .wrap(security_headers(Referrer::Never))
             .route("/{code}", web::get().to(open::short)),
     )
     .service(
         web::scope("/quiz/{token}")
-            .wrap(security_headers(Referrer::Never))
             .wrap(from_fn(ratelimit::client_pages))
+            .wrap(security_headers(Referrer::Never))
             .route("", web::get().to(open::page))
             .route("/", web::get().to(open::page))
             .route("/fields", web::post().to(fields::handle))

@@ -205,3 +205,39 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
     let quiz = c.call("quiz/get", &json!({"url": long_url}));
     assert_eq!(quiz.assert_status(200)["quiz"]["expired"], 0);
 }
+
+/// The API's docs (Swagger UI, served from the binary) render in a browser under their
+/// own Content-Security-Policy, which refuses nothing they use.
+pub fn the_docs_render_under_their_policy(backend: Backend) {
+    let env = Env::start(backend);
+    let profile_dir = tempfile::tempdir().expect("profile dir");
+    let out = Command::new(CHROMIUM)
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            // Lets the page fetch the OpenAPI document and render it before the dump.
+            "--virtual-time-budget=10000",
+            "--enable-logging=stderr",
+            "--v=0",
+            &format!("--user-data-dir={}", profile_dir.path().display()),
+            "--dump-dom",
+            &format!("{}/docs/", env.server.base_url),
+        ])
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let console = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        dom.contains("/api/v1/profile/create"),
+        "the operations are shown:\n{dom}\n{console}"
+    );
+    let refused: Vec<&str> = console
+        .lines()
+        .filter(|l| l.contains("Content Security Policy"))
+        .collect();
+    assert!(refused.is_empty(), "refused by the policy: {refused:#?}");
+}

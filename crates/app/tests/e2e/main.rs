@@ -11,6 +11,7 @@ mod client_pages;
 mod dashboard;
 mod dashboard_review;
 mod durability;
+mod edge;
 mod events;
 mod instances;
 mod outage;
@@ -48,6 +49,7 @@ fn main() {
         transport::SCENARIOS,
         durability::SCENARIOS,
         trust::SCENARIOS,
+        edge::SCENARIOS,
         tooling::SCENARIOS,
         webhooks::SCENARIOS,
         dashboard::SCENARIOS,
@@ -83,10 +85,14 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances: [Scenario; 4] = [
+    let instances: [Scenario; 5] = [
         (
             "postgres::two_instances_deliver_each_webhook_event_once",
             webhooks::two_instances_deliver_each_event_once,
+        ),
+        (
+            "postgres::two_instances_hold_at_most_4_of_one_merchants_deliveries",
+            webhooks::slow_merchant_across_instances,
         ),
         (
             "postgres::two_instances_started_together_migrate_one_fresh_database",
@@ -141,10 +147,14 @@ fn main() {
             "Chromium or chromedriver is not installed; the browser test is reported as ignored."
         );
     }
-    let browser_tests: [Scenario; 2] = [
+    let browser_tests: [Scenario; 3] = [
         (
             "browser::quiz_in_a_real_browser",
             browser::quiz_in_a_real_browser,
+        ),
+        (
+            "browser::the_docs_render_under_their_policy",
+            browser::the_docs_render_under_their_policy,
         ),
         (
             "browser::a_reviewer_works_in_the_dashboard_in_a_real_browser",

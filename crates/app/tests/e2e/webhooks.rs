@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use crate::Scenario;
 use crate::client_pages::{post_json, upload};
-use crate::support::{Backend, Env, Received, Receiver, Server, TestDatabase, jpeg, profile, with};
+use crate::support::{
+    Backend, Env, Received, Receiver, Server, SlowReceiver, TestDatabase, jpeg, profile, with,
+};
 
 pub const SCENARIOS: &[Scenario] = &[
     ("webhooks_are_registered_listed_changed_and_deleted", crud),
@@ -42,6 +44,14 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "a_rotated_secret_and_the_old_one_both_sign_for_a_day",
         rotation,
+    ),
+    (
+        "a_merchants_slow_endpoint_holds_at_most_4_deliveries_and_never_delays_another",
+        slow_merchant_delays_no_other,
+    ),
+    (
+        "special_purpose_addresses_are_refused_even_where_private_ones_are_allowed",
+        special_purpose_addresses,
     ),
 ];
 
@@ -645,4 +655,116 @@ pub fn two_instances_deliver_each_event_once(backend: Backend) {
     let received = receiver.received();
     assert_eq!(distinct_ids(&received).len(), EVENTS);
     assert_eq!(received.len(), EVENTS, "no event was delivered twice");
+}
+
+fn slow_merchant_delays_no_other(backend: Backend) {
+    let env = Env::start_with(backend, &[ALLOW_PRIVATE]);
+    slow_merchant_beside_another(&env.server, &env.server);
+}
+
+/// Two instances on one PostgreSQL database together hold at most 4 of one merchant's
+/// deliveries in flight.
+pub fn slow_merchant_across_instances(backend: Backend) {
+    let db = TestDatabase::create(backend);
+    let shared = db.share();
+    let first = Server::start_with(db, &[ALLOW_PRIVATE]);
+    let second = Server::start_with(shared, &[ALLOW_PRIVATE]);
+    slow_merchant_beside_another(&first, &second);
+}
+
+/// A merchant whose endpoint holds every request 20 s (the sender gives up at 15 s, and
+/// tries again later) and is owed 20 deliveries, made through `slow_via`; another
+/// merchant's event, made through `fast_via`, reaches its endpoint at once all the same.
+fn slow_merchant_beside_another(slow_via: &Server, fast_via: &Server) {
+    let slow = SlowReceiver::start(Duration::from_secs(20));
+    let merchant = slow_via.create_merchant("Slow");
+    let client = slow_via.client(&merchant);
+    client
+        .call("webhook/create", &json!({"url": slow.url()}))
+        .assert_status(201);
+    for n in 0..20 {
+        let body = profile(&format!("p{n}@example.com"), &format!("41655{n:05}"));
+        client.call("profile/create", &body).assert_status(201);
+    }
+    let deadline = std::time::Instant::now() + WAIT;
+    while slow.got() < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the slow endpoint got {}",
+            slow.got()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let fast = Receiver::start();
+    let other = fast_via.create_merchant("Other");
+    let client = fast_via.client(&other);
+    client
+        .call("webhook/create", &json!({"url": fast.url()}))
+        .assert_status(201);
+    client
+        .call("profile/create", &profile("b@example.com", "4165559999"))
+        .assert_status(201);
+    let got = fast.wait_until(Duration::from_secs(8), |r| !r.is_empty());
+    assert_eq!(
+        got.len(),
+        1,
+        "the other merchant's delivery arrived promptly"
+    );
+    assert_eq!(
+        slow.most_held(),
+        4,
+        "at most 4 of one merchant's deliveries in flight"
+    );
+}
+
+/// Only registered, never delivered to: nothing here may send traffic past loopback.
+fn special_purpose_addresses(backend: Backend) {
+    let env = Env::start_with(backend, &[ALLOW_PRIVATE]);
+    let c = env.client();
+    for url in [
+        "https://198.18.0.1/hook",
+        "https://198.19.255.254/hook",
+        "https://240.0.0.1/hook",
+        "https://255.255.255.255/hook",
+        "https://192.0.0.8/hook",
+        "https://192.0.2.10/hook",
+        "https://198.51.100.10/hook",
+        "https://203.0.113.10/hook",
+        "https://[2001:db8::10]/hook",
+        "https://[3fff::10]/hook",
+        "https://[2002:c000:20a::1]/hook",
+        "https://[2002:a9fe:a9fe::1]/hook",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdf5]/hook",
+        "https://[64:ff9b::c612:1]/hook",
+        "https://[::ffff:203.0.113.10]/hook",
+        "https://0.0.0.0/hook",
+        "https://0.1.2.3/hook",
+        "https://100.64.0.1/hook",
+        "https://224.0.0.1/hook",
+        "https://[ff02::1]/hook",
+        "https://169.254.169.254/latest/meta-data",
+        "https://168.63.129.16/hook",
+    ] {
+        c.call("webhook/create", &json!({"url": url}))
+            .assert_error(400, &["URL_INVALID"]);
+    }
+    let listed = c.call("webhook/read", &json!({}));
+    assert_eq!(
+        listed.assert_status(200)["total_count"],
+        0,
+        "nothing stored"
+    );
+    // Nor may a registered endpoint be moved there.
+    let receiver = Receiver::start();
+    let (id, _) = register(&env, &receiver.url(), None);
+    c.call(
+        "webhook/update",
+        &json!({"webhook_id": id, "url": "https://192.0.2.10/hook"}),
+    )
+    .assert_error(400, &["URL_INVALID"]);
+    let listed = c.call("webhook/read", &json!({}));
+    assert_eq!(
+        listed.assert_status(200)["webhooks"][0]["url"],
+        receiver.url().as_str()
+    );
 }

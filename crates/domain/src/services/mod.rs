@@ -22,7 +22,7 @@ pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use sign_in::{Credentials, SignIn, SignInPorts, SignInService};
 pub use templates::{ListChanges, TemplateService};
 pub use users::{UserPorts, UserService};
-pub use webhooks::{CLAIM_LEASE, WebhookInput, WebhookService};
+pub use webhooks::{CLAIM_LEASE, IN_FLIGHT_PER_MERCHANT, WebhookInput, WebhookService};
 
 use crate::DomainError;
 use crate::error::Resource;

@@ -20,6 +20,10 @@ use crate::webhook::{
 /// instance's claims are soon taken up by another.
 pub const CLAIM_LEASE: Duration = Duration::seconds(60);
 
+/// Deliveries of one merchant in flight at most, across every instance: one merchant's
+/// slow endpoints hold at most this many attempts, never another merchant's turn.
+pub const IN_FLIGHT_PER_MERCHANT: usize = 4;
+
 /// What a merchant sends to register or change an endpoint: the raw values, checked here
 /// because what a URL may point at depends on how the service is run.
 #[derive(Debug, Clone, Default)]
@@ -200,10 +204,14 @@ impl WebhookService {
         }
     }
 
-    /// Claims up to `max` deliveries due now, for [`Self::attempt`].
+    /// Claims up to `max` deliveries due now, for [`Self::attempt`]; at most
+    /// [`IN_FLIGHT_PER_MERCHANT`] of any one merchant's in flight at once.
     pub async fn claim_due(&self, max: usize) -> Result<Vec<DueDelivery>, DomainError> {
         let now = self.clock.now();
-        Ok(self.webhooks.claim_due(now, now + CLAIM_LEASE, max).await?)
+        Ok(self
+            .webhooks
+            .claim_due(now, now + CLAIM_LEASE, max, IN_FLIGHT_PER_MERCHANT)
+            .await?)
     }
 
     /// One attempt of a claimed delivery, its answer recorded.

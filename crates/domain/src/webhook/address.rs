@@ -4,6 +4,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+use super::Reach;
 use crate::validation::Invalid;
 
 /// The longest address accepted.
@@ -41,10 +42,20 @@ impl WebhookUrl {
             return Err(Invalid::new("must not hold spaces or control characters"));
         }
         let host = host_of(authority).ok_or_else(|| Invalid::new("must name a valid host"))?;
-        if !allow_private && is_private_host(&host) {
-            return Err(Invalid::new(
-                "must not point at a loopback, private, link-local or unique-local address",
-            ));
+        match reach_of(&host) {
+            Reach::Special => {
+                return Err(Invalid::new(
+                    "must not point at a special-purpose address (documentation, \
+                     benchmarking, reserved, shared, multicast, cloud metadata, or a relay \
+                     of one)",
+                ));
+            }
+            Reach::Internal if !allow_private => {
+                return Err(Invalid::new(
+                    "must not point at a loopback, private, link-local or unique-local address",
+                ));
+            }
+            Reach::Internal | Reach::Public => {}
         }
         Ok(Self(raw.to_owned()))
     }
@@ -121,48 +132,14 @@ fn is_host_name(name: &str) -> bool {
         })
 }
 
-fn is_private_host(host: &Host) -> bool {
+/// Where a connection to `host` would go, as far as its address tells before any name is
+/// resolved.
+fn reach_of(host: &Host) -> Reach {
     match host {
-        Host::Ip(ip) => is_private_ip(*ip),
+        Host::Ip(ip) => Reach::of(*ip),
         // Names that always mean this machine (RFC 6761).
-        Host::Name(name) => name == "localhost" || name.ends_with(".localhost"),
-    }
-}
-
-/// Whether a connection to `ip` would reach this service's own machine or network:
-/// loopback, private (RFC 1918), shared (RFC 6598), link-local, unique-local, unspecified
-/// or multicast, also when written as an IPv4-mapped IPv6 address.
-pub fn is_private_ip(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b))
-        }
-        IpAddr::V6(v6) => {
-            let segments = v6.segments();
-            // IPv4-mapped and IPv4-compatible (`::ffff:a.b.c.d`, `::a.b.c.d`) and the NAT64
-            // prefix (`64:ff9b::a.b.c.d`) reach the IPv4 address they embed.
-            if let Some(v4) = v6.to_ipv4() {
-                return is_private_ip(IpAddr::V4(v4));
-            }
-            if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-                let [.., a, b, c, d] = v6.octets();
-                return is_private_ip(IpAddr::V4(Ipv4Addr::new(a, b, c, d)));
-            }
-            let first = segments[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-        }
+        Host::Name(name) if name == "localhost" || name.ends_with(".localhost") => Reach::Internal,
+        Host::Name(_) => Reach::Public,
     }
 }
 
@@ -218,11 +195,8 @@ mod tests {
             "https://10.0.0.1/",
             "https://172.16.5.4/",
             "https://192.168.1.1/",
-            "https://169.254.169.254/latest/meta-data",
-            "https://100.64.0.1/",
-            "https://0.0.0.0/",
+            "https://169.254.1.1/",
             "https://[::1]/",
-            "https://[::]/",
             "https://[fd00::1]/",
             "https://[fe80::1]/",
             "https://[::ffff:127.0.0.1]/",
@@ -231,6 +205,31 @@ mod tests {
         ] {
             assert!(refused(private), "{private}");
             assert!(WebhookUrl::parse(private, true).is_ok(), "{private}");
+        }
+    }
+
+    #[test]
+    fn special_purpose_addresses_are_refused_even_where_private_is_allowed() {
+        for special in [
+            "https://0.0.0.0/",
+            "https://100.64.0.1/",
+            "https://169.254.169.254/latest/meta-data",
+            "https://168.63.129.16/",
+            "https://192.0.2.1/",
+            "https://198.18.0.1/",
+            "https://240.0.0.1/",
+            "https://255.255.255.255/",
+            "https://[::]/",
+            "https://[2001:db8::1]/",
+            "https://[2002:c000:201::1]/",
+            "https://[ff02::1]/",
+        ] {
+            let refused = WebhookUrl::parse(special, true).expect_err(special);
+            assert!(
+                refused.0.contains("special-purpose"),
+                "{special}: {}",
+                refused.0
+            );
         }
     }
 
@@ -255,17 +254,5 @@ mod tests {
             "https://example.com/{}",
             "a".repeat(2048)
         )));
-    }
-
-    #[test]
-    fn private_ranges_are_told_from_public_ones() {
-        let ip = |s: &str| s.parse::<IpAddr>().expect("ip");
-        assert!(is_private_ip(ip("127.8.9.10")));
-        assert!(is_private_ip(ip("::ffff:10.1.2.3")));
-        assert!(!is_private_ip(ip("8.8.8.8")));
-        assert!(!is_private_ip(ip("100.128.0.1")));
-        assert!(!is_private_ip(ip("2001:4860:4860::8888")));
-        assert!(!is_private_ip(ip("64:ff9b::808:808")));
-        assert!(is_private_ip(ip("64:ff9b::a00:1")));
     }
 }

@@ -3,11 +3,13 @@
 //! one transaction, so what was acknowledged always reaches the endpoint, at least once.
 
 mod address;
+mod reach;
 mod schedule;
 
 use std::hash::{Hash, Hasher};
 
-pub use address::{MAX_URL_LEN, WebhookUrl, is_private_ip};
+pub use address::{MAX_URL_LEN, WebhookUrl};
+pub use reach::Reach;
 pub use schedule::{
     ANSWER_TIMEOUT, Answer, JITTER, MAX_ATTEMPTS, Outcome, RETRY_DELAYS, judge, retry_delay,
 };

@@ -10,7 +10,7 @@ mod server;
 
 pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
-pub use receiver::{Received, Receiver};
+pub use receiver::{Received, Receiver, SlowReceiver};
 pub use s3::S3;
 pub use server::{Merchant, Server};
 

@@ -174,3 +174,84 @@ fn serve(server: &tiny_http::Server, shared: &Shared) {
         let _ = request.respond(tiny_http::Response::empty(answered));
     }
 }
+
+/// A slow endpoint: holds each request it gets for `hold` (or until it is dropped)
+/// before answering 200, as many at once as come, and counts how many it held at most.
+pub struct SlowReceiver {
+    pub port: u16,
+    server: Arc<tiny_http::Server>,
+    held: Arc<Held>,
+    thread: Option<JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct Held {
+    /// (requests got, requests held now, most held at once); `released` once dropped.
+    counts: Mutex<(usize, usize, usize)>,
+    released: Mutex<bool>,
+    wake: std::sync::Condvar,
+}
+
+impl SlowReceiver {
+    pub fn start(hold: Duration) -> Self {
+        let server =
+            Arc::new(tiny_http::Server::http(("127.0.0.1", 0)).expect("the receiver binds"));
+        let port = server.server_addr().to_ip().expect("an IP address").port();
+        let held = Arc::new(Held::default());
+        let thread = {
+            let (server, held) = (server.clone(), held.clone());
+            std::thread::spawn(move || {
+                for request in server.incoming_requests() {
+                    let held = held.clone();
+                    std::thread::spawn(move || hold_then_answer(request, &held, hold));
+                }
+            })
+        };
+        Self {
+            port,
+            server,
+            held,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/hooks/slow", self.port)
+    }
+
+    /// How many requests it got.
+    pub fn got(&self) -> usize {
+        self.held.counts.lock().expect("lock").0
+    }
+
+    /// The most requests it held open at once.
+    pub fn most_held(&self) -> usize {
+        self.held.counts.lock().expect("lock").2
+    }
+}
+
+fn hold_then_answer(request: tiny_http::Request, held: &Held, hold: Duration) {
+    {
+        let mut counts = held.counts.lock().expect("lock");
+        counts.0 += 1;
+        counts.1 += 1;
+        counts.2 = counts.2.max(counts.1);
+    }
+    let released = held.released.lock().expect("lock");
+    let _ = held
+        .wake
+        .wait_timeout_while(released, hold, |released| !*released);
+    held.counts.lock().expect("lock").1 -= 1;
+    let _ = request.respond(tiny_http::Response::empty(200));
+}
+
+impl Drop for SlowReceiver {
+    fn drop(&mut self) {
+        *self.held.released.lock().expect("lock") = true;
+        self.held.wake.notify_all();
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
