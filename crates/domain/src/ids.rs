@@ -85,6 +85,10 @@ object_id!(
     /// A dashboard user.
     UserId
 );
+object_id!(
+    /// One verification of a submitted quiz.
+    VerificationId
+);
 
 /// The secret of a quiz's long address, `{public_url}/quiz/{token}`: the only credential
 /// of the client's pages. Its `Debug` shows only its first four characters.

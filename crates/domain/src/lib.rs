@@ -61,6 +61,7 @@ mod statuses;
 pub mod template;
 pub mod user;
 pub mod validation;
+pub mod verification;
 pub mod webhook;
 
 /// In-memory implementations of the ports, for trying the rules and testing code that

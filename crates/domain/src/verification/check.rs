@@ -1,0 +1,404 @@
+//! What one check found: its name, its status, the reasons when it failed or could not
+//! run, the document it is about, and what it compared (never a personal value in clear).
+
+use crate::ids::DocumentId;
+
+/// Every check a verification runs, in the order a report lists them (contract §13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CheckName {
+    /// The SSN is one the Social Security Administration could have issued.
+    SsnFormat,
+    /// The client is old enough for the merchant.
+    MinimumAge,
+    /// The SSN or the document is not another profile's of the merchant.
+    DuplicateIdentity,
+    /// The device is not shared with many other profiles of the merchant.
+    DuplicateDevice,
+    /// The ID images and the selfie are usable.
+    DocumentQuality,
+    /// The licence's PDF417 barcode reads.
+    Barcode,
+    /// The passport's machine-readable zone reads and its check digits hold.
+    Mrz,
+    /// The document has not expired.
+    DocumentExpiry,
+    /// Issue, expiry and birth dates on the document agree.
+    DocumentDates,
+    /// The name read from the document is the profile's.
+    NameMatch,
+    /// The date of birth read from the document is the client's.
+    DateOfBirthMatch,
+    /// The licence number read is the profile's.
+    DocumentNumberMatch,
+    /// The address read is the one typed.
+    AddressMatch,
+    /// The selfie shows one face.
+    SelfieFace,
+    /// The ID's front shows a portrait.
+    DocumentPortrait,
+    /// The selfie's face is the portrait's.
+    FaceMatch,
+}
+
+impl CheckName {
+    /// Every check, in report order.
+    pub const ALL: [CheckName; 16] = [
+        Self::SsnFormat,
+        Self::MinimumAge,
+        Self::DuplicateIdentity,
+        Self::DuplicateDevice,
+        Self::DocumentQuality,
+        Self::Barcode,
+        Self::Mrz,
+        Self::DocumentExpiry,
+        Self::DocumentDates,
+        Self::NameMatch,
+        Self::DateOfBirthMatch,
+        Self::DocumentNumberMatch,
+        Self::AddressMatch,
+        Self::SelfieFace,
+        Self::DocumentPortrait,
+        Self::FaceMatch,
+    ];
+
+    /// Its name in the API.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::SsnFormat => "ssn_format",
+            Self::MinimumAge => "minimum_age",
+            Self::DuplicateIdentity => "duplicate_identity",
+            Self::DuplicateDevice => "duplicate_device",
+            Self::DocumentQuality => "document_quality",
+            Self::Barcode => "barcode",
+            Self::Mrz => "mrz",
+            Self::DocumentExpiry => "document_expiry",
+            Self::DocumentDates => "document_dates",
+            Self::NameMatch => "name_match",
+            Self::DateOfBirthMatch => "date_of_birth_match",
+            Self::DocumentNumberMatch => "document_number_match",
+            Self::AddressMatch => "address_match",
+            Self::SelfieFace => "selfie_face",
+            Self::DocumentPortrait => "document_portrait",
+            Self::FaceMatch => "face_match",
+        }
+    }
+
+    /// The check of this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckStatus {
+    /// Nothing wrong was found.
+    Passed,
+    /// Something was wrong: its reasons say what.
+    Failed,
+    /// It could not run (its input is missing, or this build cannot read it): its reasons
+    /// say why.
+    NotApplicable,
+}
+
+impl CheckStatus {
+    /// Its name in the API.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Passed => "passed",
+            Self::Failed => "failed",
+            Self::NotApplicable => "not_applicable",
+        }
+    }
+
+    /// The status of this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Passed, Self::Failed, Self::NotApplicable]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+    }
+}
+
+/// Why a check failed, or why it could not run. A merchant's policy maps each failure
+/// reason to a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    /// The SSN cannot have been issued (area 000, 666 or 900-999, group 00, serial 0000,
+    /// or a number known from advertising).
+    SsnInvalid,
+    /// The client is younger than the merchant's minimum age.
+    MinimumAgeNotMet,
+    /// Another profile of the merchant has this SSN.
+    SsnUsedByAnotherProfile,
+    /// Another profile of the merchant has this document.
+    DocumentUsedByAnotherProfile,
+    /// Three or more other profiles of the merchant came from this device.
+    DeviceUsedByOtherProfiles,
+    /// An image's short side is under 600 pixels.
+    ImageTooSmall,
+    /// An image is blurred.
+    ImageBlurry,
+    /// An image is too dark.
+    ImageTooDark,
+    /// An image has glare.
+    ImageTooBright,
+    /// An image cannot be decoded, or is too large to.
+    ImageUnreadable,
+    /// No PDF417 barcode was found on the licence.
+    BarcodeNotFound,
+    /// The barcode does not hold an AAMVA record.
+    BarcodeInvalid,
+    /// No machine-readable zone was found.
+    MrzNotFound,
+    /// A check digit of the machine-readable zone does not hold.
+    MrzCheckDigitInvalid,
+    /// The document has expired.
+    DocumentExpired,
+    /// The document's dates contradict each other.
+    DocumentDatesInconsistent,
+    /// The name read is not the profile's.
+    NameMismatch,
+    /// The date of birth read is not the client's.
+    DateOfBirthMismatch,
+    /// The licence number read is not the profile's.
+    DocumentNumberMismatch,
+    /// The address read is not the one typed.
+    AddressMismatch,
+    /// The selfie shows no face.
+    NoFace,
+    /// The selfie shows several faces.
+    MultipleFaces,
+    /// No portrait was found on the ID's front.
+    PortraitNotFound,
+    /// The selfie's face is not the portrait's.
+    FaceMismatch,
+    /// Not applicable: no SSN was given.
+    NoSsn,
+    /// Not applicable: no date of birth is known.
+    NoDateOfBirth,
+    /// Not applicable: no device fingerprint was taken.
+    NoFingerprint,
+    /// Not applicable: the profile has no licence number to compare.
+    NoDocumentNumber,
+    /// Not applicable: the quiz holds no document this check reads.
+    NoDocument,
+    /// Not applicable: nothing was read from the documents to compare.
+    NothingRead,
+    /// Not applicable: this build has no OCR (`tesseract`) to read an MRZ with.
+    OcrUnavailable,
+    /// Not applicable: this build reads no images yet.
+    ImageAnalysisUnavailable,
+    /// Not applicable: this build has no face matcher.
+    FaceMatcherUnavailable,
+}
+
+impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 33] = [
+        Self::SsnInvalid,
+        Self::MinimumAgeNotMet,
+        Self::SsnUsedByAnotherProfile,
+        Self::DocumentUsedByAnotherProfile,
+        Self::DeviceUsedByOtherProfiles,
+        Self::ImageTooSmall,
+        Self::ImageBlurry,
+        Self::ImageTooDark,
+        Self::ImageTooBright,
+        Self::ImageUnreadable,
+        Self::BarcodeNotFound,
+        Self::BarcodeInvalid,
+        Self::MrzNotFound,
+        Self::MrzCheckDigitInvalid,
+        Self::DocumentExpired,
+        Self::DocumentDatesInconsistent,
+        Self::NameMismatch,
+        Self::DateOfBirthMismatch,
+        Self::DocumentNumberMismatch,
+        Self::AddressMismatch,
+        Self::NoFace,
+        Self::MultipleFaces,
+        Self::PortraitNotFound,
+        Self::FaceMismatch,
+        Self::NoSsn,
+        Self::NoDateOfBirth,
+        Self::NoFingerprint,
+        Self::NoDocumentNumber,
+        Self::NoDocument,
+        Self::NothingRead,
+        Self::OcrUnavailable,
+        Self::ImageAnalysisUnavailable,
+        Self::FaceMatcherUnavailable,
+    ];
+
+    /// Its code in the API.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::SsnInvalid => "ssn_invalid",
+            Self::MinimumAgeNotMet => "minimum_age_not_met",
+            Self::SsnUsedByAnotherProfile => "ssn_used_by_another_profile",
+            Self::DocumentUsedByAnotherProfile => "document_used_by_another_profile",
+            Self::DeviceUsedByOtherProfiles => "device_used_by_other_profiles",
+            Self::ImageTooSmall => "image_too_small",
+            Self::ImageBlurry => "image_blurry",
+            Self::ImageTooDark => "image_too_dark",
+            Self::ImageTooBright => "image_too_bright",
+            Self::ImageUnreadable => "image_unreadable",
+            Self::BarcodeNotFound => "barcode_not_found",
+            Self::BarcodeInvalid => "barcode_invalid",
+            Self::MrzNotFound => "mrz_not_found",
+            Self::MrzCheckDigitInvalid => "mrz_check_digit_invalid",
+            Self::DocumentExpired => "document_expired",
+            Self::DocumentDatesInconsistent => "document_dates_inconsistent",
+            Self::NameMismatch => "name_mismatch",
+            Self::DateOfBirthMismatch => "date_of_birth_mismatch",
+            Self::DocumentNumberMismatch => "document_number_mismatch",
+            Self::AddressMismatch => "address_mismatch",
+            Self::NoFace => "no_face",
+            Self::MultipleFaces => "multiple_faces",
+            Self::PortraitNotFound => "portrait_not_found",
+            Self::FaceMismatch => "face_mismatch",
+            Self::NoSsn => "no_ssn",
+            Self::NoDateOfBirth => "no_date_of_birth",
+            Self::NoFingerprint => "no_fingerprint",
+            Self::NoDocumentNumber => "no_document_number",
+            Self::NoDocument => "no_document",
+            Self::NothingRead => "nothing_read",
+            Self::OcrUnavailable => "ocr_unavailable",
+            Self::ImageAnalysisUnavailable => "image_analysis_unavailable",
+            Self::FaceMatcherUnavailable => "face_matcher_unavailable",
+        }
+    }
+
+    /// The reason of this code.
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.as_str() == code)
+    }
+
+    /// Whether a failed check can give this reason (the others only say why a check did
+    /// not run): only these can be decided by a policy.
+    pub fn is_failure(&self) -> bool {
+        !matches!(
+            self,
+            Self::NoSsn
+                | Self::NoDateOfBirth
+                | Self::NoFingerprint
+                | Self::NoDocumentNumber
+                | Self::NoDocument
+                | Self::NothingRead
+                | Self::OcrUnavailable
+                | Self::ImageAnalysisUnavailable
+                | Self::FaceMatcherUnavailable
+        )
+    }
+}
+
+/// One thing a check compared, for the report: a count, a yes or no, a number. Never a
+/// stored personal value: an SSN, a date of birth or a document number appears only as
+/// whether it matched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Detail {
+    /// A yes or no (`"matches": true`).
+    Flag(bool),
+    /// A whole number (`"minimum_age": 18`, `"other_profiles": 2`).
+    Number(i64),
+}
+
+/// What one check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// Which check.
+    pub name: CheckName,
+    /// How it came out.
+    pub status: CheckStatus,
+    /// Empty when passed.
+    pub reasons: Vec<Reason>,
+    /// The document it is about, if one.
+    pub document_id: Option<DocumentId>,
+    /// What it compared, by name, in a stable order.
+    pub details: Vec<(&'static str, Detail)>,
+}
+
+impl Check {
+    /// Passed, with what was compared.
+    pub fn passed(name: CheckName, details: Vec<(&'static str, Detail)>) -> Self {
+        Self {
+            name,
+            status: CheckStatus::Passed,
+            reasons: Vec::new(),
+            document_id: None,
+            details,
+        }
+    }
+
+    /// Failed for `reasons`, with what was compared.
+    pub fn failed(
+        name: CheckName,
+        reasons: Vec<Reason>,
+        details: Vec<(&'static str, Detail)>,
+    ) -> Self {
+        Self {
+            name,
+            status: CheckStatus::Failed,
+            reasons,
+            document_id: None,
+            details,
+        }
+    }
+
+    /// Could not run, for `reason`.
+    pub fn not_applicable(name: CheckName, reason: Reason) -> Self {
+        Self {
+            name,
+            status: CheckStatus::NotApplicable,
+            reasons: vec![reason],
+            document_id: None,
+            details: Vec::new(),
+        }
+    }
+
+    /// About this document.
+    pub fn on(mut self, document: DocumentId) -> Self {
+        self.document_id = Some(document);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_status_and_reason_parses_back_and_is_distinct() {
+        for name in CheckName::ALL {
+            assert_eq!(CheckName::parse(name.as_str()), Some(name));
+        }
+        for reason in Reason::ALL {
+            assert_eq!(Reason::parse(reason.as_str()), Some(reason));
+        }
+        for status in [
+            CheckStatus::Passed,
+            CheckStatus::Failed,
+            CheckStatus::NotApplicable,
+        ] {
+            assert_eq!(CheckStatus::parse(status.as_str()), Some(status));
+        }
+        let mut codes: Vec<&str> = Reason::ALL.iter().map(Reason::as_str).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), Reason::ALL.len());
+        assert!(
+            CheckName::ALL.windows(2).all(|w| w[0] < w[1]),
+            "report order"
+        );
+        assert_eq!(CheckName::parse("nothing"), None);
+    }
+
+    #[test]
+    fn only_failure_reasons_are_failures() {
+        assert!(Reason::SsnInvalid.is_failure());
+        assert!(Reason::FaceMismatch.is_failure());
+        assert!(!Reason::NoSsn.is_failure());
+        assert!(!Reason::FaceMatcherUnavailable.is_failure());
+        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 24);
+    }
+}
