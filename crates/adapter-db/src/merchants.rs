@@ -7,6 +7,7 @@ use domain::merchant::{
     ApiKey, ExposeSecret, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
+use domain::verification::{MinimumAge, Policy};
 
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
@@ -21,26 +22,71 @@ struct MerchantRow {
     name: String,
     quiz_expiry_days: i32,
     created_at: i64,
+    minimum_age: i32,
+    verification_policy: String,
+    auto_decision: bool,
+}
+
+/// The settings' columns, as a change writes them.
+#[derive(AsChangeset)]
+#[diesel(table_name = merchants)]
+struct SettingsRow {
+    quiz_expiry_days: i32,
+    minimum_age: i32,
+    verification_policy: String,
+    auto_decision: bool,
+}
+
+impl SettingsRow {
+    fn of(s: &MerchantSettings) -> Self {
+        // The merchant's own choices only, as a JSON object of reason code to decision:
+        // reasons it never named follow the default, even one changed later.
+        let choices: serde_json::Map<String, serde_json::Value> = s
+            .policy
+            .choices()
+            .map(|(reason, decision)| (reason.as_str().into(), decision.as_str().into()))
+            .collect();
+        Self {
+            quiz_expiry_days: i32::from(s.quiz_expiry_days.days()),
+            minimum_age: i32::from(s.minimum_age.years()),
+            verification_policy: serde_json::Value::Object(choices).to_string(),
+            auto_decision: s.auto_decision,
+        }
+    }
 }
 
 impl MerchantRow {
     fn from_domain(m: &Merchant) -> Self {
+        let s = SettingsRow::of(&m.settings);
         Self {
             id: m.id.0.clone(),
             name: m.name.clone(),
-            quiz_expiry_days: i32::from(m.settings.quiz_expiry_days.days()),
+            quiz_expiry_days: s.quiz_expiry_days,
             created_at: to_db(m.created_at),
+            minimum_age: s.minimum_age,
+            verification_policy: s.verification_policy,
+            auto_decision: s.auto_decision,
         }
     }
 
     fn into_domain(self) -> StoreResult<Merchant> {
         let days = QuizExpiryDays::new(i64::from(self.quiz_expiry_days))
             .map_err(|e| corrupt("merchants.quiz_expiry_days", e))?;
+        let minimum_age = MinimumAge::new(i64::from(self.minimum_age))
+            .map_err(|e| corrupt("merchants.minimum_age", e))?;
+        let column = "merchants.verification_policy";
+        let choices: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(&self.verification_policy).map_err(|e| corrupt(column, e))?;
+        let policy = Policy::parse(choices.iter().map(|(r, d)| (r.as_str(), d.as_str())))
+            .map_err(|e| corrupt(column, e))?;
         Ok(Merchant {
             id: MerchantId(self.id),
             name: self.name,
             settings: MerchantSettings {
                 quiz_expiry_days: days,
+                minimum_age,
+                policy,
+                auto_decision: self.auto_decision,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })
@@ -255,10 +301,10 @@ impl MerchantRepository for Database {
 
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
         let id = id.0.clone();
-        let days = i32::from(settings.quiz_expiry_days.days());
+        let row = SettingsRow::of(settings);
         self.write(move |conn| {
             let changed = diesel::update(merchants::table.find(id))
-                .set(merchants::quiz_expiry_days.eq(days))
+                .set(&row)
                 .execute(conn)?;
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Missing));

@@ -7,6 +7,9 @@ diesel::table! {
         name -> Text,
         quiz_expiry_days -> Integer,
         created_at -> BigInt,
+        minimum_age -> Integer,
+        verification_policy -> Text,
+        auto_decision -> Bool,
     }
 }
 

@@ -829,8 +829,16 @@ async fn merchant_keys(p: Ports) {
     ] {
         assert!(matches!(missing, Err(StoreError::Missing)), "{missing:?}");
     }
+    // Every setting is kept as saved, the policy's choices included.
     let settings = MerchantSettings {
         quiz_expiry_days: crate::merchant::QuizExpiryDays::new(9).expect("valid"),
+        minimum_age: crate::verification::MinimumAge::new(21).expect("valid"),
+        policy: crate::verification::Policy::parse([
+            ("name_mismatch", "decline"),
+            ("ssn_invalid", "review"),
+        ])
+        .expect("valid"),
+        auto_decision: true,
     };
     p.merchants
         .save_settings(&m, &settings)

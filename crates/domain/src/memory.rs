@@ -379,7 +379,7 @@ impl MerchantRepository for MemoryMerchants {
             .iter_mut()
             .find(|m| &m.id == id)
             .ok_or(StoreError::Missing)?;
-        stored.settings = *settings;
+        stored.settings = settings.clone();
         Ok(())
     }
 }

@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use crate::ids::UserId;
 use crate::validation::Invalid;
+use crate::verification::{MinimumAge, Policy};
 
 /// A merchant's id (a ULID).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -108,10 +109,42 @@ impl Default for QuizExpiryDays {
 }
 
 /// What a merchant may tune for their own account.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MerchantSettings {
     /// Used for a quiz whose request gives no valid `quiz_expiry_days`.
     pub quiz_expiry_days: QuizExpiryDays,
+    /// The youngest a client may be (the `minimum_age` check).
+    pub minimum_age: MinimumAge,
+    /// What each failed check's reason leads to.
+    pub policy: Policy,
+    /// Whether a verification's outcome sets the profile's status (`passed`: Approved,
+    /// `declined`: Declined; `review` leaves it to a person).
+    pub auto_decision: bool,
+}
+
+/// A change of settings: what is `Some` is set, the rest kept.
+#[derive(Debug, Clone, Default)]
+pub struct SettingsChanges {
+    /// A new default expiry.
+    pub quiz_expiry_days: Option<QuizExpiryDays>,
+    /// A new minimum age.
+    pub minimum_age: Option<MinimumAge>,
+    /// A new policy (replacing the merchant's earlier choices).
+    pub policy: Option<Policy>,
+    /// Turns automatic decisions on or off.
+    pub auto_decision: Option<bool>,
+}
+
+impl MerchantSettings {
+    /// These settings with `changes` applied.
+    pub fn changed(self, changes: SettingsChanges) -> Self {
+        Self {
+            quiz_expiry_days: changes.quiz_expiry_days.unwrap_or(self.quiz_expiry_days),
+            minimum_age: changes.minimum_age.unwrap_or(self.minimum_age),
+            policy: changes.policy.unwrap_or(self.policy),
+            auto_decision: changes.auto_decision.unwrap_or(self.auto_decision),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use domain::merchant::{ExposeSecret, MerchantSettings, QuizExpiryDays};
+use domain::merchant::{ExposeSecret, QuizExpiryDays, SettingsChanges};
 use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
@@ -163,12 +163,13 @@ pub(super) async fn save(
     let Some(days) = days.and_then(|d| QuizExpiryDays::new(d).ok()) else {
         return not_saved("The default expiry is a whole number of days from 1 to 30.");
     };
-    let settings = MerchantSettings {
-        quiz_expiry_days: days,
+    let changes = SettingsChanges {
+        quiz_expiry_days: Some(days),
+        ..SettingsChanges::default()
     };
     match state
         .merchants
-        .update_settings(&reviewer.session.merchant_id, settings)
+        .change_settings(&reviewer.session.merchant_id, changes)
         .await
     {
         Ok(_) => redirect_to(SETTINGS.to_owned()),

@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use domain::merchant::MerchantSettings;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -7,12 +9,30 @@ use utoipa::ToSchema;
 pub struct SettingsView {
     /// Days a quiz stays valid when its request gives no valid `quiz_expiry_days`.
     pub quiz_expiry_days: u8,
+    /// The youngest a client may be, in years (the `minimum_age` check).
+    pub minimum_age: u8,
+    /// What every failure reason leads to: `decline` or `review` (the merchant's choices
+    /// over the default, which declines `document_expired`, `minimum_age_not_met` and
+    /// `ssn_invalid` and sends every other failure to review).
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub policy: BTreeMap<&'static str, &'static str>,
+    /// 1: a verification's outcome sets the profile's status (`passed`: Approved,
+    /// `declined`: Declined); 0: a person decides.
+    pub auto_decision: u8,
 }
 
 impl SettingsView {
     pub fn of(settings: &MerchantSettings) -> Self {
         Self {
             quiz_expiry_days: settings.quiz_expiry_days.days(),
+            minimum_age: settings.minimum_age.years(),
+            policy: settings
+                .policy
+                .effective()
+                .into_iter()
+                .map(|(reason, decision)| (reason.as_str(), decision.as_str()))
+                .collect(),
+            auto_decision: u8::from(settings.auto_decision),
         }
     }
 }

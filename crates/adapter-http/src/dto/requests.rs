@@ -4,7 +4,7 @@
 //! hence the `dead_code` allowance.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -203,11 +203,22 @@ pub struct NoteRequest {
     pub note: String,
 }
 
-/// merchant/settings/update.
+/// merchant/settings/update: any of the settings; those not sent are kept. At least one.
 #[derive(ToSchema)]
 pub struct SettingsRequest {
     /// 1 to 30.
-    pub quiz_expiry_days: i64,
+    #[schema(minimum = 1, maximum = 30)]
+    pub quiz_expiry_days: Option<i64>,
+    /// 1 to 120 years.
+    #[schema(minimum = 1, maximum = 120)]
+    pub minimum_age: Option<i64>,
+    /// Failure reason codes, each to `decline` or `review`; replaces the merchant's earlier
+    /// choices (`{}`: back to the default).
+    #[schema(value_type = Option<BTreeMap<String, String>>)]
+    pub policy: Option<BTreeMap<String, String>>,
+    /// 0 or 1.
+    #[schema(minimum = 0, maximum = 1)]
+    pub auto_decision: Option<i64>,
 }
 
 /// webhook/create.

@@ -14,6 +14,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "merchant_settings_refuse_days_outside_one_to_thirty",
         refuse_out_of_range,
     ),
+    (
+        "verification_settings_default_to_18_the_contracts_policy_and_no_auto_decision_and_change_alone",
+        verification_settings,
+    ),
 ];
 
 fn defaults_and_update(backend: Backend) {
@@ -50,4 +54,78 @@ fn refuse_out_of_range(backend: Backend) {
         .assert_error(400, &["QUIZ_EXPIRY_DAYS_REQUIRED"]);
     let got = client.call("merchant/settings/get", &json!({}));
     assert_eq!(got.assert_status(200)["quiz_expiry_days"], 5, "unchanged");
+}
+
+fn verification_settings(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let got = client.call("merchant/settings/get", &json!({}));
+    let got = got.assert_status(200);
+    assert_eq!(got["minimum_age"], 18);
+    assert_eq!(got["auto_decision"], 0);
+    let policy = got["policy"].as_object().expect("every reason");
+    assert_eq!(policy.len(), 24, "every failure reason: {policy:?}");
+    for reason in ["document_expired", "minimum_age_not_met", "ssn_invalid"] {
+        assert_eq!(policy[reason], "decline", "{reason}");
+    }
+    assert_eq!(policy["name_mismatch"], "review");
+    assert!(!policy.contains_key("no_ssn"), "only failures are decided");
+
+    // Each setting changes alone; what is not sent is kept.
+    let updated = client.call(
+        "merchant/settings/update",
+        &json!({"minimum_age": 21, "policy": {"name_mismatch": "decline", "ssn_invalid": "review"}}),
+    );
+    let updated = updated.assert_status(200);
+    assert_eq!(updated["minimum_age"], 21);
+    assert_eq!(updated["quiz_expiry_days"], 5, "kept");
+    assert_eq!(updated["policy"]["name_mismatch"], "decline");
+    assert_eq!(updated["policy"]["ssn_invalid"], "review");
+    assert_eq!(
+        updated["policy"]["document_expired"], "decline",
+        "default kept"
+    );
+    client
+        .call("merchant/settings/update", &json!({"auto_decision": 1}))
+        .assert_status(200);
+    let got = client.call("merchant/settings/get", &json!({}));
+    let got = got.assert_status(200);
+    assert_eq!(
+        (got["minimum_age"].clone(), got["auto_decision"].clone()),
+        (json!(21), json!(1))
+    );
+    assert_eq!(got["policy"]["name_mismatch"], "decline", "stored");
+
+    // Bad values are refused together, and nothing changes.
+    client
+        .call(
+            "merchant/settings/update",
+            &json!({"minimum_age": 0, "policy": {"no_ssn": "decline"}, "auto_decision": 2}),
+        )
+        .assert_error(
+            400,
+            &[
+                "MINIMUM_AGE_INVALID",
+                "POLICY_INVALID",
+                "AUTO_DECISION_INVALID",
+            ],
+        );
+    for policy in [
+        json!({"name_mismatch": "approve"}),
+        json!({"nothing": "review"}),
+        json!(["name_mismatch"]),
+    ] {
+        client
+            .call("merchant/settings/update", &json!({"policy": policy}))
+            .assert_error(400, &["POLICY_INVALID"]);
+    }
+    // An empty policy is the default again.
+    let reset = client.call("merchant/settings/update", &json!({"policy": {}}));
+    assert_eq!(
+        reset.assert_status(200)["policy"]["name_mismatch"],
+        "review"
+    );
+    let other = env.server.client(&env.server.create_merchant("Other"));
+    let theirs = other.call("merchant/settings/get", &json!({}));
+    assert_eq!(theirs.assert_status(200)["minimum_age"], 18, "per merchant");
 }

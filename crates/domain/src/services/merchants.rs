@@ -5,7 +5,7 @@ use crate::error::{DomainError, Resource};
 use crate::ids::UserId;
 use crate::merchant::{
     API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, MAX_ENABLED_KEYS,
-    Merchant, MerchantId, MerchantSettings, SecretString,
+    Merchant, MerchantId, MerchantSettings, SecretString, SettingsChanges,
 };
 use crate::ports::{AuditLog, Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
 use crate::services::{AuditTrail, Initiator};
@@ -185,12 +185,13 @@ impl MerchantService {
         Ok(self.merchants.find_key(key).await?)
     }
 
-    /// Saves the merchant's settings.
-    pub async fn update_settings(
+    /// Changes the merchant's settings; returns them all as they now are.
+    pub async fn change_settings(
         &self,
         merchant: &MerchantId,
-        settings: MerchantSettings,
+        changes: SettingsChanges,
     ) -> Result<MerchantSettings, DomainError> {
+        let settings = self.get(merchant).await?.settings.changed(changes);
         match self.merchants.save_settings(merchant, &settings).await {
             Ok(()) => Ok(settings),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
@@ -229,6 +230,7 @@ mod tests {
     use crate::memory::{FixedClock, MemoryAudit, MemoryMerchants, SequentialIds};
     use crate::merchant::ExposeSecret;
     use crate::merchant::QuizExpiryDays;
+    use crate::verification::MinimumAge;
     use futures_executor::block_on;
 
     fn service() -> MerchantService {
@@ -335,11 +337,28 @@ mod tests {
     fn settings_are_saved_per_merchant() {
         let svc = service();
         let (merchant, _) = block_on(svc.create("Acme")).expect("created");
-        let settings = MerchantSettings {
-            quiz_expiry_days: QuizExpiryDays::new(12).expect("valid"),
+        let changes = SettingsChanges {
+            quiz_expiry_days: Some(QuizExpiryDays::new(12).expect("valid")),
+            ..SettingsChanges::default()
         };
-        block_on(svc.update_settings(&merchant.id, settings)).expect("saved");
+        block_on(svc.change_settings(&merchant.id, changes)).expect("saved");
         let reread = block_on(svc.get(&merchant.id)).expect("found");
         assert_eq!(reread.settings.quiz_expiry_days.days(), 12);
+        let changes = SettingsChanges {
+            minimum_age: Some(MinimumAge::new(21).expect("valid")),
+            auto_decision: Some(true),
+            ..SettingsChanges::default()
+        };
+        let saved = block_on(svc.change_settings(&merchant.id, changes)).expect("saved");
+        assert_eq!(
+            saved.quiz_expiry_days.days(),
+            12,
+            "what was not named is kept"
+        );
+        assert_eq!((saved.minimum_age.years(), saved.auto_decision), (21, true));
+        assert_eq!(
+            block_on(svc.get(&merchant.id)).expect("found").settings,
+            saved
+        );
     }
 }

@@ -400,6 +400,7 @@ mod tests {
         let merchants = Arc::new(MemoryMerchants::default());
         let settings = MerchantSettings {
             quiz_expiry_days: QuizExpiryDays::new(12).expect("valid"),
+            ..MerchantSettings::default()
         };
         let merchant = Merchant {
             id: m(),

@@ -1,4 +1,5 @@
-use domain::merchant::{MerchantSettings, QuizExpiryDays};
+use domain::merchant::{QuizExpiryDays, SettingsChanges};
+use domain::verification::{MinimumAge, Policy};
 
 use crate::dto::merchant::SettingsView;
 use crate::dto::requests::SettingsRequest;
@@ -7,21 +8,41 @@ use crate::fields::Fields;
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
-/// Change the merchant's default quiz expiry.
+/// The settings a request may change.
+const SETTINGS: [&str; 4] = ["quiz_expiry_days", "minimum_age", "policy", "auto_decision"];
+
+/// Change any of the merchant's settings: the default quiz expiry, the minimum age, the
+/// verification policy, automatic decisions. Those not sent are kept.
 #[utoipa::path(post, path = "/api/v1/merchant/settings/update", tag = "merchant",
     request_body = SettingsRequest,
-    responses((status = 200, description = "The settings", body = Envelope<SettingsView>)))]
+    responses((status = 200, description = "The settings, all of them", body = Envelope<SettingsView>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     let mut f = Fields::new(&req.body);
-    let days = f.integer("quiz_expiry_days", true);
+    // Nothing to change reads as the one setting there always was.
+    let nothing = !SETTINGS.iter().any(|name| f.has(name));
+    let days = f.integer("quiz_expiry_days", nothing);
     let days = f.check("quiz_expiry_days", days, QuizExpiryDays::new);
-    let days = f.finish(|| days)?;
-    let settings = MerchantSettings {
-        quiz_expiry_days: days,
-    };
+    let age = f.integer("minimum_age", false);
+    let age = f.check("minimum_age", age, MinimumAge::new);
+    let policy = f.object("policy", false).map(|choices| {
+        choices
+            .iter()
+            .map(|(reason, decision)| (reason.as_str(), decision.as_str().unwrap_or_default()))
+            .collect::<Vec<_>>()
+    });
+    let policy = f.check("policy", policy, Policy::parse);
+    let auto_decision = f.flag("auto_decision");
+    let changes = f.finish(|| {
+        Some(SettingsChanges {
+            quiz_expiry_days: days,
+            minimum_age: age,
+            policy,
+            auto_decision,
+        })
+    })?;
     let saved = state
         .merchants
-        .update_settings(&req.merchant, settings)
+        .change_settings(&req.merchant, changes)
         .await?;
     Ok(Reply::ok(SettingsView::of(&saved)))
 }
