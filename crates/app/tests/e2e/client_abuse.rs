@@ -1,0 +1,251 @@
+//! The client's routes under abuse (contract §16), each tried the way the attack is made:
+//! forms that are large or many-parted without being files, empty parts, images that
+//! declare more pixels than any document has, invisible characters in typed text, and
+//! field posts racing the quiz's submission.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::Scenario;
+use crate::client_pages::{send_quiz, upload};
+use crate::support::{Backend, Env, Part, jpeg, multipart};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "every_part_of_an_upload_counts_toward_its_40_mib",
+        parts_count_toward_the_limit,
+    ),
+    (
+        "an_upload_of_more_than_ten_parts_is_refused",
+        at_most_ten_parts,
+    ),
+    (
+        "an_empty_file_part_stores_nothing",
+        empty_part_stores_nothing,
+    ),
+];
+
+const PAIR: (&str, &str) = ("ada@example.com", "4165550123");
+
+fn pair() -> Value {
+    json!({"email_address": PAIR.0, "mobile_number": PAIR.1})
+}
+
+/// An answer read off the wire: status and JSON body.
+struct RawAnswer {
+    status: u16,
+    body: Value,
+}
+
+impl RawAnswer {
+    fn codes(&self) -> Vec<String> {
+        self.body["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["code"].as_str().map(str::to_owned))
+            .collect()
+    }
+}
+
+/// Posts `body` on a connection of its own, sending it from another thread while the
+/// answer is read, as a script that streams a large form does: the server may answer
+/// (and stop reading) long before the body is all sent.
+fn post_raw(env: &Env, path: &str, content_type: &str, body: Vec<u8>) -> RawAnswer {
+    let address = env.server.base_url.trim_start_matches("http://").to_owned();
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nAccept: application/json\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("head sent");
+    let mut writer = stream.try_clone().expect("clone");
+    let sender = std::thread::spawn(move || {
+        for piece in body.chunks(64 * 1024) {
+            if writer.write_all(piece).is_err() {
+                break;
+            }
+        }
+    });
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).expect("status line");
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {status_line:?}"));
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("header");
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().expect("length");
+        }
+    }
+    let mut bytes = vec![0; length];
+    reader.read_exact(&mut bytes).expect("body");
+    let _ = stream.shutdown(Shutdown::Both);
+    sender.join().expect("sender");
+    RawAnswer {
+        status,
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
+fn documents_of_ada(env: &Env) -> u64 {
+    let reply = env.client().call(
+        "document/read",
+        &json!({"email_address": PAIR.0, "mobile_number": PAIR.1, "limit": 50}),
+    );
+    reply.assert_status(200)["total_count"]
+        .as_u64()
+        .expect("count")
+}
+
+/// A form of `step`, one real photo, then `fillers` parts the route does not read.
+fn form_with_fillers(fillers: &[Vec<u8>]) -> (String, Vec<u8>) {
+    let photo = jpeg(500);
+    let fillers: Vec<String> = fillers
+        .iter()
+        .map(|f| String::from_utf8(f.clone()).expect("ascii"))
+        .collect();
+    let mut parts = vec![
+        ("step", Part::Text("passport_upload")),
+        (
+            "file",
+            Part::File {
+                name: "p.jpg",
+                bytes: &photo,
+            },
+        ),
+    ];
+    parts.extend(fillers.iter().map(|f| ("note", Part::Text(f))));
+    multipart(&parts)
+}
+
+fn parts_count_toward_the_limit(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    // Eight parts of 7.5 MiB that are no file, after a real photo: 60 MiB in ten parts.
+    let filler = vec![b'a'; 15 * 512 * 1024];
+    let (content_type, body) = form_with_fillers(&vec![filler; 8]);
+    assert!(body.len() > 60 * 1024 * 1024);
+    let answer = post_raw(
+        &env,
+        &format!("/quiz/{token}/documents"),
+        &content_type,
+        body,
+    );
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert_eq!(answer.codes(), ["REQUEST_TOO_LARGE"]);
+    assert!(
+        env.server.stored_files().is_empty(),
+        "the photo sent first is removed again"
+    );
+    assert_eq!(documents_of_ada(&env), 0);
+    // The same form with small fillers is taken.
+    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 8]);
+    let taken = post_raw(
+        &env,
+        &format!("/quiz/{token}/documents"),
+        &content_type,
+        body,
+    );
+    assert_eq!(taken.status, 200, "{}", taken.body);
+    assert_eq!(documents_of_ada(&env), 1);
+}
+
+fn at_most_ten_parts(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    let path = format!("/quiz/{token}/documents");
+    // 60 MiB of one-KiB parts, each under any size a part could be refused for.
+    let (content_type, body) = form_with_fillers(&vec![vec![b'a'; 1024]; 60 * 1024]);
+    let answer = post_raw(&env, &path, &content_type, body);
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert_eq!(answer.codes(), ["REQUEST_TOO_LARGE"]);
+    // Eleven small parts: refused; ten: taken.
+    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 9]);
+    let answer = post_raw(&env, &path, &content_type, body);
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert!(
+        answer.body["errors"][0]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("10 parts")),
+        "{}",
+        answer.body
+    );
+    assert!(env.server.stored_files().is_empty());
+    assert_eq!(documents_of_ada(&env), 0);
+    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 8]);
+    assert_eq!(post_raw(&env, &path, &content_type, body).status, 200);
+    assert_eq!(documents_of_ada(&env), 1);
+}
+
+/// Every file and folder under the data directory but the database's own files and the
+/// server's log, which change with any request.
+fn data_dir_entries(dir: &Path) -> BTreeSet<PathBuf> {
+    fn walk(dir: &Path, out: &mut BTreeSet<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("idv.sqlite3") || name == "server.log" {
+                continue;
+            }
+            out.insert(path.clone());
+            if path.is_dir() {
+                walk(&path, out);
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(dir, &mut out);
+    out
+}
+
+fn empty_part_stores_nothing(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
+    let data_dir = env.server.db.data_dir.path();
+    let before = data_dir_entries(data_dir);
+    // A browser's form with its file input left empty: a part with no bytes.
+    upload(&env, &token, "passport_upload", &[("", b"")]).assert_error(400, &["FILE_REQUIRED"]);
+    assert_eq!(data_dir_entries(data_dir), before, "no file or folder made");
+    assert_eq!(documents_of_ada(&env), 0);
+    // Beside a real photo, the empty part adds nothing to the document.
+    let reply = upload(
+        &env,
+        &token,
+        "passport_upload",
+        &[("", b""), ("p.jpg", &jpeg(300)), ("", b"")],
+    );
+    let document_id = reply.assert_status(200)["document_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let got = env.client().call(
+        "document/get",
+        &crate::support::with(pair(), "document_id", json!(document_id)),
+    );
+    let files = got.assert_status(200)["document"]["data"]
+        .as_array()
+        .expect("files")
+        .len();
+    assert_eq!(files, 1);
+    assert_eq!(env.server.stored_files().len(), 1);
+}
