@@ -192,7 +192,8 @@ impl Intake {
         if let Err(e) = self.flush().await {
             return Err((self.file_id, e));
         }
-        let file_type = sniff(&self.head, self.tail.bytes());
+        let sniffed = sniff(&self.head, self.tail.bytes());
+        let file_type = sniffed.map(|s| s.file_type);
         if let Some(upload) = self.upload.take()
             && let Err(e) = upload.finish().await
         {
@@ -202,6 +203,7 @@ impl Intake {
             file_id: self.file_id,
             file_name: clean_name(raw_name, file_type),
             file_type,
+            pixels: sniffed.and_then(|s| s.pixels),
             sha256: hex::encode(self.hash.finish()),
             size_bytes: self.size,
         })

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 
 use crate::document::{
-    Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, StoredFile,
+    Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD,
+    MAX_IMAGE_PIXELS, StoredFile,
 };
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
@@ -45,6 +46,9 @@ pub struct IncomingFile {
     pub file_name: String,
     /// `None` when the bytes are none of the accepted types.
     pub file_type: Option<FileType>,
+    /// Width times height, as an image's header declares them (never decoded); `None`
+    /// for a PDF.
+    pub pixels: Option<u64>,
     /// Lowercase hex SHA-256 of the bytes as sent.
     pub sha256: String,
     /// The size as sent. A file over the limit is not stored whole (the adapter stops
@@ -487,8 +491,8 @@ impl ClientService {
     }
 }
 
-/// The type of each file, if all of them may be kept: 1 to 4 files, each at most 10 MiB
-/// and of an accepted type.
+/// The type of each file, if all of them may be kept: 1 to 4 files, each at most 10 MiB,
+/// of an accepted type and, for an image, of at most 50 megapixels.
 fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
     let refuse = |problem, reason: String| -> DomainError {
         Violations::single("file", problem, reason).into()
@@ -512,6 +516,12 @@ fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
                 return Err(refuse(
                     Problem::Invalid,
                     format!("{} is larger than 10 MiB", file.file_name),
+                ));
+            }
+            if file.pixels.is_some_and(|pixels| pixels > MAX_IMAGE_PIXELS) {
+                return Err(refuse(
+                    Problem::Invalid,
+                    format!("{} declares more than 50 megapixels", file.file_name),
                 ));
             }
             file.file_type.ok_or_else(|| {
@@ -628,6 +638,7 @@ mod tests {
             file_id,
             file_name: "id.jpg".into(),
             file_type: Some(FileType::Jpeg),
+            pixels: Some(6),
             sha256: "00".repeat(32),
             size_bytes: 3,
         }
@@ -827,6 +838,7 @@ mod tests {
             file_id: "F1".into(),
             file_name: name.into(),
             file_type,
+            pixels: None,
             sha256: String::new(),
             size_bytes: size as u64,
         }
@@ -855,5 +867,19 @@ mod tests {
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES, Some(FileType::Pdf))]).is_ok());
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES + 1, Some(FileType::Pdf))]).is_err());
         assert!(check_files(&[file("x.jpg", 10, None)]).is_err());
+    }
+
+    #[test]
+    fn images_declaring_more_than_50_megapixels_are_refused() {
+        let image = |pixels| IncomingFile {
+            pixels: Some(pixels),
+            ..file("id.png", 10, Some(FileType::Png))
+        };
+        assert!(check_files(&[image(MAX_IMAGE_PIXELS)]).is_ok());
+        assert_eq!(
+            code(check_files(&[image(MAX_IMAGE_PIXELS + 1)])),
+            Some(("file".into(), Problem::Invalid))
+        );
+        assert!(check_files(&[image(30_000 * 30_000)]).is_err());
     }
 }
