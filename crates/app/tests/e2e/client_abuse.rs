@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::Scenario;
-use crate::client_pages::{send_quiz, upload};
-use crate::support::{Backend, Env, Part, jpeg, multipart};
+use crate::client_pages::{post_json, send_quiz, upload};
+use crate::support::{Backend, Env, Part, jpeg, multipart, with};
 
 pub const SCENARIOS: &[Scenario] = &[
     (
@@ -31,6 +31,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "an_image_declaring_more_than_50_megapixels_is_refused_undecoded",
         huge_images_refused,
+    ),
+    (
+        "typed_text_refuses_bidi_and_zero_width_characters_and_is_stored_composed",
+        typed_text_is_visible_and_composed,
     ),
 ];
 
@@ -244,7 +248,7 @@ fn empty_part_stores_nothing(backend: Backend) {
         .to_owned();
     let got = env.client().call(
         "document/get",
-        &crate::support::with(pair(), "document_id", json!(document_id)),
+        &with(pair(), "document_id", json!(document_id)),
     );
     let files = got.assert_status(200)["document"]["data"]
         .as_array()
@@ -372,4 +376,76 @@ fn huge_images_refused(backend: Backend) {
     .assert_status(200);
     upload(&env, &token, "passport_upload", &[("id.jpg", &jpeg(500))]).assert_status(200);
     assert_eq!(documents_of_ada(&env), 2);
+}
+
+fn documents_named(env: &Env, name: &str) -> Vec<Value> {
+    let reply = env
+        .client()
+        .call("document/read", &with(pair(), "limit", json!(50)));
+    reply.assert_status(200)["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .filter(|d| d["name"] == name)
+        .cloned()
+        .collect()
+}
+
+fn typed_text_is_visible_and_composed(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"agreement_sign": 1, "address_submit": 1}));
+    let agreement = format!("/quiz/{token}/agreement");
+    // "Ada " then a right-to-left override: a reviewer would read "Ada Lovelace".
+    let spoofed = "Ada \u{202E}ecalevoL";
+    post_json(
+        &env,
+        &agreement,
+        json!({"full_name": spoofed, "consent": true}),
+    )
+    .assert_error(400, &["FULL_NAME_INVALID"]);
+    post_json(
+        &env,
+        &agreement,
+        json!({"full_name": "Ada\u{200B} Lovelace", "consent": true}),
+    )
+    .assert_error(400, &["FULL_NAME_INVALID"]);
+    let address = json!({"address_line_1": "1 Main St\u{2066}", "city": "Toronto", "state": "ON", "postal": "M5V 2T6", "country": "CA"});
+    post_json(&env, &format!("/quiz/{token}/fields"), address)
+        .assert_error(400, &["ADDRESS_LINE_1_INVALID"]);
+    assert!(documents_named(&env, "agreement_sign").is_empty());
+    let profile = env.client().call("profile/get", &pair());
+    assert!(
+        profile.assert_status(200)["profile"]["customer_submitted_form_fields"]["address"]
+            .is_null(),
+        "{}",
+        profile.body
+    );
+
+    // Typed decomposed ("e" then a combining acute accent), stored composed.
+    post_json(
+        &env,
+        &agreement,
+        json!({"full_name": "Rene\u{301}e Lovelace", "consent": true}),
+    )
+    .assert_status(200);
+    let address = json!({"address_line_1": "1 Rue Sainte-Catherine", "city": "Montre\u{301}al", "state": "QC", "postal": "H2X 1Z4", "country": "CA"});
+    post_json(&env, &format!("/quiz/{token}/fields"), address).assert_status(200);
+    let signed = documents_named(&env, "agreement_sign");
+    assert_eq!(signed.len(), 1);
+    let document_id = signed[0]["id"].as_str().expect("id");
+    let got = env.client().call(
+        "document/get",
+        &with(pair(), "document_id", json!(document_id)),
+    );
+    assert_eq!(
+        got.assert_status(200)["document"]["data"][0]["signed_name"],
+        "Ren\u{E9}e Lovelace",
+        "{}",
+        got.body
+    );
+    let profile = env.client().call("profile/get", &pair());
+    assert_eq!(
+        profile.assert_status(200)["profile"]["customer_submitted_form_fields"]["address"],
+        "1 Rue Sainte-Catherine, Montr\u{E9}al, QC H2X 1Z4, CA"
+    );
 }
