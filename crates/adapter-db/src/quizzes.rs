@@ -318,6 +318,7 @@ impl QuizRepository for Database {
         let (profile, created_at, event) =
             (profile.clone(), to_db(sent.created_at), self.logged(event));
         self.write(move |conn| {
+            lock_unsubmitted(conn, &id)?;
             merge_submitted(conn, &profile, &changes, created_at)?;
             add_completed(conn, &id, done)?;
             record(conn, &event)
@@ -341,11 +342,9 @@ impl QuizRepository for Database {
         let row = DocumentRow::seal(document, &self.vault)?;
         let (document, event) = (document.clone(), self.logged(event));
         self.write(move |conn| {
-            // Takes the quiz row's lock (PostgreSQL; SQLite has one writer anyway), so
-            // that two uploads at once cannot both pass the limits on the same count.
-            diesel::update(quizzes::table.find(&id))
-                .set(quizzes::id.eq(&id))
-                .execute(conn)?;
+            // The row lock also keeps two uploads at once from both passing the limits
+            // on the same count.
+            lock_unsubmitted(conn, &id)?;
             let bytes = document.files().iter().map(|f| f.size_bytes).sum();
             if !limits.admits(usage_of(conn, &id)?, bytes) {
                 return Err(Failure::Store(StoreError::LimitReached));
@@ -394,6 +393,25 @@ impl QuizRepository for Database {
         })
         .await
     }
+}
+
+/// Takes the quiz row's lock for this write's transaction if the quiz is not submitted;
+/// `Conflict` if it is. On PostgreSQL a `submit` committing meanwhile makes this update
+/// wait and then find the row submitted, and a `submit` coming after waits for this
+/// write's commit; SQLite has one writer anyway. So the quiz's state is decided in the
+/// write's own transaction: nothing is written to a quiz after its submission.
+fn lock_unsubmitted(conn: &mut AnyConnection, quiz_id: &str) -> Result<(), Failure> {
+    let locked = diesel::update(
+        quizzes::table
+            .find(quiz_id)
+            .filter(quizzes::submitted_at.is_null()),
+    )
+    .set(quizzes::id.eq(quiz_id))
+    .execute(conn)?;
+    if locked == 0 {
+        return Err(Failure::Store(StoreError::Conflict));
+    }
+    Ok(())
 }
 
 /// Adds `done` to the quiz's stored completed steps. Compare-and-set in a loop: two steps

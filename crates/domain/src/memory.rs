@@ -567,6 +567,9 @@ impl QuizRepository for MemoryQuizzes {
         sent: &SubmittedFormFields,
         event: &Event,
     ) -> StoreResult<()> {
+        self.change(quiz, event, StoreError::Conflict, |stored| {
+            stored.submitted_at.is_none() && add_steps(stored, quiz)
+        })?;
         {
             let mut profiles = self.profiles.profiles.lock().expect("lock");
             let stored = profiles
@@ -584,9 +587,7 @@ impl QuizRepository for MemoryQuizzes {
             merge(&mut submitted.ssn, &sent.ssn);
             submitted.updated_at = sent.updated_at;
         }
-        self.change(quiz, event, StoreError::Missing, |stored| {
-            add_steps(stored, quiz)
-        })
+        Ok(())
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
@@ -612,8 +613,8 @@ impl QuizRepository for MemoryQuizzes {
         if !limits.admits(self.usage(quiz).await?, bytes) {
             return Err(StoreError::LimitReached);
         }
-        self.change(quiz, event, StoreError::Missing, |stored| {
-            add_steps(stored, quiz)
+        self.change(quiz, event, StoreError::Conflict, |stored| {
+            stored.submitted_at.is_none() && add_steps(stored, quiz)
         })?;
         self.profiles
             .documents

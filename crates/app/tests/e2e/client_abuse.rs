@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -35,6 +37,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "typed_text_refuses_bidi_and_zero_width_characters_and_is_stored_composed",
         typed_text_is_visible_and_composed,
+    ),
+    (
+        "field_posts_racing_submit_are_written_before_it_or_refused",
+        field_posts_race_submit,
     ),
 ];
 
@@ -447,5 +453,144 @@ fn typed_text_is_visible_and_composed(backend: Backend) {
     assert_eq!(
         profile.assert_status(200)["profile"]["customer_submitted_form_fields"]["address"],
         "1 Rue Sainte-Catherine, Montr\u{E9}al, QC H2X 1Z4, CA"
+    );
+}
+
+fn stored_ssn(env: &Env) -> Value {
+    let got = env.client().call("profile/get", &pair());
+    got.assert_status(200)["profile"]["customer_submitted_form_fields"]["ssn"].clone()
+}
+
+/// Every activity of Ada's log, paged through.
+fn activities(env: &Env) -> Vec<String> {
+    let mut all = Vec::new();
+    loop {
+        let page = env.client().call(
+            "event/read",
+            &with(with(pair(), "offset", json!(all.len())), "limit", json!(50)),
+        );
+        let events = page.assert_status(200)["events"]
+            .as_array()
+            .expect("events")
+            .clone();
+        if events.is_empty() {
+            return all;
+        }
+        all.extend(
+            events
+                .iter()
+                .map(|e| e["activity"].as_str().expect("activity").to_owned()),
+        );
+    }
+}
+
+/// One field post of the race: the value it sent, its answer, and whether it was sent
+/// after the submission had been acknowledged.
+struct Post {
+    ssn: String,
+    status: u16,
+    codes: Vec<String>,
+    sent_after_submit: bool,
+}
+
+fn field_posts_race_submit(backend: Backend) {
+    // The race sends more posts than the per-address budget of the client's pages.
+    let env = Env::start_with(backend, &[("IDV_CLIENT_RATE_LIMIT", "0")]);
+    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1}));
+    let fields = format!("/quiz/{token}/fields");
+    post_json(&env, &fields, json!({"ssn": "300000000"})).assert_status(200);
+    let acknowledged = AtomicUsize::new(0);
+    let submitted = AtomicBool::new(false);
+    let posts = Mutex::new(Vec::new());
+    let refused = AtomicUsize::new(0);
+    let mut after_submit = Vec::new();
+    std::thread::scope(|s| {
+        // 40 clients post their own values, again and again, until they are refused.
+        for client in 0..40 {
+            let (env, fields, acknowledged, submitted, posts, refused_count) =
+                (&env, &fields, &acknowledged, &submitted, &posts, &refused);
+            s.spawn(move || {
+                for round in 0.. {
+                    let ssn = format!("3{client:02}{round:06}");
+                    let sent_after_submit = submitted.load(Ordering::SeqCst);
+                    let reply = post_json(env, fields, json!({ "ssn": ssn }));
+                    let post = Post {
+                        ssn,
+                        status: reply.status,
+                        codes: reply.codes(),
+                        sent_after_submit,
+                    };
+                    let refused = post.status != 200;
+                    if !refused {
+                        acknowledged.fetch_add(1, Ordering::SeqCst);
+                    }
+                    posts.lock().expect("posts").push(post);
+                    if refused {
+                        refused_count.fetch_add(1, Ordering::SeqCst);
+                        return;
+                    }
+                }
+            });
+        }
+        // Once 40 posts went through, with all 40 clients still posting, the quiz is
+        // submitted; what is stored is read from the moment the submission is
+        // acknowledged until every client has been refused.
+        while acknowledged.load(Ordering::SeqCst) < 40 {
+            std::thread::yield_now();
+        }
+        env.client()
+            .send(
+                "POST",
+                &format!("/quiz/{token}/submit"),
+                &[("Accept", "application/json")],
+                b"",
+            )
+            .assert_status(200);
+        submitted.store(true, Ordering::SeqCst);
+        after_submit.push(stored_ssn(&env));
+        while refused.load(Ordering::SeqCst) < 40 {
+            after_submit.push(stored_ssn(&env));
+        }
+    });
+    let posts = posts.into_inner().expect("posts");
+    for post in &posts {
+        assert!(
+            post.status == 200 || post.codes == ["QUIZ_SUBMITTED"],
+            "{} answered {} {:?}",
+            post.ssn,
+            post.status,
+            post.codes
+        );
+        assert!(
+            !(post.sent_after_submit && post.status == 200),
+            "{} was taken after the submission was acknowledged",
+            post.ssn
+        );
+    }
+    assert_eq!(
+        posts.iter().filter(|p| p.status != 200).count(),
+        40,
+        "each client ends refused"
+    );
+    // Nothing was written once the submission had committed...
+    let stored = stored_ssn(&env);
+    for seen in &after_submit {
+        assert_eq!(*seen, stored, "a value was written after submit");
+    }
+    // ...what is stored was acknowledged, and every acknowledged post was written.
+    let taken: Vec<&Post> = posts.iter().filter(|p| p.status == 200).collect();
+    assert!(
+        taken.iter().any(|p| stored == p.ssn.as_str()),
+        "{stored} was never acknowledged"
+    );
+    let activities = activities(&env);
+    let written = activities
+        .iter()
+        .filter(|a| *a == "form_fields_submitted")
+        .count();
+    assert_eq!(written, taken.len() + 1, "one event per acknowledged post");
+    assert_eq!(
+        activities.iter().filter(|a| *a == "quiz_submitted").count(),
+        1
     );
 }

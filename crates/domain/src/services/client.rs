@@ -222,10 +222,15 @@ impl ClientService {
         }
         let details = format!("The client submitted: {}", done.join(", "));
         let event = self.event(&view, Activity::FormFieldsSubmitted, details, now);
-        self.quizzes
+        match self
+            .quizzes
             .save_fields(&view.quiz, &view.client.id, &sent_fields, &event)
-            .await?;
-        Ok(view)
+            .await
+        {
+            Ok(()) => Ok(view),
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The file bytes one more upload to this quiz may carry, checked before the
@@ -446,10 +451,15 @@ impl ClientService {
         let event = self
             .event(&view, Activity::DocumentUploaded, details, now)
             .with_document(&document.id);
-        Ok(self
+        match self
             .quizzes
             .add_document(&view.quiz, document, &event, self.limits)
-            .await?)
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
+            Err(e) => Err(e.into()),
+        }
     }
 
     fn document(
