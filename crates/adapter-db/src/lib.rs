@@ -189,6 +189,25 @@ impl Database {
         }
     }
 
+    /// After a deletion on SQLite: the erased rows are zeroed in the database file
+    /// (`secure_delete`), but the write-ahead log still holds earlier images of their
+    /// pages until it is checkpointed and truncated, which this does. Best effort: when
+    /// a reader keeps the log, it is said in the log and the next checkpoint takes it.
+    async fn checkpoint_after_erasure(&self) {
+        if !self.backend.is_sqlite() {
+            return;
+        }
+        match self.read(connection::checkpoint_wal).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                "the write-ahead log could not be truncated after a deletion (a reader holds it); a later checkpoint will"
+            ),
+            Err(e) => {
+                tracing::warn!(error = %e, "checkpointing the write-ahead log after a deletion failed")
+            }
+        }
+    }
+
     /// Whether the database answers now (readiness probe).
     pub async fn ping(&self) -> StoreResult<()> {
         self.read(|conn| Ok(conn.batch_execute("SELECT 1")?)).await

@@ -567,23 +567,28 @@ impl ProfileRepository for Database {
     async fn delete(&self, profile: &Profile, tombstone: &Event) -> StoreResult<Vec<FileId>> {
         let id = profile.id.0.clone();
         let tombstone = self.logged(tombstone);
-        self.write(move |conn| {
-            let file_ids = file_ids_of_profile(conn, &id)?;
-            forget_files_of_profile(conn, &id)?;
-            // Foreign keys cascade too; deleting explicitly keeps the order obvious and
-            // does not depend on SQLite's foreign_keys pragma.
-            diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(notes::table.filter(notes::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(documents::table.filter(documents::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
-            let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
-            if deleted == 0 {
-                return Err(Failure::Store(StoreError::Missing));
-            }
-            record(conn, &tombstone)?;
-            Ok(file_ids)
-        })
-        .await
+        let file_ids = self
+            .write(move |conn| {
+                let file_ids = file_ids_of_profile(conn, &id)?;
+                forget_files_of_profile(conn, &id)?;
+                // Foreign keys cascade too; deleting explicitly keeps the order obvious and
+                // does not depend on SQLite's foreign_keys pragma.
+                diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
+                diesel::delete(notes::table.filter(notes::profile_id.eq(&id))).execute(conn)?;
+                diesel::delete(documents::table.filter(documents::profile_id.eq(&id)))
+                    .execute(conn)?;
+                diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
+                let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
+                if deleted == 0 {
+                    return Err(Failure::Store(StoreError::Missing));
+                }
+                record(conn, &tombstone)?;
+                Ok(file_ids)
+            })
+            .await?;
+        // Nothing of the deleted profile's clear fields stays in the write-ahead log.
+        self.checkpoint_after_erasure().await;
+        Ok(file_ids)
     }
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {

@@ -53,6 +53,10 @@ pub const SCENARIOS: &[Scenario] = &[
         private_permissions,
     ),
     ("a_stalled_body_is_answered_408", stalled_body),
+    (
+        "a_deleted_profile_leaves_nothing_in_the_write_ahead_log",
+        deletion_leaves_no_trace,
+    ),
 ];
 
 const PAIR: (&str, &str) = ("ada@example.com", "4165550123");
@@ -574,4 +578,46 @@ fn stalled_body(backend: Backend) {
     let _ = stream.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "answer: {answer}");
     assert!(answer.contains("REQUEST_TIMEOUT"), "answer: {answer}");
+}
+
+fn deletion_leaves_no_trace(backend: Backend) {
+    let env = Env::start(backend);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_nanos();
+    let email = format!("erase{}@example.com", random_digits(seed));
+    let mobile = format!("4165{}", &random_digits(seed / 13)[..6]);
+    let name = format!("Zelda{}", random_digits(seed / 17));
+    let key = json!({"email_address": email, "mobile_number": mobile});
+    let body = with(profile(&email, &mobile), "first_name", json!(name));
+    env.client()
+        .call("profile/create", &body)
+        .assert_status(201);
+    let updated = with(body, "city", json!("Toronto"));
+    env.client()
+        .call("profile/update", &updated)
+        .assert_status(200);
+    env.client().call("profile/delete", &key).assert_status(200);
+    env.client()
+        .call("profile/get", &key)
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+    let mut files = Vec::new();
+    every_file_under(env.server.db.data_dir.path(), &mut files);
+    if backend == Backend::Sqlite {
+        assert!(
+            files.iter().any(|f| f.ends_with("idv.sqlite3")),
+            "{files:?}"
+        );
+    }
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable");
+        for trace in [&email, &mobile, &name] {
+            assert!(
+                !contains(&bytes, trace),
+                "{trace} of a deleted profile in {}",
+                file.display()
+            );
+        }
+    }
 }
