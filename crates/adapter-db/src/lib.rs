@@ -147,6 +147,14 @@ impl Database {
                 "sealed personal values stored in clear by an earlier version"
             );
         }
+        if let Some(rows) = sealing::hash_quiz_links(conn, &self.vault, now_unix).map_err(failed)?
+            && rows > 0
+        {
+            tracing::info!(
+                rows,
+                "hashed quiz links stored in clear by an earlier version"
+            );
+        }
         Ok(applied)
     }
 

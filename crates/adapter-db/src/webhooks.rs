@@ -311,7 +311,7 @@ pub(crate) fn owe_deliveries(
 /// An event on its way to the log, with the key its deliveries are sealed under.
 pub(crate) struct Logged {
     pub(crate) event: Event,
-    vault: Arc<Vault>,
+    pub(crate) vault: Arc<Vault>,
 }
 
 impl Database {
