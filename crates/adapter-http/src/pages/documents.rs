@@ -286,11 +286,8 @@ async fn read_file(
         batch: Vec::new(),
         size: 0,
     };
-    let mut next = Some(Ok(first));
-    while let Some(chunk) = match next.take() {
-        Some(chunk) => Some(chunk),
-        None => field.next().await,
-    } {
+    let mut chunks = futures_util::stream::iter([Ok(first)]).chain(field);
+    while let Some(chunk) = chunks.next().await {
         let problem = match chunk {
             Err(e) => Some(unreadable(e)),
             Ok(chunk) => {
