@@ -122,22 +122,17 @@ fn post_raw(env: &Env, path: &str, content_type: &str, body: Vec<u8>) -> RawAnsw
 }
 
 fn documents_of_ada(env: &Env) -> u64 {
-    let reply = env.client().call(
-        "document/read",
-        &json!({"email_address": PAIR.0, "mobile_number": PAIR.1, "limit": 50}),
-    );
+    let reply = env
+        .client()
+        .call("document/read", &with(pair(), "limit", json!(50)));
     reply.assert_status(200)["total_count"]
         .as_u64()
         .expect("count")
 }
 
 /// A form of `step`, one real photo, then `fillers` parts the route does not read.
-fn form_with_fillers(fillers: &[Vec<u8>]) -> (String, Vec<u8>) {
+fn form_with_fillers(fillers: &[String]) -> (String, Vec<u8>) {
     let photo = jpeg(500);
-    let fillers: Vec<String> = fillers
-        .iter()
-        .map(|f| String::from_utf8(f.clone()).expect("ascii"))
-        .collect();
     let mut parts = vec![
         ("step", Part::Text("passport_upload")),
         (
@@ -156,7 +151,7 @@ fn parts_count_toward_the_limit(backend: Backend) {
     let env = Env::start(backend);
     let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
     // Eight parts of 7.5 MiB that are no file, after a real photo: 60 MiB in ten parts.
-    let filler = vec![b'a'; 15 * 512 * 1024];
+    let filler = "a".repeat(15 * 512 * 1024);
     let (content_type, body) = form_with_fillers(&vec![filler; 8]);
     assert!(body.len() > 60 * 1024 * 1024);
     let answer = post_raw(
@@ -173,7 +168,7 @@ fn parts_count_toward_the_limit(backend: Backend) {
     );
     assert_eq!(documents_of_ada(&env), 0);
     // The same form with small fillers is taken.
-    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 8]);
+    let (content_type, body) = form_with_fillers(&vec!["note".to_owned(); 8]);
     let taken = post_raw(
         &env,
         &format!("/quiz/{token}/documents"),
@@ -189,12 +184,12 @@ fn at_most_ten_parts(backend: Backend) {
     let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
     let path = format!("/quiz/{token}/documents");
     // 60 MiB of one-KiB parts, each under any size a part could be refused for.
-    let (content_type, body) = form_with_fillers(&vec![vec![b'a'; 1024]; 60 * 1024]);
+    let (content_type, body) = form_with_fillers(&vec!["a".repeat(1024); 60 * 1024]);
     let answer = post_raw(&env, &path, &content_type, body);
     assert_eq!(answer.status, 413, "{}", answer.body);
     assert_eq!(answer.codes(), ["REQUEST_TOO_LARGE"]);
     // Eleven small parts: refused; ten: taken.
-    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 9]);
+    let (content_type, body) = form_with_fillers(&vec!["note".to_owned(); 9]);
     let answer = post_raw(&env, &path, &content_type, body);
     assert_eq!(answer.status, 413, "{}", answer.body);
     assert!(
@@ -206,7 +201,7 @@ fn at_most_ten_parts(backend: Backend) {
     );
     assert!(env.server.stored_files().is_empty());
     assert_eq!(documents_of_ada(&env), 0);
-    let (content_type, body) = form_with_fillers(&vec![b"note".to_vec(); 8]);
+    let (content_type, body) = form_with_fillers(&vec!["note".to_owned(); 8]);
     assert_eq!(post_raw(&env, &path, &content_type, body).status, 200);
     assert_eq!(documents_of_ada(&env), 1);
 }
