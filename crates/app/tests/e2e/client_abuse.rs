@@ -479,6 +479,26 @@ fn activities(env: &Env) -> Vec<String> {
     }
 }
 
+/// On SQLite, the log's activities in the order its one writer inserted them (rowid
+/// order); `None` on PostgreSQL, where the value read after the submission is the witness.
+fn write_order(env: &Env) -> Option<Vec<String>> {
+    use diesel::{Connection, QueryableByName, RunQueryDsl, SqliteConnection};
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        activity: String,
+    }
+    if env.server.db.url.is_some() {
+        return None;
+    }
+    let file = env.server.db.data_dir.path().join("idv.sqlite3");
+    let mut conn = SqliteConnection::establish(&file.display().to_string()).expect("SQLite");
+    let rows: Vec<Row> = diesel::sql_query("SELECT activity FROM events ORDER BY rowid")
+        .load(&mut conn)
+        .expect("events");
+    Some(rows.into_iter().map(|r| r.activity).collect())
+}
+
 /// One field post of the race: the value it sent, its answer, and whether it was sent
 /// after the submission had been acknowledged.
 struct Post {
@@ -588,4 +608,12 @@ fn field_posts_race_submit(backend: Backend) {
         activities.iter().filter(|a| *a == "quiz_submitted").count(),
         1
     );
+    if let Some(order) = write_order(&env) {
+        let submitted = order.iter().position(|a| a == "quiz_submitted");
+        let after: Vec<_> = order[submitted.expect("submitted") + 1..].iter().collect();
+        assert!(
+            !after.contains(&&"form_fields_submitted".to_owned()),
+            "fields written after the submission: {after:?}"
+        );
+    }
 }
