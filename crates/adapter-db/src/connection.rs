@@ -134,6 +134,29 @@ pub fn enable_wal(path: &str) -> Result<(), ConnectionError> {
     .map_err(ConnectionError::CouldntSetupConfiguration)
 }
 
+/// The answer of `PRAGMA wal_checkpoint`: `busy` is 1 when a reader or writer kept the
+/// checkpoint from finishing.
+#[derive(diesel::QueryableByName)]
+struct Checkpoint {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    busy: i32,
+}
+
+/// On SQLite, copies the write-ahead log into the database file and truncates the log to
+/// nothing; whether it got that far (a reader on an older snapshot keeps the log until a
+/// later checkpoint). Nothing to do on PostgreSQL.
+pub(crate) fn checkpoint_wal(conn: &mut AnyConnection) -> Result<bool, crate::failure::Failure> {
+    use diesel::RunQueryDsl;
+    match conn {
+        AnyConnection::Sqlite(c) => {
+            let done: Checkpoint =
+                diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)").get_result(c)?;
+            Ok(done.busy == 0)
+        }
+        AnyConnection::Postgresql(_) => Ok(true),
+    }
+}
+
 pub type Pool = r2d2::Pool<Manager>;
 
 /// PostgreSQL connections per instance: its queries mostly wait on the network and the

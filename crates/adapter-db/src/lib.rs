@@ -139,14 +139,26 @@ impl Database {
         let applied = migrations::run(conn).map_err(|e| OpenError::Migrate(describe(), e))?;
         let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
         sealing::check_master_key(conn, &self.vault, now_unix).map_err(failed)??;
-        if let Some(rows) =
-            sealing::seal_stored_values(conn, &self.vault, now_unix).map_err(failed)?
-            && rows > 0
-        {
+        let sealed = sealing::seal_stored_values(conn, &self.vault, now_unix).map_err(failed)?;
+        if let Some(rows) = sealed.filter(|rows| *rows > 0) {
             tracing::info!(
                 rows,
                 "sealed personal values stored in clear by an earlier version"
             );
+        }
+        let hashed = sealing::hash_quiz_links(conn, &self.vault, now_unix).map_err(failed)?;
+        if let Some(rows) = hashed.filter(|rows| *rows > 0) {
+            tracing::info!(
+                rows,
+                "hashed quiz links stored in clear by an earlier version"
+            );
+        }
+        // The clear values just replaced would stay in SQLite's write-ahead log until a
+        // checkpoint: take it now (nothing else uses the database yet).
+        if sealed.or(hashed).is_some_and(|rows| rows > 0)
+            && !connection::checkpoint_wal(conn).map_err(failed)?
+        {
+            tracing::warn!("the write-ahead log could not be truncated after sealing");
         }
         Ok(applied)
     }
@@ -187,6 +199,25 @@ impl Database {
                     "IDV_STORAGE_URL must be file:///ABSOLUTE/PATH or s3://BUCKET[/PREFIX], not {url}"
                 )),
             },
+        }
+    }
+
+    /// After a deletion on SQLite: the erased rows are zeroed in the database file
+    /// (`secure_delete`), but the write-ahead log still holds earlier images of their
+    /// pages until it is checkpointed and truncated, which this does. Best effort: when
+    /// a reader keeps the log, it is said in the log and the next checkpoint takes it.
+    async fn checkpoint_after_erasure(&self) {
+        if !self.backend.is_sqlite() {
+            return;
+        }
+        match self.read(connection::checkpoint_wal).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                "the write-ahead log could not be truncated after a deletion (a reader holds it); a later checkpoint will"
+            ),
+            Err(e) => {
+                tracing::warn!(error = %e, "checkpointing the write-ahead log after a deletion failed")
+            }
         }
     }
 

@@ -68,7 +68,7 @@ impl Database {
             })
             .collect();
         Ok(SealedEntry {
-            event: EventRow::from_domain(&entry.event),
+            event: EventRow::seal(&entry.event, &self.vault)?,
             deliveries,
         })
     }

@@ -351,22 +351,35 @@ pub(crate) struct EventRow {
     created_at: i64,
 }
 
+/// A quiz event's `url` is the quiz's short address, whose code opens the quiz: sealed
+/// like a personal field (events without a quiz keep their empty `url`).
+const EVENT_URL: Column = Column("events.url");
+
 impl EventRow {
-    pub(crate) fn from_domain(e: &Event) -> Self {
-        Self {
-            id: e.id.to_string(),
+    pub(crate) fn seal(e: &Event, vault: &Vault) -> StoreResult<Self> {
+        let id = e.id.to_string();
+        let url = match e.url.as_str() {
+            "" => String::new(),
+            url => vault.seal_field(EVENT_URL, &id, url)?,
+        };
+        Ok(Self {
+            id,
             merchant_id: e.merchant_id.0.clone(),
             profile_id: e.profile_id.as_ref().map(|p| p.0.clone()),
             activity: e.activity.as_str().to_owned(),
             details: e.details.clone(),
             template_used: e.template_used.clone(),
-            url: e.url.clone(),
+            url,
             status: e.status.as_str().to_owned(),
             created_at: to_db(e.created_at),
-        }
+        })
     }
 
-    fn into_domain(self) -> StoreResult<Event> {
+    fn open(self, vault: &Vault) -> StoreResult<Event> {
+        let url = match self.url.as_str() {
+            "" => String::new(),
+            sealed => vault.open_field(EVENT_URL, &self.id, sealed)?,
+        };
         let activity = Activity::parse(&self.activity)
             .ok_or_else(|| corrupt("events.activity", &self.activity))?;
         let status: ProfileStatus = self
@@ -380,7 +393,7 @@ impl EventRow {
             activity,
             details: self.details,
             template_used: self.template_used,
-            url: self.url,
+            url,
             status,
             created_at: from_db("events.created_at", self.created_at)?,
             subject: None,
@@ -559,23 +572,28 @@ impl ProfileRepository for Database {
     async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>> {
         let id = profile.id.0.clone();
         let tombstone = self.sealed(tombstone)?;
-        self.write(move |conn| {
-            let file_ids = file_ids_of_profile(conn, &id)?;
-            forget_files_of_profile(conn, &id)?;
-            // Foreign keys cascade too; deleting explicitly keeps the order obvious and
-            // does not depend on SQLite's foreign_keys pragma.
-            diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(notes::table.filter(notes::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(documents::table.filter(documents::profile_id.eq(&id))).execute(conn)?;
-            diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
-            let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
-            if deleted == 0 {
-                return Err(Failure::Store(StoreError::Missing));
-            }
-            persist(conn, &tombstone)?;
-            Ok(file_ids)
-        })
-        .await
+        let file_ids = self
+            .write(move |conn| {
+                let file_ids = file_ids_of_profile(conn, &id)?;
+                forget_files_of_profile(conn, &id)?;
+                // Foreign keys cascade too; deleting explicitly keeps the order obvious and
+                // does not depend on SQLite's foreign_keys pragma.
+                diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
+                diesel::delete(notes::table.filter(notes::profile_id.eq(&id))).execute(conn)?;
+                diesel::delete(documents::table.filter(documents::profile_id.eq(&id)))
+                    .execute(conn)?;
+                diesel::delete(quizzes::table.filter(quizzes::profile_id.eq(&id))).execute(conn)?;
+                let deleted = diesel::delete(profiles::table.find(&id)).execute(conn)?;
+                if deleted == 0 {
+                    return Err(Failure::Store(StoreError::Missing));
+                }
+                persist(conn, &tombstone)?;
+                Ok(file_ids)
+            })
+            .await?;
+        // Nothing of the deleted profile's clear fields stays in the write-ahead log.
+        self.checkpoint_after_erasure().await;
+        Ok(file_ids)
     }
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
@@ -591,7 +609,7 @@ impl ProfileRepository for Database {
                 ))
             })
             .await?;
-        paged(rows, EventRow::into_domain)
+        paged(rows, |r| r.open(&self.vault))
     }
 }
 
@@ -618,4 +636,23 @@ pub(crate) fn seal_stored_profiles(
             .execute(conn)?;
     }
     Ok(count)
+}
+
+/// Seals the `url` of every event stored in clear by an earlier version (data migration,
+/// run once, before anything newer was written).
+pub(crate) fn seal_stored_event_urls(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+) -> Result<u64, Failure> {
+    let clear: Vec<(String, String)> = events::table
+        .filter(events::url.ne(""))
+        .select((events::id, events::url))
+        .load(conn)?;
+    for (id, url) in &clear {
+        let sealed = vault.seal_field(EVENT_URL, id, url)?;
+        diesel::update(events::table.find(id))
+            .set(events::url.eq(sealed))
+            .execute(conn)?;
+    }
+    Ok(clear.len() as u64)
 }

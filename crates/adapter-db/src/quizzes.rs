@@ -24,7 +24,7 @@ use crate::profiles::{
 };
 use crate::schema::{documents, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
-use crate::vault::Vault;
+use crate::vault::{Column, Vault};
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = quizzes)]
@@ -32,8 +32,8 @@ struct QuizRow {
     id: String,
     merchant_id: String,
     profile_id: String,
-    token: String,
-    code: String,
+    token_hash: String,
+    code_hash: String,
     template_id: Option<String>,
     template_name: String,
     template_list: String,
@@ -46,6 +46,28 @@ struct QuizRow {
     deleted_at: Option<i64>,
     opened_at: Option<i64>,
     completed_steps: String,
+    sealed_token: Option<String>,
+    sealed_code: Option<String>,
+}
+
+/// Where a quiz's link secrets live: their keyed hashes are looked up, their sealed copies
+/// give the addresses back.
+const TOKEN: Column = Column("quizzes.token");
+const CODE: Column = Column("quizzes.code");
+
+/// A presented link as lookups compare it: the keyed hash of its token or of its code.
+enum LinkHash {
+    Token(String),
+    Code(String),
+}
+
+impl LinkHash {
+    fn of(vault: &Vault, link: &QuizLink) -> Self {
+        match link {
+            QuizLink::Token(token) => Self::Token(vault.link_hash(TOKEN, token.as_str())),
+            QuizLink::Code(code) => Self::Code(vault.link_hash(CODE, code.as_str())),
+        }
+    }
 }
 
 fn optional_time(column: &str, value: Option<i64>) -> StoreResult<Option<time::OffsetDateTime>> {
@@ -53,13 +75,18 @@ fn optional_time(column: &str, value: Option<i64>) -> StoreResult<Option<time::O
 }
 
 impl QuizRow {
-    fn from_domain(q: &Quiz) -> Self {
-        Self {
-            id: q.id.to_string(),
+    /// The row of `q`, its token and code hashed and sealed.
+    fn seal(q: &Quiz, vault: &Vault) -> StoreResult<Self> {
+        let id = q.id.to_string();
+        let (token, code) = (q.token.as_str(), q.code.as_str());
+        Ok(Self {
+            token_hash: vault.link_hash(TOKEN, token),
+            code_hash: vault.link_hash(CODE, code),
+            sealed_token: Some(vault.seal_field(TOKEN, &id, token)?),
+            sealed_code: Some(vault.seal_field(CODE, &id, code)?),
+            id,
             merchant_id: q.merchant_id.0.clone(),
             profile_id: q.profile_id.0.clone(),
-            token: q.token.as_str().to_owned(),
-            code: q.code.as_str().to_owned(),
             template_id: q.template.template_id.as_ref().map(ToString::to_string),
             template_name: q.template.name.clone(),
             template_list: list_to_text(&q.template.list),
@@ -72,10 +99,20 @@ impl QuizRow {
             deleted_at: q.deleted_at.map(to_db),
             opened_at: q.opened_at.map(to_db),
             completed_steps: set_to_text(&q.completed),
-        }
+        })
     }
 
-    fn into_domain(self) -> StoreResult<Quiz> {
+    fn open(self, vault: &Vault) -> StoreResult<Quiz> {
+        let open = |column: Column, sealed: &Option<String>| -> StoreResult<String> {
+            let sealed = sealed
+                .as_deref()
+                .ok_or_else(|| corrupt(column.0, "not sealed yet: run idv migrate"))?;
+            Ok(vault.open_field(column, &self.id, sealed)?)
+        };
+        let (token, code) = (
+            open(TOKEN, &self.sealed_token)?,
+            open(CODE, &self.sealed_code)?,
+        );
         let list =
             list_from_text(&self.template_list).map_err(|e| corrupt("quizzes.template_list", e))?;
         let days = QuizExpiryDays::new(i64::from(self.expiry_days))
@@ -84,8 +121,8 @@ impl QuizRow {
             id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),
-            token: self.token.into(),
-            code: self.code.into(),
+            token: token.into(),
+            code: code.into(),
             template: TemplateSnapshot {
                 template_id: self.template_id.map(TemplateId::from),
                 name: self.template_name,
@@ -110,7 +147,7 @@ fn with_client(
     (quiz, client): (QuizRow, ProfileRow),
 ) -> StoreResult<QuizWithClient> {
     Ok(QuizWithClient {
-        quiz: quiz.into_domain()?,
+        quiz: quiz.open(vault)?,
         client: client.open(vault)?,
     })
 }
@@ -144,7 +181,7 @@ impl QuizRepository for Database {
             ProfileWrite::Insert(p) => (ProfileRow::seal(p, &self.vault)?, true),
             ProfileWrite::Update(p) => (ProfileRow::seal(p, &self.vault)?, false),
         };
-        let quiz_row = QuizRow::from_domain(quiz);
+        let quiz_row = QuizRow::seal(quiz, &self.vault)?;
         let entries = entries
             .iter()
             .map(|e| self.sealed(e))
@@ -169,7 +206,7 @@ impl QuizRepository for Database {
         link: &QuizLink,
     ) -> StoreResult<Option<QuizWithClient>> {
         let merchant = merchant.0.clone();
-        let link = link.clone();
+        let hash = LinkHash::of(&self.vault, link);
         let row = self
             .read(move |conn| {
                 let mine = quizzes::table
@@ -177,13 +214,13 @@ impl QuizRepository for Database {
                     .filter(quizzes::merchant_id.eq(merchant))
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
-                let found = match link {
-                    QuizLink::Token(token) => mine
-                        .filter(quizzes::token.eq(token.as_str()))
-                        .get_result(conn),
-                    QuizLink::Code(code) => mine
-                        .filter(quizzes::code.eq(code.as_str()))
-                        .get_result(conn),
+                let found = match hash {
+                    LinkHash::Token(hash) => {
+                        mine.filter(quizzes::token_hash.eq(hash)).get_result(conn)
+                    }
+                    LinkHash::Code(hash) => {
+                        mine.filter(quizzes::code_hash.eq(hash)).get_result(conn)
+                    }
                 };
                 Ok(found.optional()?)
             })
@@ -242,7 +279,7 @@ impl QuizRepository for Database {
                 Ok(newest_first!(conn, theirs, quizzes::id, page, QuizRow))
             })
             .await?;
-        paged(rows, QuizRow::into_domain)
+        paged(rows, |r| r.open(&self.vault))
     }
 
     async fn mark_expired(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
@@ -270,20 +307,20 @@ impl QuizRepository for Database {
     }
 
     async fn find_live(&self, link: &QuizLink) -> StoreResult<Option<QuizWithClient>> {
-        let link = link.clone();
+        let hash = LinkHash::of(&self.vault, link);
         let row = self
             .read(move |conn| {
                 let live = quizzes::table
                     .inner_join(profiles::table)
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
-                let found = match link {
-                    QuizLink::Token(token) => live
-                        .filter(quizzes::token.eq(token.as_str()))
-                        .get_result(conn),
-                    QuizLink::Code(code) => live
-                        .filter(quizzes::code.eq(code.as_str()))
-                        .get_result(conn),
+                let found = match hash {
+                    LinkHash::Token(hash) => {
+                        live.filter(quizzes::token_hash.eq(hash)).get_result(conn)
+                    }
+                    LinkHash::Code(hash) => {
+                        live.filter(quizzes::code_hash.eq(hash)).get_result(conn)
+                    }
                 };
                 Ok(found.optional()?)
             })
@@ -322,6 +359,7 @@ impl QuizRepository for Database {
         let (profile, created_at, event) =
             (profile.clone(), to_db(sent.created_at), self.sealed(entry)?);
         self.write(move |conn| {
+            lock_unsubmitted(conn, &id)?;
             merge_submitted(conn, &profile, &changes, created_at)?;
             add_completed(conn, &id, done)?;
             persist(conn, &event)
@@ -345,11 +383,9 @@ impl QuizRepository for Database {
         let row = DocumentRow::seal(document, &self.vault)?;
         let (document, event) = (document.clone(), self.sealed(entry)?);
         self.write(move |conn| {
-            // Takes the quiz row's lock (PostgreSQL; SQLite has one writer anyway), so
-            // that two uploads at once cannot both pass the limits on the same count.
-            diesel::update(quizzes::table.find(&id))
-                .set(quizzes::id.eq(&id))
-                .execute(conn)?;
+            // The row lock also keeps two uploads at once from both passing the limits
+            // on the same count.
+            lock_unsubmitted(conn, &id)?;
             let bytes = document.files().iter().map(|f| f.size_bytes).sum();
             if !limits.admits(usage_of(conn, &id)?, bytes) {
                 return Err(Failure::Store(StoreError::LimitReached));
@@ -400,6 +436,25 @@ impl QuizRepository for Database {
     }
 }
 
+/// Takes the quiz row's lock for this write's transaction if the quiz is not submitted;
+/// `Conflict` if it is. On PostgreSQL a `submit` committing meanwhile makes this update
+/// wait and then find the row submitted, and a `submit` coming after waits for this
+/// write's commit; SQLite has one writer anyway. So the quiz's state is decided in the
+/// write's own transaction: nothing is written to a quiz after its submission.
+fn lock_unsubmitted(conn: &mut AnyConnection, quiz_id: &str) -> Result<(), Failure> {
+    let locked = diesel::update(
+        quizzes::table
+            .find(quiz_id)
+            .filter(quizzes::submitted_at.is_null()),
+    )
+    .set(quizzes::id.eq(quiz_id))
+    .execute(conn)?;
+    if locked == 0 {
+        return Err(Failure::Store(StoreError::Conflict));
+    }
+    Ok(())
+}
+
 /// Adds `done` to the quiz's stored completed steps. Compare-and-set in a loop: two steps
 /// handed in at the same moment both end up recorded, on either backend.
 fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> Result<(), Failure> {
@@ -424,4 +479,25 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
             return Ok(());
         }
     }
+}
+
+/// Hashes and seals the token and code of every quiz an earlier version stored in clear
+/// (data migration): until then `token_hash` and `code_hash` hold the clear values and
+/// `sealed_token` is null.
+pub(crate) fn hash_stored_links(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
+    let clear: Vec<(String, String, String)> = quizzes::table
+        .filter(quizzes::sealed_token.is_null())
+        .select((quizzes::id, quizzes::token_hash, quizzes::code_hash))
+        .load(conn)?;
+    for (id, token, code) in &clear {
+        diesel::update(quizzes::table.find(id))
+            .set((
+                quizzes::token_hash.eq(vault.link_hash(TOKEN, token)),
+                quizzes::code_hash.eq(vault.link_hash(CODE, code)),
+                quizzes::sealed_token.eq(vault.seal_field(TOKEN, id, token)?),
+                quizzes::sealed_code.eq(vault.seal_field(CODE, id, code)?),
+            ))
+            .execute(conn)?;
+    }
+    Ok(clear.len() as u64)
 }

@@ -94,8 +94,8 @@ diesel::table! {
         id -> Text,
         merchant_id -> Text,
         profile_id -> Text,
-        token -> Text,
-        code -> Text,
+        token_hash -> Text,
+        code_hash -> Text,
         template_id -> Nullable<Text>,
         template_name -> Text,
         template_list -> Text,
@@ -108,6 +108,8 @@ diesel::table! {
         deleted_at -> Nullable<BigInt>,
         opened_at -> Nullable<BigInt>,
         completed_steps -> Text,
+        sealed_token -> Nullable<Text>,
+        sealed_code -> Nullable<Text>,
     }
 }
 

@@ -1,17 +1,22 @@
 //! What the schema's migrations cannot do in SQL: check the master key against the
-//! database, and seal the personal values stored before sealing existed.
+//! database, seal the personal values stored before sealing existed, and hash the quiz
+//! links stored before they were hashed.
 
 use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::documents::seal_stored_documents;
 use crate::failure::Failure;
-use crate::profiles::seal_stored_profiles;
+use crate::profiles::{seal_stored_event_urls, seal_stored_profiles};
+use crate::quizzes::hash_stored_links;
 use crate::schema::{api_keys, data_migrations, master_key};
 use crate::vault::Vault;
 
 /// The data migration that seals values stored in clear by earlier versions.
 const SEAL_STORED_VALUES: &str = "2026-11-22-seal-stored-values";
+/// The data migration that hashes (and seals) quiz tokens and codes stored in clear, and
+/// seals the short addresses in the events of earlier versions.
+const HASH_QUIZ_LINKS: &str = "2026-11-24-hash-quiz-links";
 
 /// Why the master key was refused.
 #[derive(Debug, thiserror::Error)]
@@ -74,18 +79,41 @@ pub(crate) fn seal_stored_values(
     vault: &Vault,
     now: i64,
 ) -> Result<Option<u64>, Failure> {
+    once(conn, SEAL_STORED_VALUES, now, |conn| {
+        Ok(seal_stored_profiles(conn, vault)? + seal_stored_documents(conn, vault)?)
+    })
+}
+
+/// Hashes and seals every quiz link stored in clear, and seals the short addresses of
+/// earlier events, once, in one transaction; returns how many rows it changed, or `None`
+/// when it had already run.
+pub(crate) fn hash_quiz_links(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    now: i64,
+) -> Result<Option<u64>, Failure> {
+    once(conn, HASH_QUIZ_LINKS, now, |conn| {
+        Ok(hash_stored_links(conn, vault)? + seal_stored_event_urls(conn, vault)?)
+    })
+}
+
+/// Runs the data migration `name` in one transaction unless `data_migrations` records it
+/// as done, and records it; how many rows it changed, or `None` when it had already run.
+fn once(
+    conn: &mut AnyConnection,
+    name: &str,
+    now: i64,
+    work: impl FnOnce(&mut AnyConnection) -> Result<u64, Failure>,
+) -> Result<Option<u64>, Failure> {
     conn.transaction(|conn| {
-        let done: i64 = data_migrations::table
-            .find(SEAL_STORED_VALUES)
-            .count()
-            .get_result(conn)?;
+        let done: i64 = data_migrations::table.find(name).count().get_result(conn)?;
         if done > 0 {
             return Ok(None);
         }
-        let rows = seal_stored_profiles(conn, vault)? + seal_stored_documents(conn, vault)?;
+        let rows = work(conn)?;
         diesel::insert_into(data_migrations::table)
             .values((
-                data_migrations::name.eq(SEAL_STORED_VALUES),
+                data_migrations::name.eq(name),
                 data_migrations::applied_at.eq(now),
             ))
             .execute(conn)?;

@@ -4,15 +4,17 @@
 //!   evidence): AES-256-GCM under a data key derived from the master key (HKDF), with the
 //!   table, column and row id as associated data, so a sealed value copied into another
 //!   row or column does not open;
-//! - file bytes: see `file_cipher.rs`, under a file key derived the same way.
+//! - file bytes: see `file_cipher.rs`, under a file key derived the same way;
+//! - quiz tokens and short codes: kept as HMAC-SHA256 under a link key derived the same
+//!   way (lookups hash the presented link), beside a sealed copy for the addresses shown.
 //!
 //! The database alone (a backup, a stolen disk) reveals none of these.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
-use ring::hkdf;
 use ring::rand::{SecureRandom, SystemRandom};
+use ring::{hkdf, hmac};
 
 use std::sync::Arc;
 
@@ -28,12 +30,14 @@ const DATA_KEY_ID: &str = "k1";
 const SALT: &[u8] = b"idv master key derivation";
 const DATA_KEY_INFO: &[u8] = b"idv data key k1";
 const FILE_KEY_INFO: &[u8] = b"idv file key k1";
+const LINK_KEY_INFO: &[u8] = b"idv quiz link key k1";
 const FINGERPRINT_INFO: &[u8] = b"idv master key fingerprint";
 
 pub struct Vault {
     secrets: LessSafeKey,
     data: LessSafeKey,
     files: Arc<FileCipher>,
+    links: hmac::Key,
     fingerprint: String,
     rng: SystemRandom,
 }
@@ -78,6 +82,7 @@ impl Vault {
             secrets: aes_key(master_key),
             data: aes_key(&derive(master_key, DATA_KEY_INFO)),
             files: Arc::new(FileCipher::new(&derive(master_key, FILE_KEY_INFO))),
+            links: hmac::Key::new(hmac::HMAC_SHA256, &derive(master_key, LINK_KEY_INFO)),
             fingerprint,
             rng: SystemRandom::new(),
         }
@@ -87,6 +92,16 @@ impl Vault {
     /// database so that a wrong key is refused before it touches anything.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint
+    }
+
+    /// What a quiz token or short code is stored and looked up as: lowercase hex
+    /// HMAC-SHA256 under the link key. `column` keeps a token and a code apart.
+    pub(crate) fn link_hash(&self, column: Column, link: &str) -> String {
+        let mut context = hmac::Context::with_key(&self.links);
+        context.update(column.0.as_bytes());
+        context.update(&[0]);
+        context.update(link.as_bytes());
+        hex::encode(context.sign().as_ref())
     }
 
     /// Opens the sealed bytes of the file with this id, as they arrive.
@@ -174,6 +189,12 @@ impl From<Unsealable> for domain::ports::StoreError {
     }
 }
 
+impl From<Unsealable> for crate::failure::Failure {
+    fn from(e: Unsealable) -> Self {
+        Self::Store(e.into())
+    }
+}
+
 impl Vault {
     /// Seals each present value of `columns` in place (a row on its way to the database).
     pub(crate) fn seal_columns<const N: usize>(
@@ -233,6 +254,26 @@ mod tests {
             "other key"
         );
         assert!(vault.open(&sealed[..5], "key-1").is_err(), "truncated");
+    }
+
+    #[test]
+    fn a_link_hash_is_stable_keyed_and_apart_per_column() {
+        let vault = Vault::new(&[7; MASTER_KEY_LEN]);
+        let (token, code) = (Column("quizzes.token"), Column("quizzes.code"));
+        let hash = vault.link_hash(token, "Abc123");
+        assert_eq!(hash, vault.link_hash(token, "Abc123"), "lookups find it");
+        assert_eq!(hash.len(), 64);
+        assert!(!hash.contains("Abc123"));
+        assert_ne!(
+            hash,
+            vault.link_hash(code, "Abc123"),
+            "a code is not a token"
+        );
+        assert_ne!(
+            hash,
+            Vault::new(&[8; MASTER_KEY_LEN]).link_hash(token, "Abc123"),
+            "another key, another hash"
+        );
     }
 
     #[test]

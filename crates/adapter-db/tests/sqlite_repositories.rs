@@ -391,3 +391,107 @@ async fn a_database_from_before_fingerprints_refuses_a_key_that_does_not_open_it
         1
     );
 }
+
+/// A quiz for `client` with this token and code.
+fn quiz(client: &Profile, token: &str, code: &str) -> domain::quiz::Quiz {
+    use domain::template::{Feature, FeatureList, FeatureSet, Requirement};
+    let mut list = FeatureList::default();
+    list.set(Feature::SsnSubmit, Requirement::Required);
+    domain::quiz::Quiz {
+        id: "q1".into(),
+        merchant_id: client.merchant_id.clone(),
+        profile_id: client.id.clone(),
+        token: token.to_owned().into(),
+        code: code.to_owned().into(),
+        template: domain::quiz::TemplateSnapshot {
+            template_id: None,
+            name: "Custom".into(),
+            list,
+            created_at: now(),
+        },
+        expiry_days: Default::default(),
+        created_at: now(),
+        expires_at: now() + time::Duration::days(5),
+        expired_at: None,
+        submitted_at: None,
+        deleted_at: None,
+        opened_at: None,
+        completed: FeatureSet::default(),
+    }
+}
+
+#[tokio::test]
+async fn a_quiz_stored_with_clear_links_by_an_older_version_still_opens_after_migration() {
+    use domain::ports::{ProfileWrite, QuizRepository};
+    use domain::quiz::{QuizLink, QuizLinks};
+    let f = fixture().await;
+    let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+    let (token, code) = ("TokenOfAnOlderVersion0123456789abcdefABCDEF", "Code012345");
+    let quiz = quiz(&ada, token, code);
+    let links = QuizLinks::of("https://idv.example", &quiz);
+    let created = Event::about_quiz(
+        "e1".into(),
+        &ada,
+        Activity::QuizCreated,
+        "sent",
+        "Custom",
+        links.clone(),
+        now(),
+    );
+    let created = Entry {
+        event: created,
+        deliveries: Vec::new(),
+    };
+    QuizRepository::create(&f.db, &ProfileWrite::Insert(ada.clone()), &quiz, &[created])
+        .await
+        .expect("stored");
+    let everything = |f: &Fixture| {
+        let mut cells = raw(
+            f,
+            "SELECT token_hash || ' ' || code_hash || ' ' || sealed_token || ' ' || sealed_code AS value FROM quizzes",
+        );
+        cells.extend(raw(f, "SELECT url AS value FROM events"));
+        cells.join("\n")
+    };
+    let stored = everything(&f);
+    assert!(
+        !stored.contains(token) && !stored.contains(code),
+        "{stored}"
+    );
+    // What an older version left: the links in clear, nothing sealed, and no record of
+    // the data migration.
+    raw(
+        &f,
+        &format!(
+            "UPDATE quizzes SET token_hash = '{token}', code_hash = '{code}', sealed_token = NULL, sealed_code = NULL"
+        ),
+    );
+    raw(&f, &format!("UPDATE events SET url = '{}'", links.tiny_url));
+    raw(&f, "DELETE FROM data_migrations");
+    f.db.migrate(now().unix_timestamp())
+        .expect("migrated again");
+    let migrated = everything(&f);
+    assert!(
+        !migrated.contains(token) && !migrated.contains(code),
+        "{migrated}"
+    );
+    for link in [
+        QuizLink::Token(token.to_owned().into()),
+        QuizLink::Code(code.to_owned().into()),
+    ] {
+        let found =
+            f.db.find_live(&link)
+                .await
+                .expect("read")
+                .expect("the old link opens");
+        assert_eq!(QuizLinks::of("https://idv.example", &found.quiz), links);
+    }
+    let events = ProfileRepository::events(&f.db, &ada.id, Page::new(0, 10).expect("page"))
+        .await
+        .expect("events");
+    assert_eq!(events.items[0].url, links.tiny_url);
+    // Once done, it is not done again.
+    f.db.migrate(now().unix_timestamp())
+        .expect("migrated a third time");
+    assert_eq!(everything(&f), migrated);
+}

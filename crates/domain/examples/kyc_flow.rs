@@ -154,6 +154,7 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
         file_id,
         file_name: "passport.jpg".into(),
         file_type: Some(FileType::Jpeg),
+        pixels: Some(1200 * 800),
         sha256: "0".repeat(64),
         size_bytes: 31,
     };

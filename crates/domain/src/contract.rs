@@ -86,6 +86,9 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("quiz_state_changes_happen_once", |p| {
         Box::pin(state_once(p))
     }),
+    ("a_submitted_quiz_takes_no_more_fields_or_documents", |p| {
+        Box::pin(nothing_after_submission(p))
+    }),
     ("documents_past_the_limits_are_refused", |p| {
         Box::pin(document_limits(p))
     }),
@@ -651,6 +654,73 @@ async fn state_once(p: Ports) {
     let link = QuizLink::Code(quiz.code.clone());
     assert!(p.quizzes.find_live(&link).await.expect("read").is_none());
     assert!(p.quizzes.find(&m, &link).await.expect("read").is_none());
+}
+
+async fn nothing_after_submission(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, mut quiz) = seed_quiz(&p, &m, "q1").await;
+    let submitted = Event::about("ev-s".into(), &client, Activity::QuizSubmitted, "", NOW);
+    // The submission is stored by another request: this one still holds the quiz as it
+    // read it, not submitted.
+    let read_before = quiz.clone();
+    quiz.submitted_at = Some(NOW);
+    p.quizzes
+        .mark_submitted(&quiz, &entry(submitted.clone()))
+        .await
+        .expect("submitted");
+    let fields = SubmittedFormFields {
+        ssn: Some(crate::profile::Ssn::parse("123456789").expect("valid")),
+        created_at: NOW,
+        updated_at: NOW,
+        ..SubmittedFormFields::default()
+    };
+    let e = Event::about(
+        "ev-f".into(),
+        &client,
+        Activity::FormFieldsSubmitted,
+        "",
+        NOW,
+    );
+    let late = p
+        .quizzes
+        .save_fields(&read_before, &client.id, &fields, &entry(e.clone()))
+        .await;
+    assert!(matches!(late, Err(StoreError::Conflict)), "{late:?}");
+    let doc = document(&client, &read_before, "d1", &[("F1", 10)]);
+    let late = p
+        .quizzes
+        .add_document(
+            &read_before,
+            &doc,
+            &entry(uploaded("ev-d", &client)),
+            UploadLimits::default(),
+        )
+        .await;
+    assert!(matches!(late, Err(StoreError::Conflict)), "{late:?}");
+    let stored = p
+        .profiles
+        .find(&m, &client.key)
+        .await
+        .expect("read")
+        .expect("found");
+    assert!(stored.submitted.is_none(), "no field written");
+    assert!(
+        !p.documents.file_in_use(&"F1".into()).await.expect("read"),
+        "no document written"
+    );
+    let events = p
+        .profiles
+        .events(&client.id, Page::new(0, 50).expect("page"))
+        .await
+        .expect("events");
+    assert!(
+        events
+            .items
+            .iter()
+            .all(|e| e.activity != Activity::FormFieldsSubmitted
+                && e.activity != Activity::DocumentUploaded),
+        "no event of a refused write"
+    );
 }
 
 async fn document_limits(p: Ports) {

@@ -51,6 +51,10 @@ impl FileType {
 pub const MAX_FILES_PER_UPLOAD: usize = 4;
 /// Largest file one upload may carry: 10 MiB.
 pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
+/// Most pixels an image may declare: 50 megapixels, beyond any scan or photo of a
+/// document, and far below what would take a reviewer's browser (or any later decoder)
+/// gigabytes to open.
+pub const MAX_IMAGE_PIXELS: u64 = 50_000_000;
 
 /// One stored file of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -585,6 +585,9 @@ impl QuizRepository for MemoryQuizzes {
         sent: &SubmittedFormFields,
         entry: &Entry,
     ) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
+            stored.submitted_at.is_none() && add_steps(stored, quiz)
+        })?;
         {
             let mut profiles = self.profiles.profiles.lock().expect("lock");
             let stored = profiles
@@ -602,9 +605,7 @@ impl QuizRepository for MemoryQuizzes {
             merge(&mut submitted.ssn, &sent.ssn);
             submitted.updated_at = sent.updated_at;
         }
-        self.change(quiz, entry, StoreError::Missing, |stored| {
-            add_steps(stored, quiz)
-        })
+        Ok(())
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
@@ -630,8 +631,8 @@ impl QuizRepository for MemoryQuizzes {
         if !limits.admits(self.usage(quiz).await?, bytes) {
             return Err(StoreError::LimitReached);
         }
-        self.change(quiz, entry, StoreError::Missing, |stored| {
-            add_steps(stored, quiz)
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
+            stored.submitted_at.is_none() && add_steps(stored, quiz)
         })?;
         self.profiles
             .documents

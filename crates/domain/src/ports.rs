@@ -188,7 +188,9 @@ pub trait QuizRepository: Send + Sync {
     async fn mark_opened(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
     /// Stores the fields the client sent in this post (the `Some` values of `sent`), each
     /// on its own, so that concurrent posts of different fields both keep theirs, and adds
-    /// the quiz's newly completed steps to those already stored.
+    /// the quiz's newly completed steps to those already stored. `Conflict` when the quiz
+    /// was submitted, decided in the write's own transaction (a post racing the
+    /// submission is either written before it or refused).
     async fn save_fields(
         &self,
         quiz: &Quiz,
@@ -199,7 +201,8 @@ pub trait QuizRepository: Send + Sync {
     /// How many documents the quiz holds and their files' bytes in all.
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage>;
     /// Stores a document and adds the quiz's newly completed steps; `LimitReached` if the
-    /// quiz would then pass `limits` (checked in the same transaction as the insert).
+    /// quiz would then pass `limits` (checked in the same transaction as the insert);
+    /// `Conflict` when the quiz was submitted, decided in that transaction too.
     async fn add_document(
         &self,
         quiz: &Quiz,

@@ -1,8 +1,15 @@
 //! `POST /quiz/{token}/documents`: the link and the quiz's room for more are checked
 //! before the body is read; then each file is streamed to the store as it arrives
-//! (sealed there), hashed and sniffed on the way, never held whole in memory.
+//! (sealed there), hashed and sniffed on the way, never held whole in memory. Every byte
+//! of the body counts against its limit, whatever part it belongs to, and a form has at
+//! most `MAX_PARTS` parts.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use actix_multipart::{Field, Multipart};
+use actix_web::error::PayloadError;
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::document::{FileType, MAX_FILE_BYTES};
 use domain::ids::FileId;
@@ -10,7 +17,7 @@ use domain::ports::FileUpload;
 use domain::quiz::QuizLink;
 use domain::services::IncomingFile;
 use domain::template::Feature;
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use ring::digest;
 
 use super::MAX_UPLOAD_BYTES;
@@ -26,6 +33,8 @@ const MAX_FILE_NAME: usize = 100;
 const BATCH_BYTES: usize = 256 * 1024;
 /// Longest `step` value read.
 const MAX_STEP_BYTES: usize = 1024;
+/// Parts a form may have: a `step` and four files leave room for a few a browser adds.
+const MAX_PARTS: usize = 10;
 
 /// No folders, no reserved, control or bidirectional characters (which can make
 /// `gpj.exe` read as `exe.jpg`), no leading dots, at most 100 characters, and the
@@ -83,6 +92,51 @@ fn limit_reached() -> ApiError {
     api_error(domain::DomainError::UploadLimitReached)
 }
 
+fn too_many_parts() -> ApiError {
+    ApiError::new(
+        actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        format!("The form has more than {MAX_PARTS} parts."),
+    )
+}
+
+/// The body as it arrives, ended in an error once it passes `MAX_UPLOAD_BYTES`: part
+/// headers, boundaries and parts this route ignores count like file bytes, so a form of
+/// many small parts is bounded like one large file.
+fn capped(
+    body: impl Stream<Item = Result<Bytes, PayloadError>>,
+) -> (impl Stream<Item = Result<Bytes, PayloadError>>, Oversize) {
+    let oversize = Oversize(Arc::new(AtomicBool::new(false)));
+    let flag = oversize.clone();
+    let mut total = 0usize;
+    let stream = body.map(move |chunk| {
+        let chunk = chunk?;
+        total += chunk.len();
+        if total > MAX_UPLOAD_BYTES {
+            flag.0.store(true, Ordering::SeqCst);
+            return Err(PayloadError::Overflow);
+        }
+        Ok(chunk)
+    });
+    (stream, oversize)
+}
+
+/// Whether a capped body passed its limit.
+#[derive(Debug, Clone)]
+struct Oversize(Arc<AtomicBool>);
+
+impl Oversize {
+    /// 413 if the body passed its limit, else the error as it is (the multipart parser
+    /// wraps the errors of its input).
+    fn explain(&self, error: ApiError) -> ApiError {
+        if self.0.load(Ordering::SeqCst) {
+            body::too_large(MAX_UPLOAD_BYTES)
+        } else {
+            error
+        }
+    }
+}
+
 /// One file part on its way to the store.
 struct Intake {
     file_id: FileId,
@@ -138,7 +192,8 @@ impl Intake {
         if let Err(e) = self.flush().await {
             return Err((self.file_id, e));
         }
-        let file_type = sniff(&self.head, self.tail.bytes());
+        let sniffed = sniff(&self.head, self.tail.bytes());
+        let file_type = sniffed.map(|s| s.file_type);
         if let Some(upload) = self.upload.take()
             && let Err(e) = upload.finish().await
         {
@@ -148,6 +203,7 @@ impl Intake {
             file_id: self.file_id,
             file_name: clean_name(raw_name, file_type),
             file_type,
+            pixels: sniffed.and_then(|s| s.pixels),
             sha256: hex::encode(self.hash.finish()),
             size_bytes: self.size,
         })
@@ -168,8 +224,6 @@ struct Received {
     files: Vec<IncomingFile>,
     /// Bytes of the files so far, against the quiz's room.
     file_bytes: u64,
-    /// Bytes of the whole form so far, against the request's limit.
-    total: usize,
 }
 
 impl Received {
@@ -182,7 +236,6 @@ async fn read_step(field: &mut Field, received: &mut Received) -> Result<(), Api
     let mut text = Vec::new();
     while let Some(chunk) = field.next().await {
         let chunk = chunk.map_err(unreadable)?;
-        received.total += chunk.len();
         if text.len() + chunk.len() > MAX_STEP_BYTES {
             return Err(invalid("step", "is not a step of this quiz"));
         }
@@ -192,12 +245,28 @@ async fn read_step(field: &mut Field, received: &mut Received) -> Result<(), Api
     Ok(())
 }
 
+/// The first bytes of a part, or `None` when it has none.
+async fn first_bytes(field: &mut Field) -> Result<Option<Bytes>, ApiError> {
+    while let Some(chunk) = field.next().await {
+        let chunk = chunk.map_err(unreadable)?;
+        if !chunk.is_empty() {
+            return Ok(Some(chunk));
+        }
+    }
+    Ok(None)
+}
+
 async fn read_file(
     state: &State,
     field: &mut Field,
     received: &mut Received,
     room: u64,
 ) -> Result<(), (Option<FileId>, ApiError)> {
+    // An empty file input ("no file chosen") is no file: the store is not even asked
+    // for one, so it leaves no file or folder behind.
+    let Some(first) = first_bytes(field).await.map_err(|e| (None, e))? else {
+        return Ok(());
+    };
     let raw_name = field
         .content_disposition()
         .and_then(|cd| cd.get_filename())
@@ -217,15 +286,13 @@ async fn read_file(
         batch: Vec::new(),
         size: 0,
     };
-    while let Some(chunk) = field.next().await {
+    let mut chunks = futures_util::stream::iter([Ok(first)]).chain(field);
+    while let Some(chunk) = chunks.next().await {
         let problem = match chunk {
             Err(e) => Some(unreadable(e)),
             Ok(chunk) => {
-                received.total += chunk.len();
                 received.file_bytes += chunk.len() as u64;
-                if received.total > MAX_UPLOAD_BYTES {
-                    Some(body::too_large(MAX_UPLOAD_BYTES))
-                } else if received.file_bytes > room {
+                if received.file_bytes > room {
                     Some(limit_reached())
                 } else {
                     intake.take(&chunk).await.err()
@@ -235,11 +302,6 @@ async fn read_file(
         if let Some(problem) = problem {
             return Err((Some(intake.abort().await), problem));
         }
-    }
-    if intake.size == 0 {
-        // An empty file input ("no file chosen") is no file: nothing was stored.
-        intake.abort().await;
-        return Ok(());
     }
     let file = intake
         .finish(&raw_name)
@@ -253,9 +315,12 @@ async fn read_file(
 /// is removed again before the error is returned.
 async fn receive(state: &State, mut form: Multipart, room: u64) -> Result<Received, ApiError> {
     let mut received = Received::default();
+    let mut parts = 0;
     while let Some(field) = form.next().await {
+        parts += 1;
         let outcome = match field {
             Err(e) => Err((None, unreadable(e))),
+            Ok(_) if parts > MAX_PARTS => Err((None, too_many_parts())),
             Ok(mut field) => match field.name().unwrap_or_default() {
                 "step" => read_step(&mut field, &mut received)
                     .await
@@ -284,8 +349,11 @@ pub async fn handle(
     let link = QuizLink::Token(token.into_inner().into());
     let result = async {
         let room = state.client.upload_room(&link).await.map_err(api_error)?;
-        let form = Multipart::new(req.headers(), payload.into_inner());
-        let received = receive(&state, form, room).await?;
+        let (stream, oversize) = capped(payload.into_inner());
+        let form = Multipart::new(req.headers(), stream);
+        let received = receive(&state, form, room)
+            .await
+            .map_err(|e| oversize.explain(e))?;
         let step = match received.step.as_deref().filter(|s| !s.is_empty()) {
             Some(step) => Feature::from_name(step)
                 .ok_or_else(|| invalid("step", "is not a step of this quiz")),

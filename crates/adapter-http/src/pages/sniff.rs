@@ -1,7 +1,8 @@
 //! What a file is, by its bytes alone (contract §8): a JPEG starts `FF D8 FF`, a PNG with
 //! its signature and an `IHDR` chunk, a PDF with `%PDF-` at byte 0 and `%%EOF` in its last
 //! KiB; an image must also yield its dimensions. Anything else (a polyglot that hides
-//! `%PDF` further in, an SVG, HTML) is refused.
+//! `%PDF` further in, an SVG, HTML) is refused. An image's dimensions are read from its
+//! header (PNG `IHDR`, JPEG start of frame), never by decoding it.
 
 use domain::document::FileType;
 
@@ -13,18 +14,35 @@ pub const TAIL_BYTES: usize = 1024;
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
-/// The type of a file whose first bytes are `head` and last bytes `tail`.
-pub fn sniff(head: &[u8], tail: &[u8]) -> Option<FileType> {
-    let has_dimensions =
-        || imagesize::blob_size(head).is_ok_and(|size| size.width > 0 && size.height > 0);
+/// What a file's bytes say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sniffed {
+    pub file_type: FileType,
+    /// Width times height, as an image's header declares them; `None` for a PDF.
+    pub pixels: Option<u64>,
+}
+
+/// What a file whose first bytes are `head` and last bytes `tail` is.
+pub fn sniff(head: &[u8], tail: &[u8]) -> Option<Sniffed> {
+    let image = |file_type| {
+        let size = imagesize::blob_size(head).ok()?;
+        let pixels = (size.width as u64).checked_mul(size.height as u64)?;
+        (pixels > 0).then_some(Sniffed {
+            file_type,
+            pixels: Some(pixels),
+        })
+    };
     if head.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        return has_dimensions().then_some(FileType::Jpeg);
+        return image(FileType::Jpeg);
     }
     if head.starts_with(PNG_SIGNATURE) && head.get(12..16) == Some(b"IHDR") {
-        return has_dimensions().then_some(FileType::Png);
+        return image(FileType::Png);
     }
     if head.starts_with(b"%PDF-") && tail.windows(5).any(|w| w == b"%%EOF") {
-        return Some(FileType::Pdf);
+        return Some(Sniffed {
+            file_type: FileType::Pdf,
+            pixels: None,
+        });
     }
     None
 }
@@ -69,32 +87,54 @@ mod tests {
         b
     }
 
+    fn file_type(head: &[u8], tail: &[u8]) -> Option<FileType> {
+        sniff(head, tail).map(|s| s.file_type)
+    }
+
     #[test]
-    fn real_headers_are_recognised() {
-        assert_eq!(sniff(&tiny_jpeg(), &[]), Some(FileType::Jpeg));
-        assert_eq!(sniff(&tiny_png(), &[]), Some(FileType::Png));
+    fn real_headers_are_recognised_with_their_declared_pixels() {
+        assert_eq!(
+            sniff(&tiny_jpeg(), &[]),
+            Some(Sniffed {
+                file_type: FileType::Jpeg,
+                pixels: Some(6)
+            })
+        );
+        assert_eq!(
+            sniff(&tiny_png(), &[]),
+            Some(Sniffed {
+                file_type: FileType::Png,
+                pixels: Some(6)
+            })
+        );
         let pdf = b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n";
-        assert_eq!(sniff(pdf, pdf), Some(FileType::Pdf));
+        assert_eq!(
+            sniff(pdf, pdf),
+            Some(Sniffed {
+                file_type: FileType::Pdf,
+                pixels: None
+            })
+        );
     }
 
     #[test]
     fn polyglots_and_headers_without_substance_are_refused() {
         let polyglot =
             b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script>%PDF-1.4 %%EOF";
-        assert_eq!(sniff(polyglot, polyglot), None);
+        assert_eq!(file_type(polyglot, polyglot), None);
         assert_eq!(
-            sniff(b"%PDF-1.4 no end", b"%PDF-1.4 no end"),
+            file_type(b"%PDF-1.4 no end", b"%PDF-1.4 no end"),
             None,
             "no %%EOF"
         );
         assert_eq!(
-            sniff(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0], &[]),
+            file_type(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0], &[]),
             None,
             "no dimensions"
         );
         let mut png = PNG_SIGNATURE.to_vec();
         png.extend_from_slice(b"\0\0\0\rIDAT");
-        assert_eq!(sniff(&png, &[]), None, "no IHDR");
+        assert_eq!(file_type(&png, &[]), None, "no IHDR");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 mod auth;
 mod browser;
 mod browser_dashboard;
+mod client_abuse;
 mod client_pages;
 mod dashboard;
 mod dashboard_review;
@@ -43,6 +44,7 @@ fn main() {
         templates::SCENARIOS,
         quizzes::SCENARIOS,
         client_pages::SCENARIOS,
+        client_abuse::SCENARIOS,
         review::SCENARIOS,
         settings::SCENARIOS,
         auth::SCENARIOS,

@@ -53,6 +53,14 @@ pub const SCENARIOS: &[Scenario] = &[
         private_permissions,
     ),
     ("a_stalled_body_is_answered_408", stalled_body),
+    (
+        "a_deleted_profile_leaves_nothing_in_the_write_ahead_log",
+        deletion_leaves_no_trace,
+    ),
+    (
+        "a_quiz_sent_before_links_were_hashed_still_opens_after_the_upgrade",
+        links_sent_before_hashing_still_open,
+    ),
 ];
 
 const PAIR: (&str, &str) = ("ada@example.com", "4165550123");
@@ -265,7 +273,9 @@ fn nothing_in_clear(backend: Backend) {
     env.client()
         .call("profile/create", &body)
         .assert_status(201);
-    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1, "passport_upload": 1}));
+    let (token, _, tiny) = send_quiz(&env, json!({"ssn_submit": 1, "passport_upload": 1}));
+    // The link's secrets open the quiz: they are kept as keyed hashes and sealed copies.
+    let code = tiny.rsplit('/').next().expect("code").to_owned();
     post_fields(&env, &token, json!({"ssn": ssn})).assert_status(200);
     let mut photo = jpeg(4000);
     photo.extend_from_slice(marker.as_bytes());
@@ -284,7 +294,7 @@ fn nothing_in_clear(backend: Backend) {
     );
     for file in &files {
         let bytes = std::fs::read(file).expect("readable");
-        for secret in [&ssn, &licence, &marker] {
+        for secret in [&ssn, &licence, &marker, &token, &code] {
             assert!(
                 !contains(&bytes, secret),
                 "{secret} in clear in {}",
@@ -303,7 +313,7 @@ fn nothing_in_clear(backend: Backend) {
             String::from_utf8_lossy(&dump.stderr)
         );
         assert!(dump.stdout.len() > 1000, "a real dump");
-        for secret in [&ssn, &licence, &marker] {
+        for secret in [&ssn, &licence, &marker, &token, &code] {
             assert!(
                 !contains(&dump.stdout, secret),
                 "{secret} in clear in pg_dump"
@@ -574,4 +584,142 @@ fn stalled_body(backend: Backend) {
     let _ = stream.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "answer: {answer}");
     assert!(answer.contains("REQUEST_TIMEOUT"), "answer: {answer}");
+}
+
+fn deletion_leaves_no_trace(backend: Backend) {
+    let env = Env::start(backend);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_nanos();
+    let email = format!("erase{}@example.com", random_digits(seed));
+    let mobile = format!("4165{}", &random_digits(seed / 13)[..6]);
+    let name = format!("Zelda{}", random_digits(seed / 17));
+    let key = json!({"email_address": email, "mobile_number": mobile});
+    let body = with(profile(&email, &mobile), "first_name", json!(name));
+    env.client()
+        .call("profile/create", &body)
+        .assert_status(201);
+    let updated = with(body, "city", json!("Toronto"));
+    env.client()
+        .call("profile/update", &updated)
+        .assert_status(200);
+    env.client().call("profile/delete", &key).assert_status(200);
+    env.client()
+        .call("profile/get", &key)
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+    let mut files = Vec::new();
+    every_file_under(env.server.db.data_dir.path(), &mut files);
+    if backend == Backend::Sqlite {
+        assert!(
+            files.iter().any(|f| f.ends_with("idv.sqlite3")),
+            "{files:?}"
+        );
+    }
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable");
+        for trace in [&email, &mobile, &name] {
+            assert!(
+                !contains(&bytes, trace),
+                "{trace} of a deleted profile in {}",
+                file.display()
+            );
+        }
+    }
+}
+
+/// Runs `sql` on the server's database behind its back, as an older version would have
+/// left it.
+fn raw_sql(server: &Server, sql: &str) {
+    use diesel::connection::SimpleConnection;
+    use diesel::{Connection, PgConnection, SqliteConnection};
+    match &server.db.url {
+        Some(url) => PgConnection::establish(url)
+            .expect("PostgreSQL")
+            .batch_execute(sql),
+        None => {
+            let file = server.db.data_dir.path().join("idv.sqlite3");
+            SqliteConnection::establish(&file.display().to_string())
+                .expect("SQLite")
+                .batch_execute(sql)
+        }
+    }
+    .expect("statements run");
+}
+
+fn links_sent_before_hashing_still_open(backend: Backend) {
+    let mut env = Env::start(backend);
+    let (token, long, tiny) = send_quiz(&env, json!({"ssn_submit": 1}));
+    let code = tiny.rsplit('/').next().expect("code").to_owned();
+    let before = env.client().call("quiz/get", &json!({"url": tiny}));
+    let mut before = before.assert_status(200)["quiz"].clone();
+    assert_eq!(before["long_url"], long.as_str());
+    env.server.kill();
+    // The database as the version before links were hashed left it: the quiz's token and
+    // code in clear, the event's address in clear, migration 000011 not yet applied.
+    raw_sql(
+        &env.server,
+        &format!(
+            "ALTER TABLE quizzes DROP COLUMN sealed_code;
+             ALTER TABLE quizzes DROP COLUMN sealed_token;
+             ALTER TABLE quizzes RENAME COLUMN code_hash TO code;
+             ALTER TABLE quizzes RENAME COLUMN token_hash TO token;
+             UPDATE quizzes SET token = '{token}', code = '{code}';
+             UPDATE events SET url = '{tiny}' WHERE url <> '';
+             DELETE FROM __diesel_schema_migrations WHERE version LIKE '%000011';
+             DELETE FROM data_migrations WHERE name = '2026-11-24-hash-quiz-links';"
+        ),
+    );
+    env.server.restart();
+    let page = env.client().send(
+        "GET",
+        &format!("/quiz/{token}"),
+        &[("Accept", "application/json")],
+        b"",
+    );
+    assert_eq!(page.assert_status(200)["status"], "active");
+    // The restarted server listens on another port: its addresses keep their paths.
+    let (long_path, short_path) = (format!("/quiz/{token}"), format!("/q/{code}"));
+    let short = env.client().send("GET", &short_path, &[], b"");
+    assert_eq!(short.status, 302);
+    let location = short.header("Location").unwrap_or_default();
+    assert!(location.ends_with(&long_path), "{location}");
+    let after = env.client().call("quiz/get", &json!({"url": long}));
+    let mut after = after.assert_status(200)["quiz"].clone();
+    let ends = |url: &Value, path: &str| url.as_str().is_some_and(|u| u.ends_with(path));
+    assert!(
+        ends(&after["long_url"], &long_path) && ends(&after["tiny_url"], &short_path),
+        "{after}"
+    );
+    for quiz in [&mut after, &mut before] {
+        for field in ["long_url", "tiny_url"] {
+            quiz[field] = Value::Null;
+        }
+    }
+    assert_eq!(after, before, "the rest of the answer is as before");
+    let events = env
+        .client()
+        .call("event/read", &with(pair(), "limit", json!(50)));
+    assert!(
+        events.assert_status(200)["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e["activity"] == "quiz_created" && e["url"] == tiny.as_str()),
+        "{}",
+        events.body
+    );
+    // And the upgrade left neither in clear, in the database or its write-ahead log.
+    let mut files = Vec::new();
+    every_file_under(env.server.db.data_dir.path(), &mut files);
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable");
+        for secret in [&token, &code] {
+            assert!(
+                !contains(&bytes, secret),
+                "{secret} in clear in {}",
+                file.display()
+            );
+        }
+    }
 }

@@ -7,9 +7,18 @@ use std::net::IpAddr;
 use garde::Validate;
 use time::{Date, macros::format_description};
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
 use crate::validation::Invalid;
 
 use super::regions;
+
+/// Unicode's general category Cf: U+200B-200F, U+202A-202E, U+2060-2069, U+FEFF and the
+/// like. Nothing a person types into a name or an address needs them.
+fn is_format_character(c: char) -> bool {
+    c.general_category() == GeneralCategory::Format
+}
 
 /// Free text of 1 to `MAX` characters without control characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,14 +40,22 @@ impl<const MAX: usize> BoundedText<MAX> {
         Ok(Self(text.to_owned()))
     }
 
-    /// As [`BoundedText::parse`], and without `<` or `>`: for text a client types on a
-    /// public page (an agreement's name, an address), which a reviewer later reads in a
-    /// browser.
+    /// As [`BoundedText::parse`], for text a client types on a public page (an
+    /// agreement's name, an address), which a reviewer later reads in a browser: without
+    /// `<` or `>`, without Unicode format characters (bidirectional controls that make a
+    /// text show in another order than it reads, zero-width characters that hide inside
+    /// a name), and normalised to NFC, so that one name typed on two keyboards is stored
+    /// the same way. The length is counted after normalising.
     pub fn parse_plain(raw: &str) -> Result<Self, Invalid> {
         if raw.contains(['<', '>']) {
             return Err(Invalid::new("must be plain text, without < or >"));
         }
-        Self::parse(raw)
+        if raw.chars().any(is_format_character) {
+            return Err(Invalid::new(
+                "must not contain invisible formatting characters (bidirectional controls, zero-width characters)",
+            ));
+        }
+        Self::parse(&raw.nfc().collect::<String>())
     }
 
     /// The text.
@@ -359,6 +376,31 @@ mod tests {
             ShortText::parse_plain("Ada\u{7}").is_err(),
             "control characters too"
         );
+    }
+
+    #[test]
+    fn text_typed_by_a_client_refuses_format_characters() {
+        for hidden in [
+            "Ada\u{202E}ecalevoL",
+            "Ada\u{2066}x\u{2069}",
+            "Ada\u{200B}Lovelace",
+            "Ada\u{200D}",
+            "\u{FEFF}Ada",
+            "Ada\u{2060}",
+            "Ada\u{200F}",
+            "Ada\u{061C}",
+        ] {
+            assert!(ShortText::parse_plain(hidden).is_err(), "{hidden:?}");
+        }
+        assert!(ShortText::parse_plain("Zoë Ødegård-Łukasz").is_ok());
+    }
+
+    #[test]
+    fn text_typed_by_a_client_is_stored_composed() {
+        let typed = ShortText::parse_plain("Rene\u{301}e").expect("valid");
+        assert_eq!(typed.as_str(), "Ren\u{E9}e");
+        // Counted once composed: 45 decomposed "é" are 45 characters, not 90.
+        assert!(ShortText::parse_plain(&"e\u{301}".repeat(45)).is_ok());
     }
 
     #[test]

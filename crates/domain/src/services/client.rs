@@ -5,7 +5,8 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 
 use crate::document::{
-    Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, StoredFile,
+    Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD,
+    MAX_IMAGE_PIXELS, StoredFile,
 };
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
@@ -46,6 +47,9 @@ pub struct IncomingFile {
     pub file_name: String,
     /// `None` when the bytes are none of the accepted types.
     pub file_type: Option<FileType>,
+    /// Width times height, as an image's header declares them (never decoded); `None`
+    /// for a PDF.
+    pub pixels: Option<u64>,
     /// Lowercase hex SHA-256 of the bytes as sent.
     pub sha256: String,
     /// The size as sent. A file over the limit is not stored whole (the adapter stops
@@ -248,10 +252,15 @@ impl ClientService {
             .outbox
             .entry(self.event(&view, Activity::FormFieldsSubmitted, details, now))
             .await?;
-        self.quizzes
+        match self
+            .quizzes
             .save_fields(&view.quiz, &view.client.id, &sent_fields, &entry)
-            .await?;
-        Ok(view)
+            .await
+        {
+            Ok(()) => Ok(view),
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The file bytes one more upload to this quiz may carry, checked before the
@@ -473,7 +482,7 @@ impl ClientService {
         let event = self
             .event(&view, Activity::DocumentUploaded, details, now)
             .with_document(&document.id);
-        Ok(self
+        match self
             .quizzes
             .add_document(
                 &view.quiz,
@@ -481,7 +490,12 @@ impl ClientService {
                 &self.outbox.entry(event).await?,
                 self.limits,
             )
-            .await?)
+            .await
+        {
+            Ok(()) => Ok(()),
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
+            Err(e) => Err(e.into()),
+        }
     }
 
     fn document(
@@ -523,8 +537,8 @@ impl ClientService {
     }
 }
 
-/// The type of each file, if all of them may be kept: 1 to 4 files, each at most 10 MiB
-/// and of an accepted type.
+/// The type of each file, if all of them may be kept: 1 to 4 files, each at most 10 MiB,
+/// of an accepted type and, for an image, of at most 50 megapixels.
 fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
     let refuse = |problem, reason: String| -> DomainError {
         Violations::single("file", problem, reason).into()
@@ -548,6 +562,12 @@ fn check_files(files: &[IncomingFile]) -> Result<Vec<FileType>, DomainError> {
                 return Err(refuse(
                     Problem::Invalid,
                     format!("{} is larger than 10 MiB", file.file_name),
+                ));
+            }
+            if file.pixels.is_some_and(|pixels| pixels > MAX_IMAGE_PIXELS) {
+                return Err(refuse(
+                    Problem::Invalid,
+                    format!("{} declares more than 50 megapixels", file.file_name),
                 ));
             }
             file.file_type.ok_or_else(|| {
@@ -668,6 +688,7 @@ mod tests {
             file_id,
             file_name: "id.jpg".into(),
             file_type: Some(FileType::Jpeg),
+            pixels: Some(6),
             sha256: "00".repeat(32),
             size_bytes: 3,
         }
@@ -867,6 +888,7 @@ mod tests {
             file_id: "F1".into(),
             file_name: name.into(),
             file_type,
+            pixels: None,
             sha256: String::new(),
             size_bytes: size as u64,
         }
@@ -895,5 +917,19 @@ mod tests {
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES, Some(FileType::Pdf))]).is_ok());
         assert!(check_files(&[file("big.pdf", MAX_FILE_BYTES + 1, Some(FileType::Pdf))]).is_err());
         assert!(check_files(&[file("x.jpg", 10, None)]).is_err());
+    }
+
+    #[test]
+    fn images_declaring_more_than_50_megapixels_are_refused() {
+        let image = |pixels| IncomingFile {
+            pixels: Some(pixels),
+            ..file("id.png", 10, Some(FileType::Png))
+        };
+        assert!(check_files(&[image(MAX_IMAGE_PIXELS)]).is_ok());
+        assert_eq!(
+            code(check_files(&[image(MAX_IMAGE_PIXELS + 1)])),
+            Some(("file".into(), Problem::Invalid))
+        );
+        assert!(check_files(&[image(30_000 * 30_000)]).is_err());
     }
 }
