@@ -35,6 +35,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "every_dashboard_address_sends_strangers_to_sign_in_and_refuses_posts_without_the_token",
         strangers_and_tokens,
     ),
+    (
+        "a_method_a_dashboard_address_does_not_take_is_405_naming_those_it_does",
+        methods_not_allowed,
+    ),
 ];
 
 /// Every dashboard address, from the dashboard's own route table, with a made-up id in
@@ -120,6 +124,32 @@ fn strangers_and_tokens(backend: Backend) {
         200,
         "the refused logout left the session"
     );
+}
+
+/// Every address of the table, asked with a method none takes, answers 405 and names
+/// its methods in `Allow`, signed in or not.
+fn methods_not_allowed(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let addresses = dashboard_addresses();
+    for (_, path, _) in &addresses {
+        let methods: Vec<&str> = addresses
+            .iter()
+            .filter(|a| &a.1 == path)
+            .map(|a| a.0)
+            .collect();
+        for who in ["", cookie.as_str()] {
+            let reply = env.client().send("DELETE", path, &[("Cookie", who)], b"");
+            assert_eq!(reply.status, 405, "DELETE {path}");
+            assert_eq!(
+                reply.header("Allow"),
+                Some(methods.join(", ").as_str()),
+                "{path}"
+            );
+            assert_eq!(reply.header("X-Frame-Options"), Some("DENY"), "{path}");
+        }
+    }
 }
 
 const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n";
