@@ -117,12 +117,14 @@ pub(crate) struct Posted<T> {
     pub form: T,
 }
 
-impl<T: DeserializeOwned + 'static> Posted<T> {
+/// Its error is actix's, not only a `DashboardError`: a body that cannot be read as a
+/// form (too large, another type) is answered as any such body is.
+impl<T: DeserializeOwned + 'static> FromRequest for Posted<T> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
     /// The session is looked up first: a stranger's body is not read.
-    fn extract(
-        req: &HttpRequest,
-        payload: &mut Payload,
-    ) -> LocalBoxFuture<'static, Result<Self, actix_web::Error>> {
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let reviewer = Reviewer::of(req.clone());
         let form = web::Form::<WithToken<T>>::from_request(req, payload);
         Box::pin(async move {
@@ -139,15 +141,6 @@ impl<T: DeserializeOwned + 'static> Posted<T> {
     }
 }
 
-impl<T: DeserializeOwned + 'static> FromRequest for Posted<T> {
-    type Error = actix_web::Error;
-    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        Self::extract(req, payload)
-    }
-}
-
 /// A form post by a signed-in admin, with their session's CSRF token: a reviewer's is
 /// refused and changes nothing.
 pub(crate) struct AdminPosted<T>(pub Posted<T>);
@@ -157,7 +150,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for AdminPosted<T> {
     type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let posted = Posted::extract(req, payload);
+        let posted = Posted::<T>::from_request(req, payload);
         Box::pin(async move {
             let Posted { reviewer, form } = posted.await?;
             Ok(Self(Posted {

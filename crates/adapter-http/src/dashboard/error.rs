@@ -121,3 +121,66 @@ struct MessagePage<'a> {
 pub(crate) fn message(status: StatusCode, heading: &str, text: &str) -> HttpResponse {
     html(status, &MessagePage { heading, text })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::to_bytes;
+    use domain::error::Resource;
+
+    async fn page_of(e: DashboardError) -> (StatusCode, String) {
+        let answer = e.error_response();
+        let status = answer.status();
+        let body = to_bytes(answer.into_body()).await.expect("a body");
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[actix_web::test]
+    async fn domain_errors_become_the_dashboards_pages() {
+        let cases = [
+            (
+                DomainError::NotFound(Resource::Profile),
+                StatusCode::NOT_FOUND,
+            ),
+            (DomainError::KeyLimitReached, StatusCode::BAD_REQUEST),
+            (DomainError::Busy, StatusCode::SERVICE_UNAVAILABLE),
+            (
+                DomainError::Unavailable("db down".into()),
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            (
+                DomainError::Internal("disk on fire at /var/lib/x".into()),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+            (
+                DomainError::ProfileExists,
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+        ];
+        for (domain, expected) in cases {
+            let (status, page) = page_of(domain.into()).await;
+            assert_eq!(status, expected);
+            assert!(
+                page.contains("<html") || page.contains("<!DOCTYPE"),
+                "{page}"
+            );
+            assert!(
+                !page.contains("disk") && !page.contains("db down"),
+                "{page}"
+            );
+        }
+    }
+
+    #[actix_web::test]
+    async fn strangers_are_sent_to_sign_in() {
+        let answer = DashboardError::SignIn.error_response();
+        assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+        assert_eq!(
+            answer
+                .headers()
+                .get("Location")
+                .and_then(|v| v.to_str().ok()),
+            Some("/dashboard/login")
+        );
+    }
+}

@@ -135,3 +135,28 @@ fn resources(cfg: &mut web::ServiceConfig) {
         })));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_address_is_listed_once_and_signing_in_is_the_one_open_post() {
+        let listed = listed();
+        for (i, route) in listed.iter().enumerate() {
+            assert!(
+                !listed[..i]
+                    .iter()
+                    .any(|r| (r.0, &r.1) == (route.0, &route.1)),
+                "{route:?} twice"
+            );
+        }
+        // Signing in is the one post anyone may make: it checks its own token.
+        let open_posts: Vec<&str> = ROUTES
+            .iter()
+            .filter(|r| r.method == Method::POST && r.access == Access::Anyone)
+            .map(|r| r.path)
+            .collect();
+        assert_eq!(open_posts, ["/login"]);
+    }
+}
