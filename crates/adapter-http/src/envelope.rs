@@ -18,6 +18,7 @@ use tracing::Instrument;
 use utoipa::ToSchema;
 
 use crate::body::GivenUp;
+use crate::dashboard::DashboardError;
 use crate::error::{ApiError, ErrorItem};
 use crate::timefmt::rfc3339;
 
@@ -215,12 +216,17 @@ pub async fn middleware(
             let status = res.status();
             // A body given up for being late is answered 408, whatever the handler made
             // of what arrived.
+            // A dashboard error is already its page, and stays one.
             let api_error = GivenUp::of(res.request()).or_else(|| {
-                res.response().error().map(|e| {
+                let e = res.response().error()?;
+                if e.as_error::<DashboardError>().is_some() {
+                    return None;
+                }
+                Some(
                     e.as_error::<ApiError>()
                         .cloned()
-                        .unwrap_or_else(|| ApiError::from_status(status, e.to_string()))
-                })
+                        .unwrap_or_else(|| ApiError::from_status(status, e.to_string())),
+                )
             });
             match api_error {
                 Some(error) => {

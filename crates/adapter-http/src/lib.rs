@@ -28,12 +28,19 @@ use actix_web::{App, web};
 pub use body::BodyDeadline;
 pub use client_addr::TrustedProxies;
 pub use connections::ConnectionCap;
-pub use dashboard::DashboardSettings;
+pub use dashboard::{Access as DashboardAccess, DashboardSettings};
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
 pub use ratelimit::{FailureGate, InProcess, RateLimits};
 pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
+
+/// Every dashboard address, from its route table: the method, the path pattern
+/// (`{name}` for a segment the handler reads) and who may reach it. The e2e guard walks
+/// it, so no address escapes the checks.
+pub fn dashboard_routes() -> Vec<(&'static str, String, DashboardAccess)> {
+    dashboard::routes()
+}
 
 /// Builds the application: routes, envelope middleware, shared state.
 pub fn app(

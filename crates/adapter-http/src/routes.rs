@@ -1,4 +1,5 @@
-//! The route table: every path the service answers, in one place.
+//! The route table of the merchant API, `/docs` and the health checks (the quiz pages'
+//! routes are in `pages/mod.rs`, the dashboard's in `dashboard/routes.rs`).
 
 use actix_web::http::header::{CACHE_CONTROL, LOCATION};
 use actix_web::middleware::DefaultHeaders;

@@ -2,11 +2,11 @@
 //! changed keys, users or settings, and which profiles and files were viewed. A reviewer
 //! is refused: the trail says what colleagues looked at.
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 
-use super::{Reviewer, failed, message, reviewer};
+use super::{Admin, DashboardError, Reviewer};
 use crate::handlers::State;
 use crate::pages::html;
 use crate::timefmt::rfc3339;
@@ -32,23 +32,12 @@ struct AuditPage<'a> {
 }
 
 /// `GET /dashboard/audit`: the newest entries of the merchant's trail, newest first.
-pub(super) async fn list(state: State, req: HttpRequest) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
-    if !session.role.is_admin() {
-        return message(
-            StatusCode::FORBIDDEN,
-            "Refused",
-            "Only an admin of this merchant may read the audit trail.",
-        );
-    }
-    let entries = match state.audit.latest(&session.merchant_id, SHOWN).await {
-        Ok(entries) => entries,
-        Err(e) => return failed(e),
-    };
-    html(
+pub(super) async fn list(
+    state: State,
+    Admin(Reviewer { session, .. }): Admin,
+) -> Result<HttpResponse, DashboardError> {
+    let entries = state.audit.latest(&session.merchant_id, SHOWN).await?;
+    Ok(html(
         StatusCode::OK,
         &AuditPage {
             reviewer: session.email.as_str(),
@@ -65,5 +54,5 @@ pub(super) async fn list(state: State, req: HttpRequest) -> HttpResponse {
                 })
                 .collect(),
         },
-    )
+    ))
 }

@@ -1,7 +1,8 @@
 //! A document's files and the reviewer's verdict on it. Addresses name a document by its
 //! id alone: it is looked up among the reviewer's merchant's documents only.
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
+use domain::DomainError;
 use domain::audit::AuditAction;
 use domain::document::FileType;
 use domain::event::Actor;
@@ -10,7 +11,7 @@ use domain::services::DocumentAt;
 use serde::Deserialize;
 
 use super::profile::back_to;
-use super::{CHOOSE_A_STATUS, StatusForm, failed, not_found, not_saved, poster, reviewer};
+use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::file_answer::{Disposition, file_answer};
 use crate::handlers::State;
 
@@ -24,67 +25,46 @@ pub(super) struct FilePath {
 /// saved; never cached.
 pub(super) async fn file(
     state: State,
-    req: HttpRequest,
+    reviewer: Reviewer,
     path: web::Path<FilePath>,
-) -> HttpResponse {
-    let reviewer = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+) -> Result<HttpResponse, DashboardError> {
     let (Ok(id), Ok(file_id)) = (DocumentId::parse(&path.id), FileId::parse(&path.file_id)) else {
-        return not_found();
+        return Err(DashboardError::NotFound);
     };
-    let found = state
+    let merchant = &reviewer.session.merchant_id;
+    let (file, download) = state
         .documents
-        .download(&reviewer.session.merchant_id, DocumentAt::Id(&id), &file_id)
-        .await;
-    let (file, download) = match found {
-        Ok(found) => found,
-        Err(e) => return failed(e),
-    };
+        .download(merchant, DocumentAt::Id(&id), &file_id)
+        .await?;
     let subject = format!("{id}/{file_id}");
     let viewed = AuditAction::DocumentFileViewed;
-    let by = reviewer.initiator(&req);
-    let merchant = &reviewer.session.merchant_id;
-    if let Err(e) = state.audit.record(merchant, &by, viewed, &subject).await {
-        return failed(e);
-    }
+    state
+        .audit
+        .record(merchant, &reviewer.initiator(), viewed, &subject)
+        .await?;
     let disposition = match file.file_type {
         FileType::Pdf => Disposition::Attachment,
         FileType::Jpeg | FileType::Png => Disposition::Inline,
     };
-    match file_answer(&file, download, disposition).await {
-        Ok(answer) => answer,
-        Err(e) => failed(e.into()),
-    }
+    file_answer(&file, download, disposition)
+        .await
+        .map_err(|e| DomainError::from(e).into())
 }
 
 /// `POST /dashboard/documents/{id}/status`: the reviewer's verdict on a document, logged
 /// with their e-mail; back to the document's profile.
 pub(super) async fn set_status(
     state: State,
-    req: HttpRequest,
+    Posted { reviewer, form }: Posted<StatusForm>,
     id: web::Path<String>,
-    form: web::Form<StatusForm>,
-) -> HttpResponse {
-    let reviewer = match poster(&state, &req, &form.csrf_token).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
-    let Ok(id) = DocumentId::parse(&id) else {
-        return not_found();
-    };
-    let Some(status) = form.status() else {
-        return not_saved(CHOOSE_A_STATUS);
-    };
+) -> Result<HttpResponse, DashboardError> {
+    let id = DocumentId::parse(&id).map_err(|_| DashboardError::NotFound)?;
+    let status = form.status()?;
     let actor = Actor::Reviewer(&reviewer.session.email);
     let merchant = &reviewer.session.merchant_id;
-    match state
+    let document = state
         .documents
         .set_status(merchant, DocumentAt::Id(&id), status, actor)
-        .await
-    {
-        Ok(document) => back_to(&document.profile_id),
-        Err(e) => failed(e),
-    }
+        .await?;
+    Ok(back_to(&document.profile_id))
 }

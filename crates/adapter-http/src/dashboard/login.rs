@@ -15,7 +15,9 @@ use domain::services::{Credentials, SignIn};
 use ring::rand::{SecureRandom, SystemRandom};
 use serde::Deserialize;
 
-use super::{BASE, CsrfForm, DashboardSettings, SESSION_COOKIE, poster, same_token};
+use super::access::same_token;
+use super::error::message;
+use super::{BASE, Button, DashboardSettings, Posted, SESSION_COOKIE};
 use crate::client_addr::client_ip;
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
@@ -46,7 +48,7 @@ fn login_page(
     let mut bytes = [0u8; 32];
     if SystemRandom::new().fill(&mut bytes).is_err() {
         tracing::error!("no random source for a sign-in form");
-        return super::message(
+        return message(
             StatusCode::SERVICE_UNAVAILABLE,
             "Unavailable",
             "The service cannot be reached right now. Try again in a moment.",
@@ -177,16 +179,9 @@ pub(super) async fn sign_in(
 }
 
 /// Ends the session at once, server-side, and clears the cookie.
-pub(super) async fn sign_out(
-    state: State,
-    req: HttpRequest,
-    form: web::Form<CsrfForm>,
-) -> HttpResponse {
-    let reviewer = match poster(&state, &req, &form.csrf_token).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
-    let address = client_ip(&req).to_string();
+pub(super) async fn sign_out(state: State, posted: Posted<Button>) -> HttpResponse {
+    let reviewer = posted.reviewer;
+    let address = reviewer.address.to_string();
     if let Err(e) = state
         .sign_in
         .sign_out(&reviewer.token, &reviewer.session, &address)

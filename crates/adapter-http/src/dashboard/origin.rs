@@ -10,7 +10,8 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use super::{DashboardSettings, message};
+use super::DashboardSettings;
+use super::error::message;
 
 /// Whether `origin` is the public address's, or the one of the address the request was
 /// sent to (`Host`, over the connection's scheme).

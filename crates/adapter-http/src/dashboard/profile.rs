@@ -2,7 +2,7 @@
 //! notes and log; and the reviewer's changes to it.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::audit::AuditAction;
 use domain::document::{Document, DocumentStatus, Evidence, FileType};
@@ -14,9 +14,7 @@ use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
-use super::{
-    CHOOSE_A_STATUS, Reviewer, StatusForm, failed, not_found, not_saved, poster, reviewer,
-};
+use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -90,40 +88,30 @@ struct ProfilePage<'a> {
 }
 
 /// The page of a profile of the reviewer's merchant; any other id is a 404 page.
-pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let signed_in = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+pub(super) async fn show(
+    state: State,
+    signed_in: Reviewer,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
     let session = &signed_in.session;
     let merchant = &session.merchant_id;
-    let profile = match find(&state, merchant, &id).await {
-        Ok(profile) => profile,
-        Err(answer) => return answer,
-    };
-    let by = signed_in.initiator(&req);
+    let profile = find(&state, merchant, &id).await?;
     let viewed = AuditAction::ProfileViewed;
-    if let Err(e) = state
+    state
         .audit
-        .record(merchant, &by, viewed, &profile.id.0)
-        .await
-    {
-        return failed(e);
-    }
+        .record(merchant, &signed_in.initiator(), viewed, &profile.id.0)
+        .await?;
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
-    let (quizzes, templates, documents, notes, events) = match futures_util::try_join!(
+    let (quizzes, templates, documents, notes, events) = futures_util::try_join!(
         state.quizzes.list_of_profile(&profile, page),
         state.templates.list(merchant, page),
         state.documents.list(merchant, key, page),
         state.notes.list(merchant, key, page),
         state.profiles.events(merchant, key, page),
-    ) {
-        Ok(found) => found,
-        Err(e) => return failed(e),
-    };
+    )?;
     let now = state.clock.now();
-    html(
+    Ok(html(
         StatusCode::OK,
         &ProfilePage {
             reviewer: session.email.as_str(),
@@ -167,7 +155,7 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
                 })
                 .collect(),
         },
-    )
+    ))
 }
 
 /// The merchant's profile behind an address's id; anything else is the 404 page.
@@ -175,15 +163,11 @@ pub(super) async fn find(
     state: &State,
     merchant: &domain::merchant::MerchantId,
     id: &str,
-) -> Result<Profile, HttpResponse> {
+) -> Result<Profile, DashboardError> {
     let id = parse_object_id(id)
         .map(ProfileId)
-        .map_err(|_| not_found())?;
-    state
-        .profiles
-        .get_by_id(merchant, &id)
-        .await
-        .map_err(failed)
+        .map_err(|_| DashboardError::NotFound)?;
+    Ok(state.profiles.get_by_id(merchant, &id).await?)
 }
 
 fn quiz_row(state: &State, quiz: &Quiz, now: time::OffsetDateTime) -> QuizRow {
@@ -279,22 +263,7 @@ fn submitted(p: &Profile) -> Vec<Field> {
 #[derive(Deserialize)]
 pub(super) struct NoteForm {
     #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
     note: String,
-}
-
-/// The profile of the signed-in reviewer's merchant behind `id`, once the post's CSRF
-/// token is checked; otherwise the answer to give.
-pub(super) async fn profile_for_post(
-    state: &State,
-    req: &HttpRequest,
-    id: &str,
-    csrf_token: &str,
-) -> Result<(Reviewer, Profile), HttpResponse> {
-    let reviewer = poster(state, req, csrf_token).await?;
-    let profile = find(state, &reviewer.session.merchant_id, id).await?;
-    Ok((reviewer, profile))
 }
 
 /// Where a change to a profile sends the browser back to.
@@ -306,49 +275,34 @@ pub(super) fn back_to(profile: &ProfileId) -> HttpResponse {
 /// e-mail.
 pub(super) async fn set_status(
     state: State,
-    req: HttpRequest,
+    Posted { reviewer, form }: Posted<StatusForm>,
     id: web::Path<String>,
-    form: web::Form<StatusForm>,
-) -> HttpResponse {
-    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
-        Ok(found) => found,
-        Err(answer) => return answer,
-    };
-    let Some(status) = form.status() else {
-        return not_saved(CHOOSE_A_STATUS);
-    };
+) -> Result<HttpResponse, DashboardError> {
+    let merchant = &reviewer.session.merchant_id;
+    let profile = find(&state, merchant, &id).await?;
+    let status = form.status()?;
     let actor = Actor::Reviewer(&reviewer.session.email);
-    match state
+    state
         .profiles
-        .set_status(&reviewer.session.merchant_id, &profile.key, status, actor)
-        .await
-    {
-        Ok(_) => back_to(&profile.id),
-        Err(e) => failed(e),
-    }
+        .set_status(merchant, &profile.key, status, actor)
+        .await?;
+    Ok(back_to(&profile.id))
 }
 
 /// `POST /dashboard/profiles/{id}/notes`: a note, logged with the reviewer's e-mail.
 pub(super) async fn add_note(
     state: State,
-    req: HttpRequest,
+    Posted { reviewer, form }: Posted<NoteForm>,
     id: web::Path<String>,
-    form: web::Form<NoteForm>,
-) -> HttpResponse {
-    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
-        Ok(found) => found,
-        Err(answer) => return answer,
-    };
-    let Ok(text) = NoteText::parse(&form.note) else {
-        return not_saved("A note is 1 to 255 characters of plain text.");
-    };
+) -> Result<HttpResponse, DashboardError> {
+    let merchant = &reviewer.session.merchant_id;
+    let profile = find(&state, merchant, &id).await?;
+    let text = NoteText::parse(&form.note)
+        .map_err(|_| DashboardError::not_saved("A note is 1 to 255 characters of plain text."))?;
     let actor = Actor::Reviewer(&reviewer.session.email);
-    match state
+    state
         .notes
-        .create(&reviewer.session.merchant_id, &profile.key, text, actor)
-        .await
-    {
-        Ok(_) => back_to(&profile.id),
-        Err(e) => failed(e),
-    }
+        .create(merchant, &profile.key, text, actor)
+        .await?;
+    Ok(back_to(&profile.id))
 }

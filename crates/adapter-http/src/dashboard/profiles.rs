@@ -1,13 +1,13 @@
 //! The profile list.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::paging::Page;
 use domain::profile::{Profile, ProfileFilter, ProfileStatus};
 use serde::Deserialize;
 
-use super::{Reviewer, failed, not_found, reviewer};
+use super::{DashboardError, Reviewer};
 use crate::handlers::State;
 use crate::pages::html;
 
@@ -50,17 +50,12 @@ struct ProfilesPage<'a> {
 
 pub(super) async fn list(
     state: State,
-    req: HttpRequest,
+    Reviewer { session, .. }: Reviewer,
     query: web::Query<ListQuery>,
-) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+) -> Result<HttpResponse, DashboardError> {
     let page = query.page.unwrap_or(1).max(1);
-    let Ok(window) = Page::new((page - 1).saturating_mul(PER_PAGE), PER_PAGE) else {
-        return not_found();
-    };
+    let window = Page::new((page - 1).saturating_mul(PER_PAGE), PER_PAGE)
+        .map_err(|_| DashboardError::NotFound)?;
     let filter = ProfileFilter {
         text: query.q.clone(),
         status: query.status.as_deref().and_then(|s| s.parse().ok()),
@@ -68,29 +63,26 @@ pub(super) async fn list(
     let q = query.q.as_deref().unwrap_or_default().trim();
     let status = filter.status.map_or("", |s| s.as_str());
     let search = serde_urlencoded::to_string([("q", q), ("status", status)]).unwrap_or_default();
-    match state
+    let paged = state
         .profiles
         .search(&session.merchant_id, &filter, window)
-        .await
-    {
-        Ok(paged) => html(
-            StatusCode::OK,
-            &ProfilesPage {
-                reviewer: session.email.as_str(),
-                csrf_token: &session.csrf_token,
-                q,
-                status,
-                statuses: ProfileStatus::ALL,
-                rows: paged.items.iter().map(row).collect(),
-                page,
-                pages: ((paged.filtered + PER_PAGE - 1) / PER_PAGE).max(1),
-                total: paged.total_count,
-                found: paged.filtered,
-                search,
-            },
-        ),
-        Err(e) => failed(e),
-    }
+        .await?;
+    Ok(html(
+        StatusCode::OK,
+        &ProfilesPage {
+            reviewer: session.email.as_str(),
+            csrf_token: &session.csrf_token,
+            q,
+            status,
+            statuses: ProfileStatus::ALL,
+            rows: paged.items.iter().map(row).collect(),
+            page,
+            pages: ((paged.filtered + PER_PAGE - 1) / PER_PAGE).max(1),
+            total: paged.total_count,
+            found: paged.filtered,
+            search,
+        },
+    ))
 }
 
 fn row(p: &Profile) -> Row {

@@ -2,7 +2,7 @@
 //! a QR code a client can scan with their phone.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use askama::Template;
 use base64::Engine;
 use domain::event::Actor;
@@ -16,16 +16,14 @@ use domain::ids::{QuizId, TemplateId};
 use domain::quiz::{Quiz, QuizState, QuizWithClient};
 use time::OffsetDateTime;
 
-use super::profile::profile_for_post;
-use super::{Reviewer, failed, message, not_found, reviewer};
+use super::profile::find;
+use super::{DashboardError, Posted, Reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
 
 #[derive(Deserialize)]
 pub(super) struct QuizForm {
-    #[serde(default)]
-    csrf_token: String,
     #[serde(default)]
     template_id: String,
 }
@@ -50,21 +48,16 @@ struct QuizPage<'a> {
 /// template, logged with the reviewer's e-mail; on to the quiz's page.
 pub(super) async fn create(
     state: State,
-    req: HttpRequest,
+    Posted { reviewer, form }: Posted<QuizForm>,
     id: web::Path<String>,
-    form: web::Form<QuizForm>,
-) -> HttpResponse {
-    let (reviewer, profile) = match profile_for_post(&state, &req, &id, &form.csrf_token).await {
-        Ok(found) => found,
-        Err(answer) => return answer,
-    };
-    let Ok(template_id) = TemplateId::parse(&form.template_id) else {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Not sent",
-            "Choose one of your templates.",
-        );
-    };
+) -> Result<HttpResponse, DashboardError> {
+    let session = &reviewer.session;
+    let profile = find(&state, &session.merchant_id, &id).await?;
+    let template_id =
+        TemplateId::parse(&form.template_id).map_err(|_| DashboardError::Refused {
+            heading: "Not sent",
+            text: "Choose one of your templates.".to_owned(),
+        })?;
     let request = QuizRequest {
         key: profile.key.clone(),
         changes: ProfileChanges::none_to(&profile),
@@ -74,35 +67,26 @@ pub(super) async fn create(
             ..TemplateChoice::default()
         },
     };
-    let session = &reviewer.session;
     let actor = Actor::Reviewer(&session.email);
-    match state
+    let sent = state
         .quizzes
         .create(&session.merchant_id, request, actor)
-        .await
-    {
-        Ok(sent) => redirect_to(format!("/dashboard/quizzes/{}", sent.quiz.id)),
-        Err(e) => failed(e),
-    }
+        .await?;
+    Ok(redirect_to(format!("/dashboard/quizzes/{}", sent.quiz.id)))
 }
 
 /// `GET /dashboard/quizzes/{id}`: one of the merchant's quizzes, its links and a QR code
 /// of the short one for a phone; another merchant's is the 404 page.
-pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
-    let Ok(id) = QuizId::parse(&id) else {
-        return not_found();
-    };
+pub(super) async fn show(
+    state: State,
+    Reviewer { session, .. }: Reviewer,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    let id = QuizId::parse(&id).map_err(|_| DashboardError::NotFound)?;
     let QuizWithClient { quiz, client } =
-        match state.quizzes.get_by_id(&session.merchant_id, &id).await {
-            Ok(found) => found,
-            Err(e) => return failed(e),
-        };
+        state.quizzes.get_by_id(&session.merchant_id, &id).await?;
     let links = state.quizzes.links(&quiz);
-    html(
+    Ok(html(
         StatusCode::OK,
         &QuizPage {
             reviewer: session.email.as_str(),
@@ -116,7 +100,7 @@ pub(super) async fn show(state: State, req: HttpRequest, id: web::Path<String>) 
             long_url: links.long_url,
             tiny_url: links.tiny_url,
         },
-    )
+    ))
 }
 
 /// Where a quiz stands, in a reviewer's words.

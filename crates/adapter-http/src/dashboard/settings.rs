@@ -2,14 +2,14 @@
 //! shown once), and webhook endpoints with their latest deliveries.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::merchant::{ExposeSecret, QuizExpiryDays, SettingsChanges};
 use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
-use super::{CsrfForm, Reviewer, admin_poster, failed, not_saved, reviewer};
+use super::{AdminPosted, Button, DashboardError, Posted, Reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
 use crate::timefmt::rfc3339;
@@ -54,34 +54,27 @@ struct SettingsPage<'a> {
 }
 
 /// `GET /dashboard/settings`.
-pub(super) async fn show(state: State, req: HttpRequest) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+pub(super) async fn show(
+    state: State,
+    Reviewer { session, .. }: Reviewer,
+) -> Result<HttpResponse, DashboardError> {
     let merchant_id = &session.merchant_id;
     let webhooks_page = Page::new(0, WEBHOOKS_SHOWN).unwrap_or_default();
-    let (merchant, keys, webhooks) = match futures_util::try_join!(
+    let (merchant, keys, webhooks) = futures_util::try_join!(
         state.merchants.get(merchant_id),
         state.merchants.keys(merchant_id),
         state.webhooks.list(merchant_id, webhooks_page),
-    ) {
-        Ok(found) => found,
-        Err(e) => return failed(e),
-    };
+    )?;
     let mut cards = Vec::with_capacity(webhooks.items.len());
     let deliveries_page = Page::new(0, DELIVERIES_SHOWN).unwrap_or_default();
     for webhook in &webhooks.items {
-        match state
+        let deliveries = state
             .webhooks
             .deliveries(merchant_id, &webhook.id, deliveries_page)
-            .await
-        {
-            Ok(deliveries) => cards.push(webhook_card(webhook, &deliveries.items)),
-            Err(e) => return failed(e),
-        }
+            .await?;
+        cards.push(webhook_card(webhook, &deliveries.items));
     }
-    html(
+    Ok(html(
         StatusCode::OK,
         &SettingsPage {
             reviewer: session.email.as_str(),
@@ -105,7 +98,7 @@ pub(super) async fn show(state: State, req: HttpRequest) -> HttpResponse {
                 .collect(),
             webhooks: cards,
         },
-    )
+    ))
 }
 
 fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
@@ -144,37 +137,29 @@ fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
 #[derive(Deserialize)]
 pub(super) struct ExpiryForm {
     #[serde(default)]
-    csrf_token: String,
-    #[serde(default)]
     quiz_expiry_days: String,
 }
 
 /// `POST /dashboard/settings`: the default expiry of new quizzes.
 pub(super) async fn save(
     state: State,
-    req: HttpRequest,
-    form: web::Form<ExpiryForm>,
-) -> HttpResponse {
-    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+    AdminPosted(Posted { reviewer, form }): AdminPosted<ExpiryForm>,
+) -> Result<HttpResponse, DashboardError> {
     let days = form.quiz_expiry_days.trim().parse::<i64>().ok();
-    let Some(days) = days.and_then(|d| QuizExpiryDays::new(d).ok()) else {
-        return not_saved("The default expiry is a whole number of days from 1 to 30.");
-    };
+    let days = days
+        .and_then(|d| QuizExpiryDays::new(d).ok())
+        .ok_or_else(|| {
+            DashboardError::not_saved("The default expiry is a whole number of days from 1 to 30.")
+        })?;
     let changes = SettingsChanges {
         quiz_expiry_days: Some(days),
         ..SettingsChanges::default()
     };
-    match state
+    state
         .merchants
         .change_settings(&reviewer.session.merchant_id, changes)
-        .await
-    {
-        Ok(_) => redirect_to(SETTINGS.to_owned()),
-        Err(e) => failed(e),
-    }
+        .await?;
+    Ok(redirect_to(SETTINGS.to_owned()))
 }
 
 #[derive(Template)]
@@ -190,62 +175,42 @@ struct NewKeyPage<'a> {
 /// never again (pages are never cached).
 pub(super) async fn create_key(
     state: State,
-    req: HttpRequest,
-    form: web::Form<CsrfForm>,
-) -> HttpResponse {
-    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+    AdminPosted(Posted { reviewer, .. }): AdminPosted<Button>,
+) -> Result<HttpResponse, DashboardError> {
     let session = &reviewer.session;
-    match state
+    let key = state
         .merchants
         .create_key(
             &session.merchant_id,
             false,
             Vec::new(),
-            &reviewer.initiator(&req),
+            &reviewer.initiator(),
         )
-        .await
-    {
-        Ok(key) => {
-            tracing::info!(reviewer = %session.user_id, api_key = %key.key, "API key created in the dashboard");
-            html(
-                StatusCode::CREATED,
-                &NewKeyPage {
-                    reviewer: session.email.as_str(),
-                    csrf_token: &session.csrf_token,
-                    key: &key.key,
-                    secret: key.secret.expose_secret(),
-                },
-            )
-        }
-        Err(e) => failed(e),
-    }
+        .await?;
+    tracing::info!(reviewer = %session.user_id, api_key = %key.key, "API key created in the dashboard");
+    Ok(html(
+        StatusCode::CREATED,
+        &NewKeyPage {
+            reviewer: session.email.as_str(),
+            csrf_token: &session.csrf_token,
+            key: &key.key,
+            secret: key.secret.expose_secret(),
+        },
+    ))
 }
 
 /// `POST /dashboard/settings/keys/{key}/disable`: the key stops working at once, on
 /// every instance within a second; another merchant's key is the 404 page.
 pub(super) async fn disable_key(
     state: State,
-    req: HttpRequest,
+    AdminPosted(Posted { reviewer, .. }): AdminPosted<Button>,
     key: web::Path<String>,
-    form: web::Form<CsrfForm>,
-) -> HttpResponse {
-    let reviewer = match admin_poster(&state, &req, &form.csrf_token).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+) -> Result<HttpResponse, DashboardError> {
     let session = &reviewer.session;
-    match state
+    state
         .merchants
-        .disable_key_of(&session.merchant_id, &key, &reviewer.initiator(&req))
-        .await
-    {
-        Ok(()) => {
-            tracing::info!(reviewer = %session.user_id, api_key = %key.as_str(), "API key disabled in the dashboard");
-            redirect_to(SETTINGS.to_owned())
-        }
-        Err(e) => failed(e),
-    }
+        .disable_key_of(&session.merchant_id, &key, &reviewer.initiator())
+        .await?;
+    tracing::info!(reviewer = %session.user_id, api_key = %key.as_str(), "API key disabled in the dashboard");
+    Ok(redirect_to(SETTINGS.to_owned()))
 }

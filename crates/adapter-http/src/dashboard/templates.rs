@@ -1,13 +1,13 @@
 //! The merchant's stored templates, each with how it asks for the 22 steps. Templates are
 //! made and changed through the API (`template/create`, `template/update`).
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse};
 use askama::Template as Page;
 use domain::paging::Page as Paging;
 use domain::template::{Feature, Requirement, Template};
 
-use super::{Reviewer, failed, reviewer};
+use super::{DashboardError, Reviewer};
 use crate::handlers::State;
 use crate::pages::html;
 use crate::timefmt::rfc3339;
@@ -38,17 +38,13 @@ struct TemplatesPage<'a> {
 }
 
 /// `GET /dashboard/templates`.
-pub(super) async fn list(state: State, req: HttpRequest) -> HttpResponse {
-    let Reviewer { session, .. } = match reviewer(&state, &req).await {
-        Ok(r) => r,
-        Err(answer) => return answer,
-    };
+pub(super) async fn list(
+    state: State,
+    Reviewer { session, .. }: Reviewer,
+) -> Result<HttpResponse, DashboardError> {
     let page = Paging::new(0, SHOWN).unwrap_or_default();
-    let templates = match state.templates.list(&session.merchant_id, page).await {
-        Ok(templates) => templates,
-        Err(e) => return failed(e),
-    };
-    html(
+    let templates = state.templates.list(&session.merchant_id, page).await?;
+    Ok(html(
         StatusCode::OK,
         &TemplatesPage {
             reviewer: session.email.as_str(),
@@ -56,7 +52,7 @@ pub(super) async fn list(state: State, req: HttpRequest) -> HttpResponse {
             total: templates.total_count,
             templates: templates.items.iter().map(card).collect(),
         },
-    )
+    ))
 }
 
 fn card(t: &Template) -> TemplateCard {

@@ -110,22 +110,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             )
         }),
     )
+    // Each path is a resource of its own: another method than its one is answered 405,
+    // with `Allow` naming it (actix's answer for a resource's unmatched method).
     .service(
         web::scope("/q")
             .wrap(from_fn(ratelimit::client_pages))
             .wrap(security_headers(Referrer::Never))
-            .route("/{code}", web::get().to(open::short)),
+            .service(web::resource("/{code}").get(open::short)),
     )
     .service(
         web::scope("/quiz/{token}")
             .wrap(from_fn(ratelimit::client_pages))
             .wrap(security_headers(Referrer::Never))
-            .route("", web::get().to(open::page))
-            .route("/", web::get().to(open::page))
-            .route("/fields", web::post().to(fields::handle))
-            .route("/documents", web::post().to(documents::handle))
-            .route("/agreement", web::post().to(agreement::handle))
-            .route("/fingerprint", web::post().to(fingerprint::handle))
-            .route("/submit", web::post().to(submit::handle)),
+            .service(web::resource(["", "/"]).get(open::page))
+            .service(web::resource("/fields").post(fields::handle))
+            .service(web::resource("/documents").post(documents::handle))
+            .service(web::resource("/agreement").post(agreement::handle))
+            .service(web::resource("/fingerprint").post(fingerprint::handle))
+            .service(web::resource("/submit").post(submit::handle)),
     );
 }

@@ -65,6 +65,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "oversize_form_posts_are_refused_in_the_envelope",
         oversize_forms,
     ),
+    (
+        "a_method_a_quiz_address_does_not_take_is_405_naming_the_one_it_does",
+        methods_not_allowed,
+    ),
 ];
 
 /// A quiz for Ada built from `list`; returns (token, long_url, tiny_url).
@@ -205,6 +209,29 @@ fn short_redirects(backend: Backend) {
     let unknown = env.client().send("GET", "/q/zzzzzzzzzz", &[], b"");
     assert_eq!(unknown.status, 404);
     assert!(unknown.text().contains("not found"));
+}
+
+fn methods_not_allowed(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, tiny) = standard_quiz(&env);
+    let short = tiny.trim_start_matches(&env.server.base_url).to_owned();
+    let quiz = format!("/quiz/{token}");
+    let asked = [
+        ("POST", quiz.clone(), "GET"),
+        ("POST", format!("{quiz}/"), "GET"),
+        ("DELETE", short, "GET"),
+        ("GET", format!("{quiz}/fields"), "POST"),
+        ("GET", format!("{quiz}/documents"), "POST"),
+        ("GET", format!("{quiz}/agreement"), "POST"),
+        ("GET", format!("{quiz}/fingerprint"), "POST"),
+        ("PUT", format!("{quiz}/submit"), "POST"),
+    ];
+    for (method, path, allowed) in asked {
+        let reply = env.client().send(method, &path, &[], b"");
+        assert_eq!(reply.status, 405, "{method} {path}");
+        assert_eq!(reply.header("Allow"), Some(allowed), "{method} {path}");
+        assert_eq!(reply.header("Referrer-Policy"), Some("no-referrer"));
+    }
 }
 
 fn first_open_logged_once(backend: Backend) {

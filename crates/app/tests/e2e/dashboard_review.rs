@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use adapter_http::DashboardAccess;
+
 use crate::Scenario;
 use crate::client_pages::{send_quiz, upload};
 use crate::dashboard::{
@@ -33,50 +35,82 @@ pub const SCENARIOS: &[Scenario] = &[
         "every_dashboard_address_sends_strangers_to_sign_in_and_refuses_posts_without_the_token",
         strangers_and_tokens,
     ),
+    (
+        "a_method_a_dashboard_address_does_not_take_is_405_naming_those_it_does",
+        methods_not_allowed,
+    ),
 ];
 
-/// Every dashboard address but sign-in, with made-up ids: (method, path).
-const ADDRESSES: &[(&str, &str)] = &[
-    ("GET", "/dashboard/profiles"),
-    ("GET", "/dashboard/profiles/01NOSUCHPROFILE"),
-    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/status"),
-    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/notes"),
-    ("POST", "/dashboard/profiles/01NOSUCHPROFILE/quizzes"),
-    ("GET", "/dashboard/quizzes/01NOSUCHQUIZ"),
-    ("POST", "/dashboard/documents/01NOSUCHDOCUMENT/status"),
-    (
-        "GET",
-        "/dashboard/documents/01NOSUCHDOCUMENT/files/01NOSUCHFILE",
-    ),
-    ("GET", "/dashboard/templates"),
-    ("GET", "/dashboard/settings"),
-    ("POST", "/dashboard/settings"),
-    ("POST", "/dashboard/settings/keys"),
-    ("POST", "/dashboard/settings/keys/key-nosuchkey/disable"),
-    ("POST", "/dashboard/logout"),
-];
+/// Every dashboard address, from the dashboard's own route table, with a made-up id in
+/// each `{...}` segment: (method, path, who may reach it).
+fn dashboard_addresses() -> Vec<(&'static str, String, DashboardAccess)> {
+    adapter_http::dashboard_routes()
+        .into_iter()
+        .map(|(method, pattern, access)| {
+            let path: Vec<&str> = pattern
+                .split('/')
+                .map(|segment| match segment.starts_with('{') {
+                    true => "01NOSUCHTHING",
+                    false => segment,
+                })
+                .collect();
+            (method, path.join("/"), access)
+        })
+        .collect()
+}
 
 fn strangers_and_tokens(backend: Backend) {
     let env = Env::start(backend);
     let password = reviewer(&env, "rev@example.com");
     let cookie = signed_in(&env, "rev@example.com", password);
+    let token = csrf_of(&page(&env, "/dashboard/profiles", &cookie));
     let form = "status=Approved&note=x&template_id=01NOSUCHTEMPLATE&quiz_expiry_days=9";
-    for &(method, path) in ADDRESSES {
+    let addresses = dashboard_addresses();
+    for access in [DashboardAccess::Reviewer, DashboardAccess::Admin] {
+        for method in ["GET", "POST"] {
+            assert!(
+                addresses.iter().any(|a| (a.0, a.2) == (method, access)),
+                "the table lists a {method} for {access:?}"
+            );
+        }
+    }
+    for (method, path, access) in &addresses {
+        let (method, path) = (*method, path.as_str());
+        let send = |cookie: &str, body: &str| {
+            env.client().send(
+                method,
+                path,
+                &[crate::dashboard::FORM, ("Cookie", cookie)],
+                body.as_bytes(),
+            )
+        };
+        if *access == DashboardAccess::Anyone {
+            // The home redirect and signing in: a sign-in post without its own token is
+            // refused, whatever session cookie it carries.
+            for stranger in ["", "idv_session=forged", cookie.as_str()] {
+                let reply = send(stranger, form);
+                match method {
+                    "POST" => assert_eq!(reply.status, 403, "{path} without its token"),
+                    _ => assert!(reply.status < 400, "{path}: {}", reply.status),
+                }
+            }
+            continue;
+        }
         // No cookie, or one that names no session (a client holding a quiz link has no
         // other): on to sign in, nothing of the page.
         for stranger in ["", "idv_session=forged"] {
-            let reply = env.client().send(
-                method,
-                path,
-                &[crate::dashboard::FORM, ("Cookie", stranger)],
-                form.as_bytes(),
-            );
+            let reply = send(stranger, form);
             assert_eq!(reply.status, 303, "{method} {path} with {stranger:?}");
             assert_eq!(reply.header("Location"), Some("/dashboard/login"));
         }
         if method == "POST" {
             let refused = post_form(&env, path, &cookie, form);
             assert_eq!(refused.status, 403, "{path} without the CSRF token");
+        }
+        if *access == DashboardAccess::Admin {
+            let refused = send(&cookie, &format!("{form}&csrf_token={token}"));
+            assert_eq!(refused.status, 403, "{method} {path} by a reviewer");
+            assert!(refused.text().contains("Only an admin"), "{path}");
         }
     }
     let settings = env.client().call("merchant/settings/get", &json!({}));
@@ -90,6 +124,32 @@ fn strangers_and_tokens(backend: Backend) {
         200,
         "the refused logout left the session"
     );
+}
+
+/// Every address of the table, asked with a method none takes, answers 405 and names
+/// its methods in `Allow`, signed in or not.
+fn methods_not_allowed(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let addresses = dashboard_addresses();
+    for (_, path, _) in &addresses {
+        let methods: Vec<&str> = addresses
+            .iter()
+            .filter(|a| &a.1 == path)
+            .map(|a| a.0)
+            .collect();
+        for who in ["", cookie.as_str()] {
+            let reply = env.client().send("DELETE", path, &[("Cookie", who)], b"");
+            assert_eq!(reply.status, 405, "DELETE {path}");
+            assert_eq!(
+                reply.header("Allow"),
+                Some(methods.join(", ").as_str()),
+                "{path}"
+            );
+            assert_eq!(reply.header("X-Frame-Options"), Some("DENY"), "{path}");
+        }
+    }
 }
 
 const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n";

@@ -71,10 +71,33 @@ fn oversize_body(backend: Backend) {
 fn get_is_method_invalid(backend: Backend) {
     let env = Env::start(backend);
     let c = env.client();
-    c.send("GET", PATH, &[], b"")
-        .assert_error(405, &["HTTP_METHOD_INVALID"]);
-    c.send("PUT", "/api/v1/profile/create", &[], b"{}")
-        .assert_error(405, &["HTTP_METHOD_INVALID"]);
+    for (method, path) in [("GET", PATH), ("PUT", "/api/v1/profile/create")] {
+        let reply = c.send(method, path, &[], b"{}");
+        reply.assert_error(405, &["HTTP_METHOD_INVALID"]);
+        // RFC 9110: a 405 names the methods the address takes.
+        assert_eq!(reply.header("Allow"), Some("POST"), "{method} {path}");
+        assert!(reply.content_type.starts_with("application/json"));
+        let fields: Vec<&str> = reply
+            .body
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            fields.len(),
+            5,
+            "the envelope's four fields and errors: {}",
+            reply.body
+        );
+        assert_eq!(
+            reply.body["errors"],
+            json!([{
+                "code": "HTTP_METHOD_INVALID",
+                "description": "Every API operation is called with POST.",
+            }])
+        );
+    }
 }
 
 fn unknown_path(backend: Backend) {
