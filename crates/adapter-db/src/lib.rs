@@ -26,6 +26,7 @@ mod templates;
 mod timestamps;
 mod users;
 mod vault;
+mod verifications;
 mod webhooks;
 mod writer;
 

@@ -6,6 +6,7 @@
 use async_trait::async_trait;
 use diesel::dsl::exists;
 use diesel::prelude::*;
+use domain::event::EventStatus;
 use domain::merchant::MerchantId;
 use domain::outbox::{Entry, Subscription};
 use domain::ports::{StoreError, StoreResult, Subscriptions};
@@ -177,7 +178,7 @@ impl StoredMessage {
             details: m.details,
             template_used: m.template_used,
             url: m.url,
-            status: m.status.parse().map_err(|e| corrupt(column, e))?,
+            status: EventStatus::parse(&m.status).ok_or_else(|| corrupt(column, &m.status))?,
             created_at: from_db(column, m.created_at)?,
             email_address: m.email_address,
             mobile_number: m.mobile_number,

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::event::{Activity, Event};
+use domain::event::{Activity, Event, EventStatus};
 use domain::ids::FileId;
 use domain::merchant::MerchantId;
 use domain::outbox::Entry;
@@ -10,8 +10,7 @@ use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
 use domain::profile::{
     Amount, Attributes, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    Profile, ProfileFilter, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State,
-    SubmittedFormFields,
+    Profile, ProfileFilter, ProfileId, ProfileKey, ShortText, Ssn, State, SubmittedFormFields,
 };
 use domain::validation::Invalid;
 
@@ -382,10 +381,8 @@ impl EventRow {
         };
         let activity = Activity::parse(&self.activity)
             .ok_or_else(|| corrupt("events.activity", &self.activity))?;
-        let status: ProfileStatus = self
-            .status
-            .parse()
-            .map_err(|e| corrupt("events.status", e))?;
+        let status = EventStatus::parse(&self.status)
+            .ok_or_else(|| corrupt("events.status", &self.status))?;
         Ok(Event {
             id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
@@ -576,6 +573,7 @@ impl ProfileRepository for Database {
             .write(move |conn| {
                 let file_ids = file_ids_of_profile(conn, &id)?;
                 forget_files_of_profile(conn, &id)?;
+                crate::verifications::forget_profile(conn, &id)?;
                 // Foreign keys cascade too; deleting explicitly keeps the order obvious and
                 // does not depend on SQLite's foreign_keys pragma.
                 diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;

@@ -11,6 +11,7 @@ use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
 use domain::profile::{ProfileId, SubmittedFormFields};
 use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, UploadLimits};
 use domain::template::{Feature, FeatureSet};
+use domain::verification::Verification;
 
 use crate::Database;
 use crate::connection::AnyConnection;
@@ -25,6 +26,7 @@ use crate::profiles::{
 use crate::schema::{documents, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
+use crate::verifications::VerificationRow;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = quizzes)]
@@ -397,9 +399,15 @@ impl QuizRepository for Database {
         .await
     }
 
-    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+    async fn mark_submitted(
+        &self,
+        quiz: &Quiz,
+        entry: &Entry,
+        verification: &Verification,
+    ) -> StoreResult<()> {
         let (id, at) = (quiz.id.to_string(), quiz.submitted_at.map(to_db));
         let event = self.sealed(entry)?;
+        let job = VerificationRow::of(verification);
         self.write(move |conn| {
             let changed = diesel::update(
                 quizzes::table
@@ -411,6 +419,7 @@ impl QuizRepository for Database {
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Conflict));
             }
+            crate::verifications::queue(conn, &job)?;
             persist(conn, &event)
         })
         .await

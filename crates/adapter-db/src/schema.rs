@@ -263,5 +263,30 @@ diesel::allow_tables_to_appear_in_same_query!(
     merchant_users,
     dashboard_sessions,
     login_failures,
-    audit_log
+    audit_log,
+    verifications,
+    identity_index
 );
+
+diesel::table! {
+    verifications (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Text,
+        quiz_id -> Text,
+        status -> Text,
+        checks -> Text,
+        created_at -> BigInt,
+        completed_at -> Nullable<BigInt>,
+        claimed_until -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    identity_index (merchant_id, kind, digest, profile_id) {
+        merchant_id -> Text,
+        kind -> Text,
+        digest -> Text,
+        profile_id -> Text,
+    }
+}

@@ -31,6 +31,7 @@ const SALT: &[u8] = b"idv master key derivation";
 const DATA_KEY_INFO: &[u8] = b"idv data key k1";
 const FILE_KEY_INFO: &[u8] = b"idv file key k1";
 const LINK_KEY_INFO: &[u8] = b"idv quiz link key k1";
+const INDEX_KEY_INFO: &[u8] = b"idv identity index key k1";
 const FINGERPRINT_INFO: &[u8] = b"idv master key fingerprint";
 
 pub struct Vault {
@@ -38,6 +39,7 @@ pub struct Vault {
     data: LessSafeKey,
     files: Arc<FileCipher>,
     links: hmac::Key,
+    index: hmac::Key,
     fingerprint: String,
     rng: SystemRandom,
 }
@@ -83,6 +85,7 @@ impl Vault {
             data: aes_key(&derive(master_key, DATA_KEY_INFO)),
             files: Arc::new(FileCipher::new(&derive(master_key, FILE_KEY_INFO))),
             links: hmac::Key::new(hmac::HMAC_SHA256, &derive(master_key, LINK_KEY_INFO)),
+            index: hmac::Key::new(hmac::HMAC_SHA256, &derive(master_key, INDEX_KEY_INFO)),
             fingerprint,
             rng: SystemRandom::new(),
         }
@@ -101,6 +104,19 @@ impl Vault {
         context.update(column.0.as_bytes());
         context.update(&[0]);
         context.update(link.as_bytes());
+        hex::encode(context.sign().as_ref())
+    }
+
+    /// What the identity index keeps of a value (an SSN, a device fingerprint): lowercase
+    /// hex HMAC-SHA256 under the index key, over the merchant, the kind and the value, so
+    /// the same SSN of two merchants gives unrelated digests and none can be compared
+    /// across merchants, nor reversed without the master key.
+    pub(crate) fn index_digest(&self, merchant: &str, kind: &str, value: &str) -> String {
+        let mut context = hmac::Context::with_key(&self.index);
+        for part in [merchant, kind, value] {
+            context.update(part.as_bytes());
+            context.update(&[0]);
+        }
         hex::encode(context.sign().as_ref())
     }
 

@@ -119,6 +119,14 @@ impl<T: Serialize> Reply<T> {
         }
     }
 
+    /// 202: queued, to be done shortly.
+    pub fn accepted(body: T) -> Self {
+        Self {
+            status: StatusCode::ACCEPTED,
+            ..Self::ok(body)
+        }
+    }
+
     pub fn created(body: T) -> Self {
         Self {
             status: StatusCode::CREATED,

@@ -109,6 +109,10 @@ impl ApiError {
                 "DELIVERY_NOT_FOUND",
                 "No delivery of yours has this delivery_id.",
             ),
+            Resource::Verification => (
+                "VERIFICATION_NOT_FOUND",
+                "This quiz or profile has no verification: none was submitted yet.",
+            ),
             // A kind added to the domain later, before this adapter names it.
             _ => ("NOT_FOUND", "Nothing matches."),
         };

@@ -13,7 +13,9 @@ use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::envelope::{Envelope, ErrorBody};
 use crate::error::ErrorItem;
-use crate::handlers::{document, event, merchant, note, profile, quiz, template, webhook};
+use crate::handlers::{
+    document, event, merchant, note, profile, quiz, template, verification, webhook,
+};
 
 #[derive(Debug, OpenApi)]
 #[openapi(
@@ -60,6 +62,9 @@ use crate::handlers::{document, event, merchant, note, profile, quiz, template, 
         webhook::rotate_secret::handle,
         webhook::delivery_read::handle,
         webhook::delivery_retry::handle,
+        verification::get::handle,
+        verification::read::handle,
+        verification::rerun::handle,
     ),
     modifiers(&Signed),
     tags(
@@ -71,6 +76,7 @@ use crate::handlers::{document, event, merchant, note, profile, quiz, template, 
         (name = "events", description = "The activity log"),
         (name = "merchant", description = "The merchant's own settings"),
         (name = "webhooks", description = "Signed pushes of every event (docs/webhooks.md)"),
+        (name = "verifications", description = "The checks run on every submitted quiz (docs/verification.md)"),
     )
 )]
 pub struct ApiDoc;

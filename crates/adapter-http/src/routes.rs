@@ -9,12 +9,13 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::openapi;
 
 use crate::handlers::{
-    document, event, fallback, health, merchant, note, profile, quiz, template, webhook,
+    document, event, fallback, health, merchant, note, profile, quiz, template, verification,
+    webhook,
 };
 
 /// Every merchant API operation, under `/api/v1/`. The OpenAPI document must hold each
 /// (a test checks it), and only these may be registered.
-pub const OPERATIONS: [&str; 32] = [
+pub const OPERATIONS: [&str; 35] = [
     "profile/create",
     "profile/update",
     "profile/get",
@@ -47,6 +48,9 @@ pub const OPERATIONS: [&str; 32] = [
     "webhook/rotate-secret",
     "webhook/delivery/read",
     "webhook/delivery/retry",
+    "verification/get",
+    "verification/read",
+    "verification/rerun",
 ];
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
@@ -176,4 +180,7 @@ fn operations(cfg: &mut web::ServiceConfig) {
         "webhook/delivery/retry",
         webhook::delivery_retry::handle,
     );
+    operation(cfg, "verification/get", verification::get::handle);
+    operation(cfg, "verification/read", verification::read::handle);
+    operation(cfg, "verification/rerun", verification::rerun::handle);
 }

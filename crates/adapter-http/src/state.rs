@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use domain::ports::Clock;
 use domain::services::{
     AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
-    QuizService, SignInService, TemplateService, WebhookService,
+    QuizService, SignInService, TemplateService, VerificationService, WebhookService,
 };
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
@@ -26,6 +26,7 @@ pub struct ApiState {
     pub webhooks: WebhookService,
     pub sign_in: SignInService,
     pub audit: AuditTrail,
+    pub verifications: VerificationService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

@@ -57,7 +57,7 @@ mod tests {
             details: "Passport uploaded".into(),
             template_used: "KYC".into(),
             url: "https://idv.example/q/abc".into(),
-            status: ProfileStatus::Pending,
+            status: domain::event::EventStatus::Profile(ProfileStatus::Pending),
             created_at: datetime!(2026-11-22 10:00:00.5 UTC),
             email_address: "ada@example.com".into(),
             mobile_number: "4165550123".into(),

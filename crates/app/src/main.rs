@@ -13,6 +13,7 @@ mod storage_cmd;
 mod sweeper;
 mod system;
 mod telemetry;
+mod verification_worker;
 mod webhook_worker;
 mod wiring;
 

@@ -14,7 +14,7 @@ use ipnet::IpNet;
 
 use crate::cli::ServeArgs;
 use crate::wiring::{self, DatabaseReadiness};
-use crate::{sweeper, webhook_worker};
+use crate::{sweeper, verification_worker, webhook_worker};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -50,6 +50,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()
         .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
     sweeper::start(services.documents.clone());
+    // One verification at a time per core at most, beside the API (contract §13).
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    verification_worker::start(services.verifications.clone(), cores);
     let freed = db.free_crashed_claims().await?;
     if freed > 0 {
         tracing::info!(
@@ -71,6 +74,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         webhooks: services.webhooks,
         sign_in: services.sign_in,
         audit: services.audit,
+        verifications: services.verifications,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };

@@ -14,7 +14,7 @@ use domain::quiz::UploadLimits;
 use domain::services::{
     AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
     ProfileService, QuizPorts, QuizService, SignInPorts, SignInService, TemplateService, UserPorts,
-    UserService, WebhookService,
+    UserService, VerificationPorts, VerificationService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -69,6 +69,7 @@ pub struct Services {
     pub notes: NoteService,
     pub webhooks: WebhookService,
     pub sign_in: SignInService,
+    pub verifications: VerificationService,
     pub audit: AuditTrail,
     pub clock: Arc<SystemClock>,
 }
@@ -172,6 +173,20 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
             clock.clone(),
             ids.clone(),
             outbox.clone(),
+        ),
+        verifications: VerificationService::new(
+            VerificationPorts {
+                verifications: db.clone(),
+                index: db.clone(),
+                quizzes: db.clone(),
+                profiles: db.clone(),
+                documents: db.clone(),
+                merchants: db.clone(),
+                clock: clock.clone(),
+                ids: ids.clone(),
+                outbox: outbox.clone(),
+            },
+            public_url,
         ),
         notes: NoteService::new(db.clone(), db, clock.clone(), ids, outbox),
         clock,

@@ -176,6 +176,17 @@ fn profile(merchant: &MerchantId, id: &str, email: &str, mobile: &str) -> Profil
     Profile::create(ProfileId(id.into()), merchant.clone(), key, changes, NOW).expect("valid")
 }
 
+/// The verification a submission of `quiz` queues.
+fn queued(quiz: &Quiz, id: &str) -> crate::verification::Verification {
+    crate::verification::Verification::queued(
+        id.into(),
+        &quiz.merchant_id,
+        &quiz.profile_id,
+        &quiz.id,
+        NOW,
+    )
+}
+
 /// An outbox entry of `event` that owes no delivery.
 fn entry(event: Event) -> Entry {
     Entry {
@@ -627,9 +638,10 @@ async fn state_once(p: Ports) {
     )
     .await;
     let (a, b) = twice(Activity::QuizSubmitted);
+    let (va, vb) = (queued(q, "v-a"), queued(q, "v-b"));
     once(
-        qs.mark_submitted(q, &entry(a.clone())),
-        qs.mark_submitted(q, &entry(b.clone())),
+        qs.mark_submitted(q, &entry(a.clone()), &va),
+        qs.mark_submitted(q, &entry(b.clone()), &vb),
         conflict,
         "submission",
     )
@@ -665,7 +677,7 @@ async fn nothing_after_submission(p: Ports) {
     let read_before = quiz.clone();
     quiz.submitted_at = Some(NOW);
     p.quizzes
-        .mark_submitted(&quiz, &entry(submitted.clone()))
+        .mark_submitted(&quiz, &entry(submitted.clone()), &queued(&quiz, "v-1"))
         .await
         .expect("submitted");
     let fields = SubmittedFormFields {

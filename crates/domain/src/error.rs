@@ -24,6 +24,8 @@ pub enum Resource {
     Delivery,
     /// A dashboard user.
     User,
+    /// A verification (none exists before a quiz is submitted).
+    Verification,
 }
 
 /// Why a use case refused or failed.

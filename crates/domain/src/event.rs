@@ -7,6 +7,36 @@ use crate::ids::{DocumentId, EventId};
 use crate::merchant::MerchantId;
 use crate::profile::{Email, Profile, ProfileId, ProfileStatus};
 use crate::quiz::QuizLinks;
+use crate::verification::VerificationStatus;
+
+/// What an event's `status` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventStatus {
+    /// The profile's status after the event (every activity but one).
+    Profile(ProfileStatus),
+    /// A verification's outcome (`verification_completed`, contract §13).
+    Verification(VerificationStatus),
+}
+
+impl EventStatus {
+    /// Its name in the API (`Pending`, `Approved`... or `passed`, `review`, `declined`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Profile(status) => status.as_str(),
+            Self::Verification(status) => status.as_str(),
+        }
+    }
+
+    /// The status of exactly this name: a profile's (`Approved`), else a verification's
+    /// (`passed`).
+    pub fn parse(name: &str) -> Option<Self> {
+        name.parse::<ProfileStatus>()
+            .ok()
+            .filter(|status| status.as_str() == name)
+            .map(Self::Profile)
+            .or_else(|| VerificationStatus::parse(name).map(Self::Verification))
+    }
+}
 
 /// What happened. The set is closed: merchants filter and count on these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,11 +70,14 @@ pub enum Activity {
     DocumentDeleted,
     /// A note was written.
     NoteCreated,
+    /// A verification of a submitted quiz completed (its `status` is the profile's; the
+    /// outcome is in `details`).
+    VerificationCompleted,
 }
 
 impl Activity {
     /// Every activity.
-    pub const ALL: [Activity; 14] = [
+    pub const ALL: [Activity; 15] = [
         Self::ProfileCreated,
         Self::ProfileUpdated,
         Self::ProfileStatusChanged,
@@ -59,6 +92,7 @@ impl Activity {
         Self::DocumentStatusChanged,
         Self::DocumentDeleted,
         Self::NoteCreated,
+        Self::VerificationCompleted,
     ];
 
     /// The interface's name (`profile_created`...).
@@ -78,6 +112,7 @@ impl Activity {
             Self::DocumentStatusChanged => "document_status_changed",
             Self::DocumentDeleted => "document_deleted",
             Self::NoteCreated => "note_created",
+            Self::VerificationCompleted => "verification_completed",
         }
     }
 
@@ -95,6 +130,8 @@ pub enum Actor<'a> {
     Api,
     /// A dashboard user.
     Reviewer(&'a Email),
+    /// The verification engine, deciding by the merchant's policy (`auto_decision`).
+    Verification,
 }
 
 impl Actor<'_> {
@@ -104,6 +141,7 @@ impl Actor<'_> {
         match self {
             Self::Api => details,
             Self::Reviewer(email) => format!("{details} by {}", email.as_str()),
+            Self::Verification => format!("{details} by verification"),
         }
     }
 }
@@ -125,8 +163,9 @@ pub struct Event {
     pub template_used: String,
     /// The quiz's short address, for quiz events; empty otherwise.
     pub url: String,
-    /// The profile's status after the event.
-    pub status: ProfileStatus,
+    /// The profile's status after the event; for `verification_completed`, the
+    /// verification's outcome.
+    pub status: EventStatus,
     /// When it happened.
     pub created_at: OffsetDateTime,
     /// Whom and what it is about, as the merchant's webhooks name them. Taken when the
@@ -167,7 +206,7 @@ impl Event {
             details: details.into(),
             template_used: String::new(),
             url: String::new(),
-            status: profile.status,
+            status: EventStatus::Profile(profile.status),
             created_at: now,
             subject: Some(Subject {
                 email_address: profile.key.email.as_str().to_owned(),
@@ -206,6 +245,24 @@ impl Event {
             subject.quiz_url = Some(links.long_url);
         }
         event
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+
+    #[test]
+    fn a_profiles_and_a_verifications_statuses_parse_back_as_written() {
+        for status in [
+            EventStatus::Profile(ProfileStatus::Declined),
+            EventStatus::Profile(ProfileStatus::Pending),
+            EventStatus::Verification(VerificationStatus::Declined),
+            EventStatus::Verification(VerificationStatus::Pending),
+        ] {
+            assert_eq!(EventStatus::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(EventStatus::parse("DECLINED"), None);
     }
 }
 

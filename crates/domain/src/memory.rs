@@ -19,7 +19,10 @@ use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
 use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
-use crate::ports::{AuditLog, SessionRepository, Subscriptions, UserRepository};
+use crate::ports::{
+    AuditLog, IdentityIndex, SessionRepository, Subscriptions, UserRepository,
+    VerificationRepository,
+};
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
     StoreResult,
@@ -33,6 +36,7 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
 use crate::user::{TotpSecret, User};
+use crate::verification::{IdentityKind, Verification, VerificationStatus};
 use crate::webhook::Delivery;
 
 /// An event as the log keeps it: without its subject, which only deliveries take.
@@ -103,6 +107,8 @@ pub struct MemoryProfiles {
     profiles: Mutex<Vec<Profile>>,
     events: Mutex<Vec<Event>>,
     deliveries: Mutex<Vec<Delivery>>,
+    /// Each with when its claim lapses.
+    verifications: Mutex<Vec<(Verification, Option<OffsetDateTime>)>>,
     quizzes: Mutex<Vec<Quiz>>,
     documents: Mutex<Vec<Document>>,
     notes: Mutex<Vec<Note>>,
@@ -642,13 +648,21 @@ impl QuizRepository for MemoryQuizzes {
         Ok(())
     }
 
-    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+    async fn mark_submitted(
+        &self,
+        quiz: &Quiz,
+        entry: &Entry,
+        verification: &Verification,
+    ) -> StoreResult<()> {
         self.change(quiz, entry, StoreError::Conflict, |stored| {
             let first = stored.submitted_at.is_none();
             first
                 .then(|| stored.submitted_at = quiz.submitted_at)
                 .is_some()
-        })
+        })?;
+        let mut verifications = self.profiles.verifications.lock().expect("lock");
+        verifications.push((verification.clone(), None));
+        Ok(())
     }
 }
 
@@ -1103,4 +1117,105 @@ impl Subscriptions for MemorySubscriptions {
 /// An outbox over merchants with no endpoints, its delivery ids from `ids`.
 pub fn outbox(ids: Arc<dyn IdGenerator>) -> Outbox {
     Outbox::new(Arc::new(MemorySubscriptions::default()), ids)
+}
+
+/// Verifications, over the same data as the quizzes whose submission queues them.
+#[derive(Debug)]
+pub struct MemoryVerifications(pub Arc<MemoryProfiles>);
+
+#[async_trait]
+impl VerificationRepository for MemoryVerifications {
+    async fn queue(&self, verification: &Verification) -> StoreResult<()> {
+        let mut all = self.0.verifications.lock().expect("lock");
+        all.push((verification.clone(), None));
+        Ok(())
+    }
+
+    async fn claim(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<Option<Verification>> {
+        let mut all = self.0.verifications.lock().expect("lock");
+        let free = all.iter_mut().find(|(v, claim)| {
+            v.status == VerificationStatus::Pending && claim.is_none_or(|lapses| lapses <= now)
+        });
+        Ok(free.map(|(v, claim)| {
+            *claim = Some(until);
+            v.clone()
+        }))
+    }
+
+    async fn complete(
+        &self,
+        verification: &Verification,
+        entries: &[Entry],
+        profile: Option<&Profile>,
+    ) -> StoreResult<()> {
+        if let Some(profile) = profile {
+            let (first, rest) = entries.split_first().ok_or(StoreError::Missing)?;
+            self.0.update(profile, first).await?;
+            rest.iter().for_each(|e| self.0.record(e));
+        } else {
+            entries.iter().for_each(|e| self.0.record(e));
+        }
+        let mut all = self.0.verifications.lock().expect("lock");
+        let stored = all
+            .iter_mut()
+            .find(|(v, _)| v.id == verification.id)
+            .ok_or(StoreError::Missing)?;
+        *stored = (verification.clone(), None);
+        Ok(())
+    }
+
+    async fn latest_of_quiz(&self, quiz: &QuizId) -> StoreResult<Option<Verification>> {
+        let all = self.0.verifications.lock().expect("lock");
+        Ok(all
+            .iter()
+            .rev()
+            .find(|(v, _)| &v.quiz_id == quiz)
+            .map(|(v, _)| v.clone()))
+    }
+
+    async fn list_of_profile(
+        &self,
+        profile: &ProfileId,
+        page: Page,
+    ) -> StoreResult<Paged<Verification>> {
+        let all = self.0.verifications.lock().expect("lock");
+        let mine: Vec<Verification> = all
+            .iter()
+            .filter(|(v, _)| &v.profile_id == profile)
+            .map(|(v, _)| v.clone())
+            .collect();
+        Ok(page_of(mine, page))
+    }
+}
+
+/// The blind index in memory: the values themselves, since nothing here is kept.
+#[derive(Debug, Default)]
+pub struct MemoryIdentityIndex(Mutex<Vec<(MerchantId, ProfileId, IdentityKind, String)>>);
+
+#[async_trait]
+impl IdentityIndex for MemoryIdentityIndex {
+    async fn note(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+        kind: IdentityKind,
+        value: &str,
+    ) -> StoreResult<u64> {
+        let mut all = self.0.lock().expect("lock");
+        let same = |m: &MerchantId, k: &IdentityKind, v: &String| {
+            m == merchant && *k == kind && v == value
+        };
+        if !all.iter().any(|(m, p, k, v)| same(m, k, v) && p == profile) {
+            all.push((merchant.clone(), profile.clone(), kind, value.to_owned()));
+        }
+        let others = all
+            .iter()
+            .filter(|(m, p, k, v)| same(m, k, v) && p != profile)
+            .count();
+        Ok(u64::try_from(others).unwrap_or(u64::MAX))
+    }
 }

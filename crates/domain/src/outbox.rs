@@ -106,7 +106,7 @@ mod tests {
             details: String::new(),
             template_used: String::new(),
             url: String::new(),
-            status: crate::profile::ProfileStatus::Pending,
+            status: crate::event::EventStatus::Profile(crate::profile::ProfileStatus::Pending),
             created_at: OffsetDateTime::UNIX_EPOCH,
             subject: None,
         }

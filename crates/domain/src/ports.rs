@@ -16,6 +16,7 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, TotpSecret, User};
+use crate::verification::{IdentityKind, Verification};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -210,8 +211,14 @@ pub trait QuizRepository: Send + Sync {
         entry: &Entry,
         limits: UploadLimits,
     ) -> StoreResult<()>;
-    /// Completes the quiz (`Conflict` when it was already completed).
-    async fn mark_submitted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
+    /// Completes the quiz (`Conflict` when it was already completed) and queues its
+    /// verification, in one transaction: a submission is never left unverified.
+    async fn mark_submitted(
+        &self,
+        quiz: &Quiz,
+        entry: &Entry,
+        verification: &Verification,
+    ) -> StoreResult<()>;
 }
 
 /// Documents, for the merchant's review.
@@ -425,6 +432,54 @@ pub trait AuditLog: Send + Sync {
     ) -> StoreResult<Vec<AuditEntry>>;
     /// The merchant's latest `limit` entries, newest first.
     async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>>;
+}
+
+/// Verifications of submitted quizzes; the pending ones are the job queue that runs them,
+/// claimed by one worker at a time (across instances too), run again when a claim lapses.
+#[async_trait]
+pub trait VerificationRepository: Send + Sync {
+    /// Queues a verification (a rerun).
+    async fn queue(&self, verification: &Verification) -> StoreResult<()>;
+    /// The oldest pending verification that is not claimed (or whose claim lapsed by
+    /// `now`), claimed until `until`: no other claimer gets it before then.
+    async fn claim(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<Option<Verification>>;
+    /// Stores a completed verification with the entries it writes (its event, and the
+    /// status change an automatic decision made), and `profile` when its status changed
+    /// (`Conflict` if the profile changed meanwhile), in one transaction. `Missing` when
+    /// the verification is gone (its profile was erased).
+    async fn complete(
+        &self,
+        verification: &Verification,
+        entries: &[Entry],
+        profile: Option<&Profile>,
+    ) -> StoreResult<()>;
+    /// The quiz's latest verification.
+    async fn latest_of_quiz(&self, quiz: &QuizId) -> StoreResult<Option<Verification>>;
+    /// The profile's verifications, newest first.
+    async fn list_of_profile(
+        &self,
+        profile: &ProfileId,
+        page: Page,
+    ) -> StoreResult<Paged<Verification>>;
+}
+
+/// A blind index of identifying values, per merchant: storage keeps keyed digests, never
+/// the values, so a duplicate is found without an SSN being comparable in clear.
+#[async_trait]
+pub trait IdentityIndex: Send + Sync {
+    /// Notes that `profile` holds `value` of `kind`; answers how many other profiles of
+    /// the merchant hold it.
+    async fn note(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+        kind: IdentityKind,
+        value: &str,
+    ) -> StoreResult<u64>;
 }
 
 /// What each merchant's enabled webhook endpoints listen to, for the outbox.

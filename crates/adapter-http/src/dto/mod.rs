@@ -12,6 +12,7 @@ pub mod profile;
 pub mod quiz;
 pub mod requests;
 pub mod template;
+pub mod verification;
 pub mod webhook;
 
 /// `1`, the interface's "yes" in `deleted` and `expired`.

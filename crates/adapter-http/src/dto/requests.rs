@@ -151,6 +151,18 @@ pub struct QuizLinkRequest {
     pub short_url: Option<String>,
 }
 
+/// verification/get: a quiz's address (`url` or `short_url`), or a profile's pair.
+#[derive(ToSchema)]
+pub struct VerificationGetRequest {
+    pub url: Option<String>,
+    pub short_url: Option<String>,
+    /// With `mobile_number`, instead of an address: the profile's latest verification.
+    #[schema(format = Email, max_length = 45, min_length = 3)]
+    pub email_address: Option<String>,
+    #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
+    pub mobile_number: Option<String>,
+}
+
 /// document/get and document/delete.
 #[derive(ToSchema)]
 pub struct DocumentRequest {

@@ -9,6 +9,7 @@ pub mod note;
 pub mod profile;
 pub mod quiz;
 pub mod template;
+pub mod verification;
 pub mod webhook;
 
 use actix_web::web;

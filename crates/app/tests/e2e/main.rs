@@ -28,6 +28,7 @@ mod templates;
 mod tooling;
 mod transport;
 mod trust;
+mod verification;
 mod webhooks;
 
 use libtest_mimic::{Arguments, Trial};
@@ -57,6 +58,7 @@ fn main() {
         dashboard::SCENARIOS,
         dashboard_review::SCENARIOS,
         sign_in::SCENARIOS,
+        verification::SCENARIOS,
     ]
     .concat();
 

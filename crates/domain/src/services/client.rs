@@ -22,6 +22,7 @@ use crate::profile::{
 use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient, UploadLimits};
 use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
+use crate::verification::Verification;
 
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -445,7 +446,18 @@ impl ClientService {
             now,
         );
         let entry = self.outbox.entry(event).await?;
-        match self.quizzes.mark_submitted(&view.quiz, &entry).await {
+        let verification = Verification::queued(
+            self.ids.next_id().into(),
+            &view.quiz.merchant_id,
+            &view.quiz.profile_id,
+            &view.quiz.id,
+            now,
+        );
+        match self
+            .quizzes
+            .mark_submitted(&view.quiz, &entry, &verification)
+            .await
+        {
             Ok(()) => Ok(view.quiz),
             Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
             Err(e) => Err(e.into()),

@@ -10,6 +10,7 @@ mod quizzes;
 mod sign_in;
 mod templates;
 mod users;
+mod verifications;
 mod webhooks;
 
 pub use audit::{AuditTrail, Initiator};
@@ -22,6 +23,7 @@ pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
 pub use sign_in::{Credentials, SignIn, SignInPorts, SignInService};
 pub use templates::{ListChanges, TemplateService};
 pub use users::{UserPorts, UserService};
+pub use verifications::{VerificationPorts, VerificationService, VerificationView};
 pub use webhooks::{CLAIM_LEASE, IN_FLIGHT_PER_MERCHANT, WebhookInput, WebhookService};
 
 use crate::DomainError;

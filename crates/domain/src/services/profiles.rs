@@ -317,7 +317,10 @@ mod tests {
         let events = block_on(svc.events(&m("m1"), &p.key, Page::default())).expect("events");
         assert_eq!(events.items.len(), 1);
         assert_eq!(events.items[0].activity, Activity::ProfileCreated);
-        assert_eq!(events.items[0].status, ProfileStatus::Pending);
+        assert_eq!(
+            events.items[0].status,
+            crate::event::EventStatus::Profile(ProfileStatus::Pending)
+        );
     }
 
     #[test]
@@ -355,7 +358,10 @@ mod tests {
         let events = block_on(svc.events(&m("m1"), &k, Page::default())).expect("events");
         let newest = &events.items[0];
         assert_eq!(newest.activity, Activity::ProfileStatusChanged);
-        assert_eq!(newest.status, ProfileStatus::Approved);
+        assert_eq!(
+            newest.status,
+            crate::event::EventStatus::Profile(ProfileStatus::Approved)
+        );
         assert_eq!(
             newest.details,
             "Profile status changed from Pending to Approved"

@@ -315,12 +315,12 @@ pub struct Check {
     /// The document it is about, if one.
     pub document_id: Option<DocumentId>,
     /// What it compared, by name, in a stable order.
-    pub details: Vec<(&'static str, Detail)>,
+    pub details: Vec<(String, Detail)>,
 }
 
 impl Check {
     /// Passed, with what was compared.
-    pub fn passed(name: CheckName, details: Vec<(&'static str, Detail)>) -> Self {
+    pub fn passed(name: CheckName, details: Vec<(String, Detail)>) -> Self {
         Self {
             name,
             status: CheckStatus::Passed,
@@ -331,11 +331,7 @@ impl Check {
     }
 
     /// Failed for `reasons`, with what was compared.
-    pub fn failed(
-        name: CheckName,
-        reasons: Vec<Reason>,
-        details: Vec<(&'static str, Detail)>,
-    ) -> Self {
+    pub fn failed(name: CheckName, reasons: Vec<Reason>, details: Vec<(String, Detail)>) -> Self {
         Self {
             name,
             status: CheckStatus::Failed,

@@ -75,7 +75,10 @@ pub fn minimum_age(born: Option<&DateOfBirth>, today: Date, minimum: MinimumAge)
     let Some(born) = born else {
         return Check::not_applicable(CheckName::MinimumAge, Reason::NoDateOfBirth);
     };
-    let details = vec![("minimum_age", Detail::Number(i64::from(minimum.years())))];
+    let details = vec![(
+        "minimum_age".to_owned(),
+        Detail::Number(i64::from(minimum.years())),
+    )];
     if age_on(born.date(), today) >= i64::from(minimum.years()) {
         Check::passed(CheckName::MinimumAge, details)
     } else {
@@ -96,13 +99,19 @@ pub fn duplicate_identity(ssn_elsewhere: Option<u64>, document_elsewhere: Option
     let mut reasons = Vec::new();
     let mut details = Vec::new();
     if let Some(others) = ssn_elsewhere {
-        details.push(("ssn_other_profiles", Detail::Number(count(others))));
+        details.push((
+            "ssn_other_profiles".to_owned(),
+            Detail::Number(count(others)),
+        ));
         if others > 0 {
             reasons.push(Reason::SsnUsedByAnotherProfile);
         }
     }
     if let Some(others) = document_elsewhere {
-        details.push(("document_other_profiles", Detail::Number(count(others))));
+        details.push((
+            "document_other_profiles".to_owned(),
+            Detail::Number(count(others)),
+        ));
         if others > 0 {
             reasons.push(Reason::DocumentUsedByAnotherProfile);
         }
@@ -120,7 +129,7 @@ pub fn duplicate_device(others: Option<u64>) -> Check {
     let Some(others) = others else {
         return Check::not_applicable(CheckName::DuplicateDevice, Reason::NoFingerprint);
     };
-    let details = vec![("other_profiles", Detail::Number(count(others)))];
+    let details = vec![("other_profiles".to_owned(), Detail::Number(count(others)))];
     if others >= SHARED_DEVICE_PROFILES {
         Check::failed(
             CheckName::DuplicateDevice,
@@ -201,7 +210,7 @@ mod tests {
         let fifteen = DateOfBirth::parse("2011-01-01").expect("valid");
         let c = minimum_age(Some(&fifteen), date!(2026 - 11 - 24), MinimumAge::DEFAULT);
         assert_eq!(c.reasons, [Reason::MinimumAgeNotMet]);
-        assert_eq!(c.details, [("minimum_age", Detail::Number(18))]);
+        assert_eq!(c.details, [("minimum_age".to_owned(), Detail::Number(18))]);
         let strict = MinimumAge::new(21).expect("valid");
         let adult = DateOfBirth::parse("2006-01-01").expect("valid");
         assert_eq!(

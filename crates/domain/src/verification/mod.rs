@@ -21,6 +21,25 @@ use crate::ids::{QuizId, VerificationId};
 use crate::merchant::MerchantId;
 use crate::profile::{DateOfBirth, ProfileId, Ssn};
 
+/// A kind of identifying value the blind index keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IdentityKind {
+    /// An SSN.
+    Ssn,
+    /// A device fingerprint.
+    Device,
+}
+
+impl IdentityKind {
+    /// Its name as stored.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Ssn => "ssn",
+            Self::Device => "device",
+        }
+    }
+}
+
 /// One verification of a submitted quiz (and one more for each rerun).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verification {

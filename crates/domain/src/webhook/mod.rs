@@ -16,10 +16,10 @@ pub use schedule::{
 use secrecy::{ExposeSecret, SecretString};
 use time::{Duration, OffsetDateTime};
 
+use crate::event::EventStatus;
 use crate::event::{Activity, Event};
 use crate::ids::{DeliveryId, DocumentId, EventId, WebhookId};
 use crate::merchant::MerchantId;
-use crate::profile::ProfileStatus;
 use crate::validation::Invalid;
 
 /// Endpoints a merchant may hold.
@@ -291,7 +291,7 @@ pub struct Notification {
     /// The quiz's short address, for quiz events.
     pub url: String,
     /// The profile's status after the event.
-    pub status: ProfileStatus,
+    pub status: EventStatus,
     /// When it happened.
     pub created_at: OffsetDateTime,
     /// The profile's e-mail address.

@@ -1,0 +1,319 @@
+//! `VerificationRepository`: verifications and their job queue (pending rows claimed with
+//! `FOR UPDATE SKIP LOCKED` on PostgreSQL, through the single writer on SQLite), and the
+//! `IdentityIndex` of keyed digests.
+
+use async_trait::async_trait;
+use diesel::prelude::*;
+use domain::ids::QuizId;
+use domain::merchant::MerchantId;
+use domain::outbox::Entry;
+use domain::paging::{Page, Paged};
+use domain::ports::{IdentityIndex, StoreError, StoreResult, VerificationRepository};
+use domain::profile::{Profile, ProfileId};
+use domain::verification::{
+    Check, CheckName, CheckStatus, Detail, IdentityKind, Reason, Verification, VerificationStatus,
+};
+use serde_json::{Map, Value, json};
+use time::OffsetDateTime;
+
+use crate::Database;
+use crate::connection::AnyConnection;
+use crate::failure::{Failure, corrupt};
+use crate::outbox::persist;
+use crate::paging::{newest_first, paged};
+use crate::profiles::{ProfileRow, update_profile};
+use crate::schema::{identity_index, verifications};
+use crate::timestamps::{from_db, to_db};
+
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = verifications)]
+pub(crate) struct VerificationRow {
+    id: String,
+    merchant_id: String,
+    profile_id: String,
+    quiz_id: String,
+    status: String,
+    checks: String,
+    created_at: i64,
+    completed_at: Option<i64>,
+}
+
+impl VerificationRow {
+    pub(crate) fn of(v: &Verification) -> Self {
+        Self {
+            id: v.id.to_string(),
+            merchant_id: v.merchant_id.0.clone(),
+            profile_id: v.profile_id.0.clone(),
+            quiz_id: v.quiz_id.to_string(),
+            status: v.status.as_str().to_owned(),
+            checks: Value::Array(v.checks.iter().map(check_json).collect()).to_string(),
+            created_at: to_db(v.created_at),
+            completed_at: v.completed_at.map(to_db),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<Verification> {
+        let column = "verifications.checks";
+        let checks: Vec<Value> =
+            serde_json::from_str(&self.checks).map_err(|e| corrupt(column, e))?;
+        Ok(Verification {
+            status: VerificationStatus::parse(&self.status)
+                .ok_or_else(|| corrupt("verifications.status", &self.status))?,
+            checks: checks
+                .iter()
+                .map(|c| check_of(c).ok_or_else(|| corrupt(column, c)))
+                .collect::<StoreResult<_>>()?,
+            created_at: from_db("verifications.created_at", self.created_at)?,
+            completed_at: self
+                .completed_at
+                .map(|at| from_db("verifications.completed_at", at))
+                .transpose()?,
+            id: self.id.into(),
+            merchant_id: MerchantId(self.merchant_id),
+            profile_id: ProfileId(self.profile_id),
+            quiz_id: self.quiz_id.into(),
+        })
+    }
+}
+
+/// A check as stored: the API's own layout.
+fn check_json(c: &Check) -> Value {
+    let details: Map<String, Value> = c
+        .details
+        .iter()
+        .map(|(name, detail)| {
+            let value = match detail {
+                Detail::Flag(flag) => json!(flag),
+                Detail::Number(n) => json!(n),
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    json!({
+        "name": c.name.as_str(),
+        "status": c.status.as_str(),
+        "reasons": c.reasons.iter().map(Reason::as_str).collect::<Vec<_>>(),
+        "document_id": c.document_id.as_ref().map(ToString::to_string),
+        "details": details,
+    })
+}
+
+fn check_of(v: &Value) -> Option<Check> {
+    let reasons = v["reasons"]
+        .as_array()?
+        .iter()
+        .map(|r| r.as_str().and_then(Reason::parse))
+        .collect::<Option<Vec<_>>>()?;
+    let details = v["details"]
+        .as_object()?
+        .iter()
+        .map(|(name, value)| {
+            let detail = match value {
+                Value::Bool(flag) => Detail::Flag(*flag),
+                other => Detail::Number(other.as_i64()?),
+            };
+            Some((name.clone(), detail))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Check {
+        name: CheckName::parse(v["name"].as_str()?)?,
+        status: CheckStatus::parse(v["status"].as_str()?)?,
+        reasons,
+        document_id: v["document_id"].as_str().map(Into::into),
+        details,
+    })
+}
+
+/// Queues `v` inside a unit of work (a submission's, or a rerun's own).
+pub(crate) fn queue(conn: &mut AnyConnection, v: &VerificationRow) -> Result<(), Failure> {
+    diesel::insert_into(verifications::table)
+        .values(v)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Everything of an erased profile: its verifications and its digests.
+pub(crate) fn forget_profile(conn: &mut AnyConnection, profile: &str) -> Result<(), Failure> {
+    diesel::delete(verifications::table.filter(verifications::profile_id.eq(profile)))
+        .execute(conn)?;
+    diesel::delete(identity_index::table.filter(identity_index::profile_id.eq(profile)))
+        .execute(conn)?;
+    Ok(())
+}
+
+#[async_trait]
+impl VerificationRepository for Database {
+    async fn queue(&self, verification: &Verification) -> StoreResult<()> {
+        let row = VerificationRow::of(verification);
+        self.write(move |conn| queue(conn, &row)).await
+    }
+
+    async fn claim(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<Option<Verification>> {
+        let (now, until) = (to_db(now), to_db(until));
+        // A cheap read first: most of the time nothing is pending, and SQLite's single
+        // writer need not be taken for that.
+        let waiting: i64 = self
+            .read(move |conn| {
+                Ok(verifications::table
+                    .filter(verifications::status.eq(VerificationStatus::Pending.as_str()))
+                    .filter(
+                        verifications::claimed_until
+                            .is_null()
+                            .or(verifications::claimed_until.le(now)),
+                    )
+                    .count()
+                    .get_result(conn)?)
+            })
+            .await?;
+        if waiting == 0 {
+            return Ok(None);
+        }
+        let row = self
+            .write(move |conn| {
+                // Written per backend: a selection's backend is fixed where it is built.
+                macro_rules! free {
+                    () => {
+                        verifications::table
+                            .filter(verifications::status.eq(VerificationStatus::Pending.as_str()))
+                            .filter(
+                                verifications::claimed_until
+                                    .is_null()
+                                    .or(verifications::claimed_until.le(now)),
+                            )
+                            .order(verifications::created_at.asc())
+                            .limit(1)
+                            .select(VerificationRow::as_select())
+                    };
+                }
+                let found: Option<VerificationRow> = match conn {
+                    // Another instance's claim in progress is skipped, never waited on.
+                    AnyConnection::Postgresql(c) => {
+                        free!().for_update().skip_locked().first(c).optional()?
+                    }
+                    AnyConnection::Sqlite(c) => free!().first(c).optional()?,
+                };
+                if let Some(row) = &found {
+                    diesel::update(verifications::table.find(&row.id))
+                        .set(verifications::claimed_until.eq(until))
+                        .execute(conn)?;
+                }
+                Ok(found)
+            })
+            .await?;
+        row.map(VerificationRow::into_domain).transpose()
+    }
+
+    async fn complete(
+        &self,
+        verification: &Verification,
+        entries: &[Entry],
+        profile: Option<&Profile>,
+    ) -> StoreResult<()> {
+        let row = VerificationRow::of(verification);
+        let entries = entries
+            .iter()
+            .map(|e| self.sealed(e))
+            .collect::<StoreResult<Vec<_>>>()?;
+        let profile = profile
+            .map(|p| ProfileRow::seal(p, &self.vault))
+            .transpose()?;
+        self.write(move |conn| {
+            let done = diesel::update(verifications::table.find(&row.id))
+                .set((
+                    verifications::status.eq(&row.status),
+                    verifications::checks.eq(&row.checks),
+                    verifications::completed_at.eq(row.completed_at),
+                    verifications::claimed_until.eq(None::<i64>),
+                ))
+                .execute(conn)?;
+            if done == 0 {
+                return Err(Failure::Store(StoreError::Missing));
+            }
+            if let Some(profile) = &profile {
+                update_profile(conn, profile)?;
+            }
+            entries.iter().try_for_each(|e| persist(conn, e))
+        })
+        .await
+    }
+
+    async fn latest_of_quiz(&self, quiz: &QuizId) -> StoreResult<Option<Verification>> {
+        let quiz = quiz.to_string();
+        let row = self
+            .read(move |conn| {
+                Ok(verifications::table
+                    .filter(verifications::quiz_id.eq(&quiz))
+                    .order(verifications::id.desc())
+                    .select(VerificationRow::as_select())
+                    .first(conn)
+                    .optional()?)
+            })
+            .await?;
+        row.map(VerificationRow::into_domain).transpose()
+    }
+
+    async fn list_of_profile(
+        &self,
+        profile: &ProfileId,
+        page: Page,
+    ) -> StoreResult<Paged<Verification>> {
+        let profile = profile.0.clone();
+        let rows = self
+            .read(move |conn| {
+                let mine = verifications::table.filter(verifications::profile_id.eq(&profile));
+                Ok(newest_first!(
+                    conn,
+                    mine,
+                    verifications::id,
+                    page,
+                    VerificationRow
+                ))
+            })
+            .await?;
+        paged(rows, VerificationRow::into_domain)
+    }
+}
+
+#[async_trait]
+impl IdentityIndex for Database {
+    async fn note(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+        kind: IdentityKind,
+        value: &str,
+    ) -> StoreResult<u64> {
+        let digest = self.vault.index_digest(&merchant.0, kind.as_str(), value);
+        let (merchant, profile, kind) = (merchant.0.clone(), profile.0.clone(), kind.as_str());
+        self.write(move |conn| {
+            let same = identity_index::table
+                .filter(identity_index::merchant_id.eq(&merchant))
+                .filter(identity_index::kind.eq(kind))
+                .filter(identity_index::digest.eq(&digest));
+            let noted: i64 = same
+                .filter(identity_index::profile_id.eq(&profile))
+                .count()
+                .get_result(conn)?;
+            if noted == 0 {
+                diesel::insert_into(identity_index::table)
+                    .values((
+                        identity_index::merchant_id.eq(&merchant),
+                        identity_index::kind.eq(kind),
+                        identity_index::digest.eq(&digest),
+                        identity_index::profile_id.eq(&profile),
+                    ))
+                    .execute(conn)?;
+            }
+            let others: i64 = same
+                .filter(identity_index::profile_id.ne(&profile))
+                .count()
+                .get_result(conn)?;
+            Ok(u64::try_from(others).unwrap_or(0))
+        })
+        .await
+    }
+}

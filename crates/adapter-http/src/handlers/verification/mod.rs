@@ -1,0 +1,3 @@
+pub mod get;
+pub mod read;
+pub mod rerun;

@@ -1,0 +1,293 @@
+//! Verification of submitted quizzes (contract §13), over HTTP: every submission is
+//! checked in the background, the outcome decided by the merchant's policy, reported
+//! through `verification/*`, the log and webhooks, and never across merchants.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::Scenario;
+use crate::client_pages::post_json;
+use crate::support::{Backend, Client, Env, profile, with};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "a_submitted_quiz_is_verified_with_every_check_and_an_impossible_ssn_is_declined",
+        impossible_ssn,
+    ),
+    (
+        "a_fifteen_year_old_is_declined_and_a_repeated_ssn_goes_to_review_within_one_merchant_only",
+        age_and_duplicates,
+    ),
+    (
+        "the_merchants_policy_and_auto_decision_decide_and_a_rerun_verifies_again",
+        policy_and_auto_decision,
+    ),
+];
+
+/// The checks every verification lists, in order.
+const CHECKS: [&str; 16] = [
+    "ssn_format",
+    "minimum_age",
+    "duplicate_identity",
+    "duplicate_device",
+    "document_quality",
+    "barcode",
+    "mrz",
+    "document_expiry",
+    "document_dates",
+    "name_match",
+    "date_of_birth_match",
+    "document_number_match",
+    "address_match",
+    "selfie_face",
+    "document_portrait",
+    "face_match",
+];
+
+/// How long a test waits for a verification it queued.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A quiz asking for an SSN and a date of birth, sent to `email`/`mobile` by `client`;
+/// returns its long address.
+fn quiz_for(client: &Client, email: &str, mobile: &str) -> String {
+    let body = with(
+        profile(email, mobile),
+        "template",
+        json!({"list": {"ssn_submit": 1, "date_of_birth_submit": 1}}),
+    );
+    let out = client.call("quiz/create", &body);
+    let out = out.assert_status(201);
+    out["long_url"].as_str().expect("long url").to_owned()
+}
+
+/// The client answers the quiz at `url` and submits it.
+fn answer(env: &Env, url: &str, ssn: &str, date_of_birth: &str) {
+    let token = url.rsplit('/').next().expect("token");
+    post_json(
+        env,
+        &format!("/quiz/{token}/fields"),
+        json!({"ssn": ssn, "date_of_birth": date_of_birth}),
+    )
+    .assert_status(200);
+    post_json(env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
+}
+
+/// The quiz's verification once it is no longer pending.
+fn completed(client: &Client, url: &str) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let got = client.call("verification/get", &json!({"url": url}));
+        let verification = got.assert_status(200)["verification"].clone();
+        if verification["status"] != "pending" {
+            return verification;
+        }
+        assert!(Instant::now() < deadline, "still pending: {verification}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn check<'a>(verification: &'a Value, name: &str) -> &'a Value {
+    verification["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("{name} listed in {verification}"))
+}
+
+/// The birthday of someone `years` old today, as `YYYY-MM-DD`.
+fn born_years_ago(years: i32) -> String {
+    let today = time::OffsetDateTime::now_utc().date();
+    // 29 February has no twin in most years: the day before is as old.
+    let born = today
+        .replace_year(today.year() - years)
+        .or_else(|_| {
+            today
+                .previous_day()
+                .unwrap_or(today)
+                .replace_year(today.year() - years)
+        })
+        .expect("a date");
+    format!(
+        "{:04}-{:02}-{:02}",
+        born.year(),
+        u8::from(born.month()),
+        born.day()
+    )
+}
+
+fn impossible_ssn(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let url = quiz_for(&client, "ada@example.com", "4165550123");
+    // Before submission there is no verification.
+    client
+        .call("verification/get", &json!({"url": url}))
+        .assert_error(400, &["VERIFICATION_NOT_FOUND"]);
+    answer(&env, &url, "666123456", "1990-04-01");
+    let verification = completed(&client, &url);
+    assert_eq!(verification["status"], "declined", "{verification}");
+    let names: Vec<&str> = verification["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, CHECKS, "every check, in order");
+    let ssn = check(&verification, "ssn_format");
+    assert_eq!(
+        (ssn["status"].clone(), ssn["reasons"].clone()),
+        (json!("failed"), json!(["ssn_invalid"]))
+    );
+    assert_eq!(check(&verification, "minimum_age")["status"], "passed");
+    assert_eq!(
+        check(&verification, "face_match")["reasons"],
+        json!(["face_matcher_unavailable"])
+    );
+    assert_eq!(verification["quiz_url"], url);
+    assert!(verification["completed_at"].is_string());
+    let text = verification.to_string();
+    assert!(
+        !text.contains("666123456") && !text.contains("1990-04-01"),
+        "no personal value in a verification: {text}"
+    );
+
+    // The same through the profile, and in the log with the outcome as its status.
+    let pair = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let latest = client.call("verification/get", &pair);
+    assert_eq!(
+        latest.assert_status(200)["verification"]["verification_id"],
+        verification["verification_id"]
+    );
+    let events = client.call("event/read", &pair);
+    let events = events.assert_status(200)["events"].clone();
+    let done = events
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["activity"] == "verification_completed")
+        .unwrap_or_else(|| panic!("verification_completed in {events}"));
+    assert_eq!(done["status"], "declined");
+    assert!(!events.to_string().contains("666123456"));
+
+    // Another merchant sees none of it.
+    let other = env.server.client(&env.server.create_merchant("Other"));
+    other
+        .call("verification/get", &json!({"url": url}))
+        .assert_error(400, &["QUIZ_NOT_FOUND"]);
+    other
+        .call("verification/rerun", &json!({"url": url}))
+        .assert_error(400, &["QUIZ_NOT_FOUND"]);
+    other
+        .call("verification/read", &pair)
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn age_and_duplicates(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    // Fifteen today is not eighteen.
+    let young = quiz_for(&client, "kid@example.com", "4165550101");
+    answer(&env, &young, "123456701", &born_years_ago(15));
+    let verification = completed(&client, &young);
+    assert_eq!(verification["status"], "declined");
+    let age = check(&verification, "minimum_age");
+    assert_eq!(age["reasons"], json!(["minimum_age_not_met"]));
+    assert_eq!(age["details"]["minimum_age"], 18);
+
+    // The first holder of an SSN passes; a second client typing it goes to review.
+    let first = quiz_for(&client, "first@example.com", "4165550102");
+    answer(&env, &first, "123456702", "1990-04-01");
+    let verification = completed(&client, &first);
+    assert_eq!(verification["status"], "passed", "{verification}");
+    assert_eq!(
+        check(&verification, "duplicate_identity")["status"],
+        "passed"
+    );
+    let second = quiz_for(&client, "second@example.com", "4165550103");
+    answer(&env, &second, "123456702", "1985-07-12");
+    let verification = completed(&client, &second);
+    assert_eq!(verification["status"], "review", "{verification}");
+    let duplicate = check(&verification, "duplicate_identity");
+    assert_eq!(duplicate["reasons"], json!(["ssn_used_by_another_profile"]));
+    assert_eq!(duplicate["details"]["ssn_other_profiles"], 1);
+
+    // Another merchant's client with the same SSN is never compared with these.
+    let other = env.server.client(&env.server.create_merchant("Other"));
+    let theirs = quiz_for(&other, "first@example.com", "4165550102");
+    answer(&env, &theirs, "123456702", "1990-04-01");
+    let verification = completed(&other, &theirs);
+    assert_eq!(verification["status"], "passed", "{verification}");
+    assert_eq!(
+        check(&verification, "duplicate_identity")["details"]["ssn_other_profiles"],
+        0
+    );
+}
+
+fn policy_and_auto_decision(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    client
+        .call(
+            "merchant/settings/update",
+            &json!({"auto_decision": 1, "policy": {"ssn_used_by_another_profile": "decline"}}),
+        )
+        .assert_status(200);
+    let first = quiz_for(&client, "first@example.com", "4165550102");
+    answer(&env, &first, "123456702", "1990-04-01");
+    assert_eq!(completed(&client, &first)["status"], "passed");
+    let pair = |email: &str, mobile: &str| json!({"email_address": email, "mobile_number": mobile});
+    let approved = client.call("profile/get", &pair("first@example.com", "4165550102"));
+    assert_eq!(
+        approved.assert_status(200)["profile"]["status"],
+        "Approved",
+        "passed approves"
+    );
+
+    let second = quiz_for(&client, "second@example.com", "4165550103");
+    answer(&env, &second, "123456702", "1985-07-12");
+    let verification = completed(&client, &second);
+    assert_eq!(verification["status"], "declined", "the policy declines it");
+    let declined = client.call("profile/get", &pair("second@example.com", "4165550103"));
+    assert_eq!(declined.assert_status(200)["profile"]["status"], "Declined");
+    let events = client.call("event/read", &pair("second@example.com", "4165550103"));
+    let events = events.assert_status(200)["events"].to_string();
+    assert!(
+        events.contains("Profile status changed from Pending to Declined by verification"),
+        "logged like any status change: {events}"
+    );
+
+    // A rerun is queued at once and completes again; both are listed, newest first.
+    let rerun = client.call("verification/rerun", &json!({"url": second}));
+    let rerun = rerun.assert_status(202)["verification"].clone();
+    assert_eq!(rerun["status"], "pending");
+    assert!(rerun["completed_at"].is_null());
+    let deadline = Instant::now() + WAIT;
+    let listed = loop {
+        let read = client.call(
+            "verification/read",
+            &pair("second@example.com", "4165550103"),
+        );
+        let read = read.assert_status(200).clone();
+        if read["verifications"][0]["status"] != "pending" {
+            break read;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the rerun never completed: {read}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(listed["total_count"], 2);
+    assert_eq!(
+        listed["verifications"][0]["verification_id"],
+        rerun["verification_id"]
+    );
+    assert_eq!(listed["verifications"][0]["status"], "declined");
+    // A quiz never submitted has nothing to rerun.
+    let unsent = quiz_for(&client, "third@example.com", "4165550104");
+    client
+        .call("verification/rerun", &json!({"url": unsent}))
+        .assert_error(400, &["VERIFICATION_NOT_FOUND"]);
+}

@@ -1,0 +1,347 @@
+//! Verifying submitted quizzes (contract §13): the job a submission queues, run by a
+//! worker; what the merchant reads of it; a rerun.
+
+use std::sync::Arc;
+
+use time::{Duration, OffsetDateTime};
+
+use crate::document::Evidence;
+use crate::error::{DomainError, Resource};
+use crate::event::{Activity, Actor, Event, EventStatus};
+use crate::merchant::{MerchantId, MerchantSettings};
+use crate::outbox::Outbox;
+use crate::paging::{Page, Paged};
+use crate::ports::{
+    Clock, DocumentRepository, IdGenerator, IdentityIndex, MerchantRepository, ProfileRepository,
+    QuizRepository, StoreError, VerificationRepository,
+};
+use crate::profile::{Profile, ProfileKey, ProfileStatus};
+use crate::quiz::{Quiz, QuizLink, QuizLinks};
+use crate::template::Feature;
+use crate::verification::{
+    Facts, IdentityKind, Submitted, Verification, VerificationStatus, checks,
+};
+
+use super::find_profile;
+
+/// How long a worker holds a job: past it, another worker runs it again (a crash).
+pub const CLAIM: Duration = Duration::seconds(60);
+/// The documents of a profile looked at for one quiz.
+const DOCUMENTS_READ: i64 = 100;
+/// Tries to write a result when the profile keeps changing under an automatic decision.
+const MAX_ATTEMPTS: usize = 3;
+
+/// The ports verification works over.
+#[derive(Clone)]
+pub struct VerificationPorts {
+    /// Verifications, and the queue of pending ones.
+    pub verifications: Arc<dyn VerificationRepository>,
+    /// Keyed digests of SSNs and devices, per merchant.
+    pub index: Arc<dyn IdentityIndex>,
+    /// Quizzes.
+    pub quizzes: Arc<dyn QuizRepository>,
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// Documents.
+    pub documents: Arc<dyn DocumentRepository>,
+    /// Merchants (their settings).
+    pub merchants: Arc<dyn MerchantRepository>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Where the events go.
+    pub outbox: Outbox,
+}
+
+impl std::fmt::Debug for VerificationPorts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("VerificationPorts")
+    }
+}
+
+/// A verification with the addresses of its quiz (none once the quiz is deleted).
+#[derive(Debug, Clone)]
+pub struct VerificationView {
+    /// The verification.
+    pub verification: Verification,
+    /// Its quiz's addresses.
+    pub links: Option<QuizLinks>,
+}
+
+/// Verifications: running the queue, reading, rerunning.
+#[derive(Clone, Debug)]
+pub struct VerificationService {
+    ports: VerificationPorts,
+    public_url: String,
+}
+
+impl VerificationService {
+    /// The service; quiz addresses are made under `public_url`.
+    pub fn new(ports: VerificationPorts, public_url: impl Into<String>) -> Self {
+        Self {
+            ports,
+            public_url: public_url.into(),
+        }
+    }
+
+    /// Claims the oldest pending verification and runs it; `None` when the queue is
+    /// empty. A failure leaves the job claimed: it runs again when the claim lapses.
+    pub async fn run_next(&self) -> Result<Option<Verification>, DomainError> {
+        let p = &self.ports;
+        let now = p.clock.now();
+        let Some(job) = p.verifications.claim(now, now + CLAIM).await? else {
+            return Ok(None);
+        };
+        for _ in 0..MAX_ATTEMPTS {
+            match self.run(job.clone()).await {
+                Err(DomainError::Unavailable(_)) | Err(DomainError::Busy) => continue,
+                done => return done.map(Some),
+            }
+        }
+        Err(DomainError::Unavailable(
+            "the profile kept changing while it was verified; it runs again".to_owned(),
+        ))
+    }
+
+    async fn run(&self, mut job: Verification) -> Result<Verification, DomainError> {
+        let p = &self.ports;
+        let merchant = p
+            .merchants
+            .find(&job.merchant_id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Merchant))?;
+        let Some(mut profile) = p
+            .profiles
+            .find_by_id(&job.merchant_id, &job.profile_id)
+            .await?
+        else {
+            // Erased with everything under it: nothing is left to verify.
+            return Err(DomainError::NotFound(Resource::Profile));
+        };
+        let quiz = p.quizzes.find_by_id(&job.merchant_id, &job.quiz_id).await?;
+        let facts = self.facts(&profile, &job, &merchant.settings).await?;
+        let now = p.clock.now();
+        job.complete(checks(&facts), &merchant.settings.policy, now);
+        let decided = merchant
+            .settings
+            .auto_decision
+            .then_some(job.status)
+            .and_then(decided_status)
+            .filter(|status| *status != profile.status);
+        let mut events = Vec::new();
+        if let Some(status) = decided {
+            let details = Actor::Verification.sign(format!(
+                "Profile status changed from {} to {status}",
+                profile.status
+            ));
+            profile.set_status(status, now);
+            profile.revision += 1;
+            events.push(Event::about(
+                p.ids.next_id().into(),
+                &profile,
+                Activity::ProfileStatusChanged,
+                details,
+                now,
+            ));
+        }
+        events.push(self.completed_event(&profile, quiz.as_ref().map(|q| &q.quiz), &job, now));
+        let entries = p.outbox.entries(events).await?;
+        let changed = decided.map(|_| &profile);
+        match p.verifications.complete(&job, &entries, changed).await {
+            Ok(()) => Ok(job),
+            Err(StoreError::Conflict) => Err(DomainError::Unavailable(
+                "the profile changed while it was verified".to_owned(),
+            )),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Verification)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// What the checks look at, the merchant's other profiles counted by the blind index.
+    async fn facts(
+        &self,
+        profile: &Profile,
+        job: &Verification,
+        settings: &MerchantSettings,
+    ) -> Result<Facts, DomainError> {
+        let p = &self.ports;
+        let page = Page::new(0, DOCUMENTS_READ).unwrap_or_default();
+        let documents = p.documents.list(&profile.id, page).await?.items;
+        let of_quiz: Vec<_> = documents
+            .iter()
+            .filter(|d| d.quiz_id == job.quiz_id)
+            .collect();
+        let typed = profile.submitted.as_ref();
+        let ssn = typed
+            .and_then(|s| s.ssn.clone())
+            .or_else(|| profile.attributes.ssn.clone());
+        let date_of_birth = typed
+            .and_then(|s| s.date_of_birth)
+            .or(profile.attributes.date_of_birth);
+        let fingerprint = of_quiz.iter().find_map(|d| match &d.evidence {
+            Evidence::Fingerprint { fingerprint } => Some(fingerprint.clone()),
+            _ => None,
+        });
+        let note = |kind, value: String| async move {
+            p.index
+                .note(&job.merchant_id, &profile.id, kind, &value)
+                .await
+        };
+        let ssn_elsewhere = match &ssn {
+            Some(ssn) => Some(note(IdentityKind::Ssn, ssn.as_str().to_owned()).await?),
+            None => None,
+        };
+        let device_elsewhere = match fingerprint {
+            Some(fingerprint) => Some(note(IdentityKind::Device, fingerprint).await?),
+            None => None,
+        };
+        let has = |step: Feature| {
+            of_quiz
+                .iter()
+                .any(|d| d.step == step && !d.files().is_empty())
+        };
+        Ok(Facts {
+            today: p.clock.now().date(),
+            minimum_age: settings.minimum_age,
+            ssn,
+            date_of_birth,
+            ssn_elsewhere,
+            device_elsewhere,
+            submitted: Submitted {
+                licence: has(Feature::DriverLicenceUpload),
+                passport: has(Feature::PassportUpload) || has(Feature::OtherIdUpload),
+                selfie: has(Feature::SelfieUpload),
+                licence_number: profile.attributes.driver_licence_id.is_some(),
+            },
+        })
+    }
+
+    fn completed_event(
+        &self,
+        profile: &Profile,
+        quiz: Option<&Quiz>,
+        job: &Verification,
+        now: OffsetDateTime,
+    ) -> Event {
+        let id = self.ports.ids.next_id().into();
+        let details = format!("Verification completed: {}", job.status.as_str());
+        let mut event = match quiz {
+            Some(quiz) => Event::about_quiz(
+                id,
+                profile,
+                Activity::VerificationCompleted,
+                details,
+                &quiz.template.name,
+                QuizLinks::of(&self.public_url, quiz),
+                now,
+            ),
+            None => Event::about(id, profile, Activity::VerificationCompleted, details, now),
+        };
+        event.status = EventStatus::Verification(job.status);
+        event
+    }
+
+    /// The latest verification of the merchant's quiz at `link`.
+    pub async fn of_quiz(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+    ) -> Result<VerificationView, DomainError> {
+        let p = &self.ports;
+        let quiz = p
+            .quizzes
+            .find(merchant, link)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Quiz))?
+            .quiz;
+        let verification = p
+            .verifications
+            .latest_of_quiz(&quiz.id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Verification))?;
+        Ok(VerificationView {
+            verification,
+            links: Some(QuizLinks::of(&self.public_url, &quiz)),
+        })
+    }
+
+    /// The profile's verifications, newest first.
+    pub async fn of_profile(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        page: Page,
+    ) -> Result<Paged<VerificationView>, DomainError> {
+        let p = &self.ports;
+        let profile = find_profile(&*p.profiles, merchant, key).await?;
+        let found = p.verifications.list_of_profile(&profile.id, page).await?;
+        let quizzes = p
+            .quizzes
+            .list_of_profile(
+                &profile.id,
+                Page::new(0, DOCUMENTS_READ).unwrap_or_default(),
+            )
+            .await?
+            .items;
+        let links_of = |v: &Verification| {
+            quizzes
+                .iter()
+                .find(|q| q.id == v.quiz_id)
+                .map(|q| QuizLinks::of(&self.public_url, q))
+        };
+        Ok(Paged {
+            items: found
+                .items
+                .into_iter()
+                .map(|verification| VerificationView {
+                    links: links_of(&verification),
+                    verification,
+                })
+                .collect(),
+            total_count: found.total_count,
+            filtered: found.filtered,
+        })
+    }
+
+    /// Queues another verification of the merchant's submitted quiz at `link`
+    /// (`NotFound(Verification)` when it was never submitted).
+    pub async fn rerun(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+    ) -> Result<VerificationView, DomainError> {
+        let p = &self.ports;
+        let quiz = p
+            .quizzes
+            .find(merchant, link)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Quiz))?
+            .quiz;
+        if quiz.submitted_at.is_none() {
+            return Err(DomainError::NotFound(Resource::Verification));
+        }
+        let verification = Verification::queued(
+            p.ids.next_id().into(),
+            merchant,
+            &quiz.profile_id,
+            &quiz.id,
+            p.clock.now(),
+        );
+        p.verifications.queue(&verification).await?;
+        Ok(VerificationView {
+            verification,
+            links: Some(QuizLinks::of(&self.public_url, &quiz)),
+        })
+    }
+}
+
+/// The profile status an outcome decides, if it decides one (`review` leaves it to a
+/// person; `pending` is no outcome).
+fn decided_status(outcome: VerificationStatus) -> Option<ProfileStatus> {
+    match outcome {
+        VerificationStatus::Passed => Some(ProfileStatus::Approved),
+        VerificationStatus::Declined => Some(ProfileStatus::Declined),
+        VerificationStatus::Review | VerificationStatus::Pending => None,
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE identity_index;
+DROP TABLE verifications;
