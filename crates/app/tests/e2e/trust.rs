@@ -273,7 +273,7 @@ fn nothing_in_clear(backend: Backend) {
     env.client()
         .call("profile/create", &body)
         .assert_status(201);
-    let (token, _, tiny) = send_quiz(&env, json!({"ssn_submit": 1, "passport_upload": 1}));
+    let (token, long, tiny) = send_quiz(&env, json!({"ssn_submit": 1, "passport_upload": 1}));
     // The link's secrets open the quiz: they are kept as keyed hashes and sealed copies.
     let code = tiny.rsplit('/').next().expect("code").to_owned();
     post_fields(&env, &token, json!({"ssn": ssn})).assert_status(200);
@@ -286,6 +286,15 @@ fn nothing_in_clear(backend: Backend) {
         .expect("id")
         .to_owned();
 
+    // Submitted, the quiz is verified: its checks, the blind index of SSNs, its event and
+    // the log hold nothing of the SSN, the date of birth or the licence number either.
+    crate::client_pages::post_json(&env, &format!("/quiz/{token}/submit"), json!({}))
+        .assert_status(200);
+    let verification = crate::verification::completed(&env.client(), &long).to_string();
+    for secret in [&*ssn, &licence, "1966-07-08"] {
+        assert!(!verification.contains(secret), "{secret} in {verification}");
+    }
+
     let mut files = Vec::new();
     every_file_under(env.server.db.data_dir.path(), &mut files);
     assert!(
@@ -294,7 +303,7 @@ fn nothing_in_clear(backend: Backend) {
     );
     for file in &files {
         let bytes = std::fs::read(file).expect("readable");
-        for secret in [&ssn, &licence, &marker, &token, &code] {
+        for secret in [&*ssn, &licence, &marker, &token, &code, "1966-07-08"] {
             assert!(
                 !contains(&bytes, secret),
                 "{secret} in clear in {}",
@@ -313,7 +322,7 @@ fn nothing_in_clear(backend: Backend) {
             String::from_utf8_lossy(&dump.stderr)
         );
         assert!(dump.stdout.len() > 1000, "a real dump");
-        for secret in [&ssn, &licence, &marker, &token, &code] {
+        for secret in [&*ssn, &licence, &marker, &token, &code, "1966-07-08"] {
             assert!(
                 !contains(&dump.stdout, secret),
                 "{secret} in clear in pg_dump"

@@ -74,7 +74,7 @@ fn answer(env: &Env, url: &str, ssn: &str, date_of_birth: &str) {
 }
 
 /// The quiz's verification once it is no longer pending.
-fn completed(client: &Client, url: &str) -> Value {
+pub fn completed(client: &Client, url: &str) -> Value {
     let deadline = Instant::now() + WAIT;
     loop {
         let got = client.call("verification/get", &json!({"url": url}));
