@@ -147,6 +147,16 @@ impl MemoryProfiles {
         self.deliveries.lock().expect("lock").clone()
     }
 
+    /// The profile's events, oldest first.
+    pub fn events_of(&self, profile: &ProfileId) -> Vec<Event> {
+        let events = self.events.lock().expect("lock");
+        events
+            .iter()
+            .filter(|e| e.profile_id.as_ref() == Some(profile))
+            .cloned()
+            .collect()
+    }
+
     /// Events no profile owns (profile tombstones).
     pub fn orphan_events(&self) -> Vec<Event> {
         let events = self.events.lock().expect("lock");

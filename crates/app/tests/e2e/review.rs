@@ -401,6 +401,8 @@ fn whole_history(backend: Backend) {
         b"{}",
     )
     .assert_status(200);
+    // The submission's verification runs in the background: its event comes next.
+    crate::verification::completed(&c, &format!("{}/quiz/{token}", env.server.base_url));
     c.call(
         "document/update-status",
         &ada(json!({"document_id": id, "status": "Approved"})),
@@ -432,6 +434,7 @@ fn whole_history(backend: Backend) {
             "form_fields_submitted",
             "document_uploaded",
             "quiz_submitted",
+            "verification_completed",
             "document_status_changed",
             "note_created",
             "profile_status_changed",

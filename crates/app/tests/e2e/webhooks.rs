@@ -369,6 +369,8 @@ fn quiz_flow(backend: Backend) {
         "document_uploaded",
         "document_uploaded",
         "quiz_submitted",
+        // The submission's verification, run in the background (contract §13).
+        "verification_completed",
         "document_status_changed",
         "note_created",
     ];

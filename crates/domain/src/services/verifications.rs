@@ -345,3 +345,185 @@ fn decided_status(outcome: VerificationStatus) -> Option<ProfileStatus> {
         VerificationStatus::Review | VerificationStatus::Pending => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Event as LoggedEvent;
+    use crate::memory::{
+        FixedClock, MemoryDocuments, MemoryIdentityIndex, MemoryMerchants, MemoryProfiles,
+        MemoryQuizzes, MemoryVerifications, SequentialIds, outbox,
+    };
+    use crate::merchant::Merchant;
+    use crate::profile::{
+        AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ShortText, Ssn,
+        SubmittedFormFields,
+    };
+    use crate::verification::{CheckName, Policy, Reason};
+    use futures_executor::block_on;
+
+    struct World {
+        service: VerificationService,
+        data: Arc<MemoryProfiles>,
+        verifications: Arc<MemoryVerifications>,
+    }
+
+    fn world(auto_decision: bool) -> World {
+        let data = Arc::new(MemoryProfiles::default());
+        let merchants = Arc::new(MemoryMerchants::default());
+        let settings = MerchantSettings {
+            auto_decision,
+            policy: Policy::parse([("ssn_used_by_another_profile", "review")]).expect("ok"),
+            ..MerchantSettings::default()
+        };
+        for id in ["m1", "m2"] {
+            merchants.insert(Merchant {
+                id: MerchantId(id.into()),
+                name: id.into(),
+                settings: settings.clone(),
+                created_at: OffsetDateTime::UNIX_EPOCH,
+            });
+        }
+        let ids = Arc::new(SequentialIds::default());
+        let verifications = Arc::new(MemoryVerifications(data.clone()));
+        let service = VerificationService::new(
+            VerificationPorts {
+                verifications: verifications.clone(),
+                index: Arc::new(MemoryIdentityIndex::default()),
+                quizzes: Arc::new(MemoryQuizzes::new(data.clone())),
+                profiles: data.clone(),
+                documents: Arc::new(MemoryDocuments(data.clone())),
+                merchants,
+                clock: Arc::new(FixedClock::default()),
+                outbox: outbox(ids.clone()),
+                ids,
+            },
+            "https://idv.example",
+        );
+        World {
+            service,
+            data,
+            verifications,
+        }
+    }
+
+    /// A client of `merchant` who typed `ssn`, with a queued verification.
+    fn submitted(w: &World, merchant: &str, id: &str, ssn: &str) -> ProfileId {
+        let key = ProfileKey {
+            email: Email::parse(&format!("{id}@example.com")).expect("valid"),
+            mobile: PhoneNumber::parse(&format!("416555{:04}", id.len() * 7)).expect("valid"),
+        };
+        let changes = ProfileChanges {
+            first_name: ShortText::parse("Ada").expect("valid"),
+            last_name: ShortText::parse("Lovelace").expect("valid"),
+            attributes: AttributesPatch::default(),
+        };
+        let merchant = MerchantId(merchant.into());
+        let mut profile = Profile::create(
+            ProfileId(id.into()),
+            merchant.clone(),
+            key,
+            changes,
+            OffsetDateTime::UNIX_EPOCH,
+        )
+        .expect("valid");
+        profile.submitted = Some(SubmittedFormFields {
+            ssn: Some(Ssn::parse(ssn).expect("valid")),
+            ..SubmittedFormFields::default()
+        });
+        let created = LoggedEvent::about(
+            format!("e-{id}").into(),
+            &profile,
+            Activity::ProfileCreated,
+            "",
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        let entry = crate::outbox::Entry {
+            event: created,
+            deliveries: Vec::new(),
+        };
+        block_on(w.data.insert(&profile, &entry)).expect("stored");
+        let job = Verification::queued(
+            format!("v-{id}").into(),
+            &merchant,
+            &profile.id,
+            &format!("q-{id}").into(),
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        block_on(w.verifications.queue(&job)).expect("queued");
+        profile.id
+    }
+
+    fn status_of(w: &World, merchant: &str, id: &ProfileId) -> ProfileStatus {
+        let found = block_on(w.data.find_by_id(&MerchantId(merchant.into()), id));
+        found.expect("read").expect("found").status
+    }
+
+    #[test]
+    fn each_job_runs_once_and_an_automatic_decision_is_logged_by_verification() {
+        let w = world(true);
+        let bad = submitted(&w, "m1", "bad", "666123456");
+        let done = block_on(w.service.run_next()).expect("ran").expect("a job");
+        assert_eq!(done.status, VerificationStatus::Declined);
+        let ssn = done.checks.iter().find(|c| c.name == CheckName::SsnFormat);
+        assert_eq!(
+            ssn.map(|c| c.reasons.clone()),
+            Some(vec![Reason::SsnInvalid])
+        );
+        assert_eq!(status_of(&w, "m1", &bad), ProfileStatus::Declined);
+        assert!(
+            block_on(w.service.run_next()).expect("ran").is_none(),
+            "done once"
+        );
+        let log = w.data.events_of(&bad);
+        let activities: Vec<Activity> = log.iter().map(|e| e.activity).collect();
+        assert_eq!(
+            activities,
+            [
+                Activity::ProfileCreated,
+                Activity::ProfileStatusChanged,
+                Activity::VerificationCompleted
+            ]
+        );
+        assert!(
+            log[1].details.ends_with("by verification"),
+            "{}",
+            log[1].details
+        );
+        assert_eq!(
+            log[2].status,
+            EventStatus::Verification(VerificationStatus::Declined)
+        );
+    }
+
+    #[test]
+    fn a_repeated_ssn_is_counted_within_its_merchant_only_and_review_decides_nothing() {
+        let w = world(true);
+        let first = submitted(&w, "m1", "first", "123456702");
+        let second = submitted(&w, "m1", "second", "123456702");
+        let elsewhere = submitted(&w, "m2", "elsewhere", "123456702");
+        let outcomes: Vec<VerificationStatus> = (0..3)
+            .map(|_| {
+                block_on(w.service.run_next())
+                    .expect("ran")
+                    .expect("a job")
+                    .status
+            })
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                VerificationStatus::Passed,
+                VerificationStatus::Review,
+                VerificationStatus::Passed
+            ]
+        );
+        assert_eq!(status_of(&w, "m1", &first), ProfileStatus::Approved);
+        assert_eq!(
+            status_of(&w, "m1", &second),
+            ProfileStatus::Pending,
+            "review is left to a person"
+        );
+        assert_eq!(status_of(&w, "m2", &elsewhere), ProfileStatus::Approved);
+    }
+}
