@@ -165,13 +165,15 @@ impl Database {
     }
 
     /// For a server about to serve: on SQLite, where one server holds the database, the
-    /// webhook deliveries a crashed server had claimed are freed at once rather than when
-    /// their lease runs out. Nothing on PostgreSQL, where other instances may be alive.
+    /// webhook deliveries and verifications a crashed server had claimed are freed at
+    /// once rather than when their lease runs out. Nothing on PostgreSQL, where other
+    /// instances may be alive.
     pub async fn free_crashed_claims(&self) -> StoreResult<usize> {
         if !self.backend.is_sqlite() {
             return Ok(0);
         }
-        self.write(webhooks::forget_claims).await
+        self.write(|conn| Ok(webhooks::forget_claims(conn)? + verifications::forget_claims(conn)?))
+            .await
     }
 
     pub fn describe(&self) -> String {

@@ -132,6 +132,15 @@ pub(crate) fn queue(conn: &mut AnyConnection, v: &VerificationRow) -> Result<(),
     Ok(())
 }
 
+/// Frees every claim (see `Database::free_crashed_claims`).
+pub(crate) fn forget_claims(conn: &mut AnyConnection) -> Result<usize, Failure> {
+    Ok(
+        diesel::update(verifications::table.filter(verifications::claimed_until.is_not_null()))
+            .set(verifications::claimed_until.eq(None::<i64>))
+            .execute(conn)?,
+    )
+}
+
 /// Everything of an erased profile: its verifications and its digests.
 pub(crate) fn forget_profile(conn: &mut AnyConnection, profile: &str) -> Result<(), Failure> {
     diesel::delete(verifications::table.filter(verifications::profile_id.eq(profile)))

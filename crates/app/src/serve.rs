@@ -56,8 +56,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let freed = db.free_crashed_claims().await?;
     if freed > 0 {
         tracing::info!(
-            deliveries = freed,
-            "freed webhook deliveries claimed before a crash"
+            claims = freed,
+            "freed webhook deliveries and verifications claimed before a crash"
         );
     }
     let sender =

@@ -89,7 +89,7 @@ fn main() {
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
-    let instances: [Scenario; 5] = [
+    let instances: [Scenario; 6] = [
         (
             "postgres::two_instances_deliver_each_webhook_event_once",
             webhooks::two_instances_deliver_each_event_once,
@@ -109,6 +109,10 @@ fn main() {
         (
             "postgres::a_disabled_key_is_refused_by_every_instance_within_a_second",
             instances::a_disabled_key_is_refused_by_every_instance_within_a_second,
+        ),
+        (
+            "postgres::two_instances_verify_each_submitted_quiz_once",
+            verification::two_instances_verify_each_quiz_once,
         ),
     ];
     for (name, test) in instances {
