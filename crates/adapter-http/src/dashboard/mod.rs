@@ -16,6 +16,7 @@ mod quizzes;
 mod routes;
 mod settings;
 mod templates;
+mod verification;
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::{HttpRequest, HttpResponse, web};

@@ -14,6 +14,7 @@ use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
+use super::verification::VerificationSection;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
@@ -85,6 +86,7 @@ struct ProfilePage<'a> {
     documents: Vec<DocumentRow>,
     notes: Vec<NoteRow>,
     events: Vec<EventRow>,
+    verification: Option<VerificationSection>,
 }
 
 /// The page of a profile of the reviewer's merchant; any other id is a 404 page.
@@ -103,12 +105,14 @@ pub(super) async fn show(
         .await?;
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
-    let (quizzes, templates, documents, notes, events) = futures_util::try_join!(
+    let latest = Page::new(0, 1).unwrap_or_default();
+    let (quizzes, templates, documents, notes, events, verifications) = futures_util::try_join!(
         state.quizzes.list_of_profile(&profile, page),
         state.templates.list(merchant, page),
         state.documents.list(merchant, key, page),
         state.notes.list(merchant, key, page),
         state.profiles.events(merchant, key, page),
+        state.verifications.of_profile(merchant, key, latest),
     )?;
     let now = state.clock.now();
     Ok(html(
@@ -154,6 +158,7 @@ pub(super) async fn show(
                     created_at: rfc3339(e.created_at),
                 })
                 .collect(),
+            verification: verifications.items.first().map(VerificationSection::of),
         },
     ))
 }

@@ -8,7 +8,7 @@ use actix_web::middleware::from_fn;
 use actix_web::web;
 
 use super::{BASE, audit, documents, home, login, origin, profile, profiles, quizzes, settings};
-use super::{error::message, templates};
+use super::{error::message, templates, verification};
 use crate::pages::{Referrer, security_headers};
 
 /// Who may reach an address. Its handler's extractors decide it; the table says it, for
@@ -73,6 +73,9 @@ const ROUTES: &[Route] = &[
         r.to(quizzes::create)
     }),
     get("/quizzes/{id}", Reviewer, |r| r.to(quizzes::show)),
+    post("/quizzes/{id}/verify", Reviewer, |r| {
+        r.to(verification::rerun)
+    }),
     post("/documents/{id}/status", Reviewer, |r| {
         r.to(documents::set_status)
     }),

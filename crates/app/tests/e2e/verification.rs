@@ -28,6 +28,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "a_verification_queued_before_a_sigkill_completes_after_restart",
         survives_sigkill,
     ),
+    (
+        "the_dashboard_shows_the_latest_verification_failed_checks_first_and_verifies_again",
+        dashboard,
+    ),
 ];
 
 /// The checks every verification lists, in order.
@@ -361,4 +365,62 @@ pub fn two_instances_verify_each_quiz_once(backend: Backend) {
             .count();
         assert_eq!(done, 1, "{email}: verified once");
     }
+}
+
+fn dashboard(backend: Backend) {
+    use crate::dashboard::{csrf_of, first_profile_link, page, post_form, reviewer, signed_in};
+    let env = Env::start(backend);
+    let client = env.client();
+    let url = quiz_for(&client, "ada@example.com", "4165550123");
+    answer(&env, &url, "666123456", "1990-04-01");
+    completed(&client, &url);
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let profile = first_profile_link(&page(&env, "/dashboard/profiles", &cookie));
+    let shown = page(&env, &profile, &cookie);
+    assert_eq!(shown.status, 200);
+    let text = shown.text();
+    let section = &text[text
+        .find("id=\"verification\"")
+        .expect("a verification section")..];
+    assert!(section.contains("Declined"), "{section}");
+    let failed = section.find("ssn_invalid").expect("the failed check");
+    let passed = section.find("Old enough").expect("a passed check");
+    assert!(failed < passed, "failed checks first");
+    assert!(!text.contains("666123456"), "never the SSN in clear");
+
+    // Verify again: a new verification, queued, then completed.
+    let action = "/dashboard/quizzes/";
+    let at = section.find(action).expect("a verify-again form") + action.len();
+    let quiz_id = section[at..].split('/').next().expect("quiz id").to_owned();
+    let csrf = csrf_of(&shown);
+    let verify = format!("/dashboard/quizzes/{quiz_id}/verify");
+    let again = post_form(&env, &verify, &cookie, &format!("csrf_token={csrf}"));
+    assert_eq!(again.status, 303, "{}", again.text());
+    let pair = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let read = client.call("verification/read", &pair);
+        let read = read.assert_status(200).clone();
+        if read["total_count"] == 2 && read["verifications"][0]["status"] != "pending" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never verified again: {read}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Another merchant's reviewer cannot verify this quiz again: a 404 page.
+    let other = env.server.create_merchant("Other");
+    let theirs = crate::dashboard::reviewer_of(&env.server, &other.id, "zed@example.com");
+    let their_cookie = signed_in(&env, "zed@example.com", theirs);
+    let their_csrf = csrf_of(&page(&env, "/dashboard/profiles", &their_cookie));
+    let refused = post_form(
+        &env,
+        &verify,
+        &their_cookie,
+        &format!("csrf_token={their_csrf}"),
+    );
+    assert_eq!(refused.status, 404);
+    let read = client.call("verification/read", &pair);
+    assert_eq!(read.assert_status(200)["total_count"], 2, "nothing queued");
 }

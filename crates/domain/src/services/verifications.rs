@@ -8,6 +8,7 @@ use time::{Duration, OffsetDateTime};
 use crate::document::Evidence;
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event, EventStatus};
+use crate::ids::QuizId;
 use crate::merchant::{MerchantId, MerchantSettings};
 use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
@@ -311,13 +312,27 @@ impl VerificationService {
         merchant: &MerchantId,
         link: &QuizLink,
     ) -> Result<VerificationView, DomainError> {
+        let found = self.ports.quizzes.find(merchant, link).await?;
+        self.queue_again(merchant, found.map(|q| q.quiz)).await
+    }
+
+    /// Like [`Self::rerun`], for the merchant's quiz with this id (the dashboard's).
+    pub async fn rerun_by_id(
+        &self,
+        merchant: &MerchantId,
+        quiz: &QuizId,
+    ) -> Result<VerificationView, DomainError> {
+        let found = self.ports.quizzes.find_by_id(merchant, quiz).await?;
+        self.queue_again(merchant, found.map(|q| q.quiz)).await
+    }
+
+    async fn queue_again(
+        &self,
+        merchant: &MerchantId,
+        quiz: Option<Quiz>,
+    ) -> Result<VerificationView, DomainError> {
         let p = &self.ports;
-        let quiz = p
-            .quizzes
-            .find(merchant, link)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Quiz))?
-            .quiz;
+        let quiz = quiz.ok_or(DomainError::NotFound(Resource::Quiz))?;
         if quiz.submitted_at.is_none() {
             return Err(DomainError::NotFound(Resource::Verification));
         }
