@@ -121,11 +121,11 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use domain::OffsetDateTime;
-    use domain::merchant::SecretString;
+    use domain::merchant::{KeyAccess, SecretString};
 
     use super::*;
 
-    /// One key, counting the reads that reach it.
+    /// One read-only key, counting the reads that reach it.
     #[derive(Default)]
     struct Counting {
         reads: AtomicUsize,
@@ -143,6 +143,7 @@ mod tests {
                 enabled: *self.enabled.lock().expect("lock"),
                 compat_signature: false,
                 allowed_networks: Vec::new(),
+                access: KeyAccess::ReadOnly,
                 created_at: OffsetDateTime::UNIX_EPOCH,
                 created_by: None,
             }))
@@ -187,7 +188,12 @@ mod tests {
         *inner.enabled.lock().expect("lock") = true;
         let cache = CachedKeys::with_max_age(inner.clone(), Duration::from_millis(200));
         for _ in 0..5 {
-            assert!(run(cache.find_key("key-1")).expect("read").is_some());
+            let key = run(cache.find_key("key-1")).expect("read").expect("key");
+            assert_eq!(
+                key.access,
+                KeyAccess::ReadOnly,
+                "a cached key stays read-only"
+            );
         }
         assert_eq!(inner.reads.load(Ordering::SeqCst), 1);
         std::thread::sleep(Duration::from_millis(250));

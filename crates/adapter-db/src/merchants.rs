@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::ids::UserId;
 use domain::merchant::{
-    ApiKey, ExposeSecret, IpNet, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
+    ApiKey, ExposeSecret, IpNet, KeyAccess, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::{MinimumAge, Policy};
@@ -104,6 +104,7 @@ struct ApiKeyRow {
     created_at: i64,
     allowed_networks: String,
     created_by: Option<String>,
+    read_only: bool,
 }
 
 /// Whether the merchant exists; on PostgreSQL its row is also locked until the
@@ -154,6 +155,7 @@ impl ApiKeyRow {
             created_at: to_db(key.created_at),
             allowed_networks: networks_text(&key.allowed_networks),
             created_by: key.created_by.as_ref().map(ToString::to_string),
+            read_only: key.access == KeyAccess::ReadOnly,
         })
     }
 
@@ -170,6 +172,11 @@ impl ApiKeyRow {
             secret: secret.into(),
             enabled: self.enabled,
             compat_signature: self.compat_signature,
+            access: if self.read_only {
+                KeyAccess::ReadOnly
+            } else {
+                KeyAccess::Full
+            },
             allowed_networks: self
                 .allowed_networks
                 .split(',')

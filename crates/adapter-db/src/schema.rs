@@ -23,6 +23,7 @@ diesel::table! {
         created_at -> BigInt,
         allowed_networks -> Text,
         created_by -> Nullable<Text>,
+        read_only -> Bool,
     }
 }
 

@@ -8,7 +8,7 @@ use adapter_db::{Database, Vault};
 use domain::OffsetDateTime;
 use domain::event::{Activity, Event};
 use domain::merchant::{
-    ApiKey, ExposeSecret, Merchant, MerchantId, MerchantSettings, SecretString,
+    ApiKey, ExposeSecret, KeyAccess, Merchant, MerchantId, MerchantSettings, SecretString,
 };
 use domain::outbox::{Entry, Outbox};
 use domain::paging::Page;
@@ -49,6 +49,7 @@ async fn fixture() -> Fixture {
         enabled: true,
         compat_signature: false,
         allowed_networks: Vec::new(),
+        access: KeyAccess::Full,
         created_at: now(),
         created_by: None,
     };

@@ -4,6 +4,7 @@
 //! it works with no internet access), and committed as `docs/openapi.json` (a test keeps
 //! that copy true).
 
+use domain::merchant::OperationKind;
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
@@ -124,6 +125,10 @@ const ERRORS: [(&str, &str); 8] = [
     ),
 ];
 
+/// The 403 of an operation that writes: a read-only key is refused it too.
+const FORBIDDEN_TO_WRITE: &str = "`IP_ADDRESS_DENIED`: the key is limited to other networks; \
+     `KEY_READ_ONLY`: the key may only call operations that read (`get`, `read`, `download`)";
+
 /// Adds what every operation shares: the two signature headers as security schemes, and
 /// the error answers in the envelope.
 struct Signed;
@@ -184,17 +189,27 @@ impl Modify for Signed {
             let Some(operation) = item.post.as_mut() else {
                 continue;
             };
+            let name = path.trim_start_matches("/api/v1/");
+            // Not in the route table: the test of the document says so.
+            let kind = crate::routes::kind_of(name).unwrap_or(OperationKind::Write);
             // `profile/update-status` → `profile_update_status`: unique, for generators.
-            let id = path.trim_start_matches("/api/v1/").replace(['/', '-'], "_");
-            operation.operation_id = Some(id);
-            add_errors(operation, &error);
+            operation.operation_id = Some(name.replace(['/', '-'], "_"));
+            add_errors(operation, kind, &error);
             operation.security = Some(vec![security.clone()]);
         }
     }
 }
 
-fn add_errors(operation: &mut Operation, error: &impl Fn(&str, &str) -> RefOr<Response>) {
+fn add_errors(
+    operation: &mut Operation,
+    kind: OperationKind,
+    error: &impl Fn(&str, &str) -> RefOr<Response>,
+) {
     for (status, description) in ERRORS {
+        let description = match (status, kind) {
+            ("403", OperationKind::Write) => FORBIDDEN_TO_WRITE,
+            _ => description,
+        };
         operation
             .responses
             .responses
@@ -210,16 +225,24 @@ mod tests {
     fn every_operation_of_the_route_table_is_documented_with_its_errors() {
         let doc = ApiDoc::openapi();
         let documented: Vec<&String> = doc.paths.paths.keys().collect();
-        for path in crate::routes::OPERATIONS {
+        for (path, kind) in crate::routes::OPERATIONS {
             let full = format!("/api/v1/{path}");
             assert!(documented.contains(&&full), "{full} is not in the document");
             let operation = doc.paths.paths[&full].post.as_ref().expect("a POST");
-            for status in ["400", "401", "429"] {
+            for status in ["400", "401", "403", "429"] {
                 assert!(
                     operation.responses.responses.contains_key(status),
                     "{full} {status}"
                 );
             }
+            let RefOr::T(forbidden) = &operation.responses.responses["403"] else {
+                panic!("{full}: 403 is written out");
+            };
+            assert_eq!(
+                forbidden.description.contains("KEY_READ_ONLY"),
+                kind == OperationKind::Write,
+                "{full}: a read-only key is refused only what writes"
+            );
         }
         assert_eq!(documented.len(), crate::routes::OPERATIONS.len());
     }

@@ -4,6 +4,7 @@
 use actix_web::http::header::{CACHE_CONTROL, LOCATION};
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{FromRequest, Handler, HttpResponse, Responder, web};
+use domain::merchant::OperationKind::{self, Read, Write};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::openapi;
@@ -13,45 +14,55 @@ use crate::handlers::{
     webhook,
 };
 
-/// Every merchant API operation, under `/api/v1/`. The OpenAPI document must hold each
-/// (a test checks it), and only these may be registered.
-pub const OPERATIONS: [&str; 35] = [
-    "profile/create",
-    "profile/update",
-    "profile/get",
-    "profile/read",
-    "profile/update-status",
-    "profile/delete",
-    "template/create",
-    "template/update",
-    "template/get",
-    "template/read",
-    "quiz/create",
-    "quiz/get",
-    "quiz/read",
-    "quiz/expire",
-    "quiz/delete",
-    "document/get",
-    "document/read",
-    "document/update-status",
-    "document/delete",
-    "document/download",
-    "note/create",
-    "note/read",
-    "event/read",
-    "merchant/settings/get",
-    "merchant/settings/update",
-    "webhook/create",
-    "webhook/read",
-    "webhook/update",
-    "webhook/delete",
-    "webhook/rotate-secret",
-    "webhook/delivery/read",
-    "webhook/delivery/retry",
-    "verification/get",
-    "verification/read",
-    "verification/rerun",
+/// Every merchant API operation, under `/api/v1/`, with what it does to the merchant's
+/// data: a read-only key may call only those that `Read` (contract §15). The OpenAPI
+/// document must hold each (a test checks it), and only these may be registered.
+pub const OPERATIONS: [(&str, OperationKind); 35] = [
+    ("profile/create", Write),
+    ("profile/update", Write),
+    ("profile/get", Read),
+    ("profile/read", Read),
+    ("profile/update-status", Write),
+    ("profile/delete", Write),
+    ("template/create", Write),
+    ("template/update", Write),
+    ("template/get", Read),
+    ("template/read", Read),
+    ("quiz/create", Write),
+    ("quiz/get", Read),
+    ("quiz/read", Read),
+    ("quiz/expire", Write),
+    ("quiz/delete", Write),
+    ("document/get", Read),
+    ("document/read", Read),
+    ("document/update-status", Write),
+    ("document/delete", Write),
+    ("document/download", Read),
+    ("note/create", Write),
+    ("note/read", Read),
+    ("event/read", Read),
+    ("merchant/settings/get", Read),
+    ("merchant/settings/update", Write),
+    ("webhook/create", Write),
+    ("webhook/read", Read),
+    ("webhook/update", Write),
+    ("webhook/delete", Write),
+    ("webhook/rotate-secret", Write),
+    ("webhook/delivery/read", Read),
+    ("webhook/delivery/retry", Write),
+    ("verification/get", Read),
+    ("verification/read", Read),
+    // Queues a verification: it changes what the merchant holds.
+    ("verification/rerun", Write),
 ];
+
+/// What the operation named `path` (e.g. `profile/get`) does; `None` for what is none.
+pub fn kind_of(path: &str) -> Option<OperationKind> {
+    OPERATIONS
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|&(_, kind)| kind)
+}
 
 /// A merchant API operation: POST only; any other method is `HTTP_METHOD_INVALID`.
 fn operation<F, Args>(cfg: &mut web::ServiceConfig, path: &str, handler: F)
@@ -60,12 +71,12 @@ where
     Args: FromRequest + 'static,
     F::Output: Responder + 'static,
 {
-    assert!(
-        OPERATIONS.contains(&path),
-        "{path} must be listed in OPERATIONS (and documented)"
-    );
+    let kind = kind_of(path)
+        .unwrap_or_else(|| panic!("{path} must be listed in OPERATIONS (and documented)"));
     cfg.service(
         web::resource(format!("/{path}"))
+            // The signed-request extractor refuses a read-only key what this kind forbids.
+            .app_data(kind)
             .route(web::post().to(handler))
             .default_service(web::to(fallback::method_not_allowed)),
     );
@@ -183,4 +194,62 @@ fn operations(cfg: &mut web::ServiceConfig) {
     operation(cfg, "verification/get", verification::get::handle);
     operation(cfg, "verification/read", verification::read::handle);
     operation(cfg, "verification/rerun", verification::rerun::handle);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The contract lets a read-only key call the `get` and `read` operations; downloading
+    /// a document's file reads too. Every other operation changes something. A new
+    /// operation is classified in `OPERATIONS` before it can be registered, and this keeps
+    /// the classification true to its name.
+    #[test]
+    fn the_operations_that_read_are_those_named_get_read_or_download() {
+        for (path, kind) in OPERATIONS {
+            let verb = path.rsplit('/').next().unwrap_or_default();
+            let reads = matches!(verb, "get" | "read" | "download");
+            assert_eq!(kind == Read, reads, "{path} is classified {kind:?}");
+        }
+        let reading: Vec<&str> = OPERATIONS
+            .iter()
+            .filter(|(_, kind)| *kind == Read)
+            .map(|(path, _)| *path)
+            .collect();
+        assert_eq!(reading.len(), 16, "{reading:?}");
+        for path in [
+            "document/download",
+            "merchant/settings/get",
+            "webhook/read",
+            "webhook/delivery/read",
+        ] {
+            assert_eq!(kind_of(path), Some(Read), "{path}");
+        }
+        for path in [
+            "webhook/delivery/retry",
+            "webhook/rotate-secret",
+            "quiz/expire",
+        ] {
+            assert_eq!(kind_of(path), Some(Write), "{path}");
+        }
+        let mut names: Vec<&str> = OPERATIONS.iter().map(|(path, _)| *path).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), OPERATIONS.len(), "each operation once");
+    }
+
+    #[test]
+    fn every_registered_operation_is_classified() {
+        // Registering panics on an operation missing from the table.
+        let _ = actix_web::App::new().configure(operations);
+        assert_eq!(kind_of("profile/export"), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "must be listed in OPERATIONS")]
+    fn an_operation_missing_from_the_table_cannot_be_registered() {
+        let _ = actix_web::App::new().configure(|cfg| {
+            operation(cfg, "profile/export", profile::get::handle);
+        });
+    }
 }

@@ -1,5 +1,5 @@
 //! The extractor behind every merchant endpoint: content type, size limit, API key and
-//! signature (checked on the raw bytes), then the JSON object.
+//! signature (checked on the raw bytes), what the key may do, then the JSON object.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -7,7 +7,7 @@ use std::pin::Pin;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
-use domain::merchant::{ApiKey, MerchantId};
+use domain::merchant::{ApiKey, MerchantId, OperationKind};
 use serde_json::{Map, Value};
 
 use crate::auth::{self, Scheme};
@@ -76,6 +76,17 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
         && let Err(wait) = limiter.check(&key.key).await
     {
         return Err(ApiError::rate_limited(wait));
+    }
+    // After the rate limit: a refused call is still one the key made.
+    let kind = req
+        .app_data::<OperationKind>()
+        .ok_or_else(|| ApiError::internal("the operation's kind is not registered"))?;
+    if !key.access.permits(*kind) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "KEY_READ_ONLY",
+            "This API key may only read.",
+        ));
     }
 
     let body = match serde_json::from_slice::<Value>(&bytes) {

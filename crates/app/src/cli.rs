@@ -219,7 +219,7 @@ pub enum MerchantCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// Print one JSON object: merchant_id, api_key, api_secret.
+        /// Print one JSON object: merchant_id, api_key, api_secret, access.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -301,6 +301,11 @@ pub enum KeyCommand {
         /// Accept this key only from these client networks (CIDR; repeatable).
         #[arg(long = "allow-ip", value_name = "CIDR")]
         allow_ip: Vec<IpNet>,
+        /// Let this key call only the operations that read (`get`, `read`, `download`);
+        /// any other is refused with 403 KEY_READ_ONLY.
+        #[arg(long)]
+        read_only: bool,
+        /// Print one JSON object: merchant_id, api_key, api_secret, access.
         #[arg(long)]
         json: bool,
         #[command(flatten)]

@@ -1,7 +1,7 @@
 //! `idv merchant ...`: credentials are issued here, on the server's machine, never
 //! through the API.
 
-use domain::merchant::{ApiKey, ExposeSecret, MerchantId};
+use domain::merchant::{ApiKey, ExposeSecret, KeyAccess, KeyOptions, MerchantId};
 use serde_json::json;
 
 use domain::profile::Email;
@@ -41,17 +41,22 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
             merchant,
             compat_signature,
             allow_ip,
+            read_only,
             json,
             storage,
         }) => {
             let merchants = wiring::merchant_service(&storage)?;
+            let options = KeyOptions {
+                access: if read_only {
+                    KeyAccess::ReadOnly
+                } else {
+                    KeyAccess::Full
+                },
+                compat_signature,
+                allowed_networks: allow_ip,
+            };
             let key = merchants
-                .create_key(
-                    &MerchantId(merchant),
-                    compat_signature,
-                    allow_ip,
-                    &Initiator::cli(),
-                )
+                .create_key(&MerchantId(merchant), options, &Initiator::cli())
                 .await?;
             print_key(&key, json, None);
         }
@@ -161,6 +166,7 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
             "merchant_id": key.merchant_id.0,
             "api_key": key.key,
             "api_secret": key.secret.expose_secret(),
+            "access": key.access.as_str(),
         });
         println!("{out}");
         return;
@@ -171,5 +177,14 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
     println!("merchant_id: {}", key.merchant_id.0);
     println!("api_key:     {}", key.key);
     println!("api_secret:  {}", key.secret.expose_secret());
+    println!("access:      {}", access_shown(key.access));
     println!("The secret is shown only now; store it safely.");
+}
+
+/// A key's access as the operator reads it.
+fn access_shown(access: KeyAccess) -> &'static str {
+    match access {
+        KeyAccess::Full => "full",
+        KeyAccess::ReadOnly => "read-only (get, read and download operations only)",
+    }
 }

@@ -14,7 +14,7 @@ use crate::audit::{AuditAction, AuditEntry, Auditor};
 use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
 use crate::event::{Activity, Event};
 use crate::ids::UserId;
-use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, SecretString};
+use crate::merchant::{ApiKey, KeyAccess, Merchant, MerchantId, MerchantSettings, SecretString};
 use crate::note::{Note, NoteText};
 use crate::outbox::Entry;
 use crate::paging::Page;
@@ -114,6 +114,7 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("a_merchant_holds_at_most_its_enabled_keys", |p| {
         Box::pin(key_limit(p))
     }),
+    ("a_keys_access_is_kept", |p| Box::pin(key_access(p))),
     ("disabling_a_user_disables_the_keys_it_made", |p| {
         Box::pin(users_and_their_keys(p))
     }),
@@ -148,6 +149,7 @@ fn key_of(merchant: &Merchant, key: &str) -> ApiKey {
         enabled: true,
         compat_signature: false,
         allowed_networks: Vec::new(),
+        access: KeyAccess::Full,
         created_at: NOW,
         created_by: None,
     }
@@ -955,6 +957,34 @@ async fn key_limit(p: Ports) {
         .add_key(&key_of(&merchant("m2"), "key-other"), 3)
         .await
         .expect("another merchant's count is its own");
+}
+
+async fn key_access(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let read_only = ApiKey {
+        access: KeyAccess::ReadOnly,
+        ..key_of(&merchant("m1"), "key-reader")
+    };
+    p.merchants.add_key(&read_only, 20).await.expect("added");
+    let found = p.merchants.find_key("key-reader").await.expect("read");
+    assert_eq!(found.map(|k| k.access), Some(KeyAccess::ReadOnly));
+    let found = p.merchants.find_key("key-m1").await.expect("read");
+    assert_eq!(found.map(|k| k.access), Some(KeyAccess::Full));
+    let listed: Vec<(String, KeyAccess)> = p
+        .merchants
+        .keys(&m)
+        .await
+        .expect("read")
+        .into_iter()
+        .map(|k| (k.key, k.access))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("key-m1".to_owned(), KeyAccess::Full),
+            ("key-reader".to_owned(), KeyAccess::ReadOnly)
+        ]
+    );
 }
 
 fn user(merchant: &MerchantId, id: &str, email: &str, role: Role) -> User {

@@ -49,6 +49,63 @@ pub const API_KEY_PREFIX: &str = "key-";
 /// What every API secret starts with.
 pub const API_SECRET_PREFIX: &str = "sec-";
 
+/// What an API key may do (contract §15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeyAccess {
+    /// Every operation.
+    #[default]
+    Full,
+    /// Only the operations that read (`get`, `read`, `download`): for reporting, exports,
+    /// a support desk; nothing signed with it changes anything.
+    ReadOnly,
+}
+
+/// Whether an API operation only reads the merchant's data or may change it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperationKind {
+    /// Answers what is stored, changing nothing.
+    Read,
+    /// Creates, changes, deletes or sends something.
+    Write,
+}
+
+impl KeyAccess {
+    /// Whether a key with this access may call an operation of `kind`.
+    ///
+    /// ```
+    /// use domain::merchant::{KeyAccess, OperationKind};
+    /// assert!(KeyAccess::Full.permits(OperationKind::Write));
+    /// assert!(KeyAccess::ReadOnly.permits(OperationKind::Read));
+    /// assert!(!KeyAccess::ReadOnly.permits(OperationKind::Write));
+    /// ```
+    pub fn permits(self, kind: OperationKind) -> bool {
+        match self {
+            KeyAccess::Full => true,
+            KeyAccess::ReadOnly => kind == OperationKind::Read,
+        }
+    }
+
+    /// `full` or `read_only`, as the CLI's JSON output names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAccess::Full => "full",
+            KeyAccess::ReadOnly => "read_only",
+        }
+    }
+}
+
+/// What a new key may do and from where; the default: everything, from anywhere, `v1`
+/// signatures only.
+#[derive(Debug, Clone, Default)]
+pub struct KeyOptions {
+    /// Every operation, or only those that read.
+    pub access: KeyAccess,
+    /// Whether the replayable compatibility signature scheme is accepted for it.
+    pub compat_signature: bool,
+    /// The client addresses it may be used from; empty: any.
+    pub allowed_networks: Vec<IpNet>,
+}
+
 /// One API credential of a merchant. A merchant may hold several, so a key can be rotated
 /// without downtime, and each can be disabled on its own. Its `Debug` never shows the
 /// secret.
@@ -66,6 +123,8 @@ pub struct ApiKey {
     pub compat_signature: bool,
     /// The client addresses this key may be used from; empty: any.
     pub allowed_networks: Vec<IpNet>,
+    /// Every operation, or only those that read.
+    pub access: KeyAccess,
     /// When it was issued.
     pub created_at: OffsetDateTime,
     /// Who made it: `None` for the operator's CLI, else the dashboard user, whose keys
@@ -170,6 +229,7 @@ mod tests {
             enabled: true,
             compat_signature: false,
             allowed_networks: Vec::new(),
+            access: KeyAccess::Full,
             created_at: OffsetDateTime::UNIX_EPOCH,
             created_by: None,
         };
@@ -193,6 +253,7 @@ mod tests {
             enabled: true,
             compat_signature: false,
             allowed_networks: Vec::new(),
+            access: KeyAccess::Full,
             created_at: OffsetDateTime::UNIX_EPOCH,
             created_by: None,
         };

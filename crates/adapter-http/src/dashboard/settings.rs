@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use domain::merchant::{ExposeSecret, QuizExpiryDays, SettingsChanges};
+use domain::merchant::{ExposeSecret, KeyAccess, KeyOptions, QuizExpiryDays, SettingsChanges};
 use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
@@ -21,6 +21,7 @@ const SETTINGS: &str = "/dashboard/settings";
 
 struct KeyRow {
     key: String,
+    read_only: bool,
     enabled: bool,
     created_at: String,
     networks: String,
@@ -85,6 +86,7 @@ pub(super) async fn show(
                 .iter()
                 .map(|k| KeyRow {
                     key: k.key.clone(),
+                    read_only: k.access == KeyAccess::ReadOnly,
                     enabled: k.enabled,
                     created_at: rfc3339(k.created_at),
                     networks: if k.allowed_networks.is_empty() {
@@ -182,8 +184,7 @@ pub(super) async fn create_key(
         .merchants
         .create_key(
             &session.merchant_id,
-            false,
-            Vec::new(),
+            KeyOptions::default(),
             &reviewer.initiator(),
         )
         .await?;

@@ -19,6 +19,7 @@ mod outage;
 mod php;
 mod profiles;
 mod quizzes;
+mod restricted_keys;
 mod review;
 mod settings;
 mod sign_in;
@@ -49,6 +50,7 @@ fn main() {
         review::SCENARIOS,
         settings::SCENARIOS,
         auth::SCENARIOS,
+        restricted_keys::SCENARIOS,
         transport::SCENARIOS,
         durability::SCENARIOS,
         trust::SCENARIOS,

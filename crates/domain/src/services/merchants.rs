@@ -4,8 +4,8 @@ use crate::audit::AuditAction;
 use crate::error::{DomainError, Resource};
 use crate::ids::UserId;
 use crate::merchant::{
-    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, MAX_ENABLED_KEYS,
-    Merchant, MerchantId, MerchantSettings, SecretString, SettingsChanges,
+    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, KeyOptions,
+    MAX_ENABLED_KEYS, Merchant, MerchantId, MerchantSettings, SecretString, SettingsChanges,
 };
 use crate::ports::{AuditLog, Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
 use crate::services::{AuditTrail, Initiator};
@@ -74,7 +74,7 @@ impl MerchantService {
             settings: MerchantSettings::default(),
             created_at: self.clock.now(),
         };
-        let key = self.new_key(&merchant.id, false, None);
+        let key = self.new_key(&merchant.id, KeyOptions::default(), None);
         self.merchants.create(&merchant, &key).await?;
         self.audit
             .record(
@@ -101,19 +101,17 @@ impl MerchantService {
     }
 
     /// Another key for the merchant, made by `by` (recorded on the key and in the audit
-    /// trail; a user's keys are disabled with the user). `compat_signature` lets it sign
-    /// with the replayable legacy scheme; only for integrations that cannot be changed.
-    /// `allowed_networks`, when not empty, limits the key to requests from those addresses.
+    /// trail; a user's keys are disabled with the user), with `options`: what it may do
+    /// (`access`), whether it may sign with the replayable legacy scheme (only for
+    /// integrations that cannot be changed), and the addresses it is limited to.
     /// `KeyLimitReached` when the merchant already holds 20 enabled keys.
     pub async fn create_key(
         &self,
         merchant: &MerchantId,
-        compat_signature: bool,
-        allowed_networks: Vec<IpNet>,
+        options: KeyOptions,
         by: &Initiator,
     ) -> Result<ApiKey, DomainError> {
-        let mut key = self.new_key(merchant, compat_signature, by.auditor.user_id().cloned());
-        key.allowed_networks = allowed_networks;
+        let key = self.new_key(merchant, options, by.auditor.user_id().cloned());
         match self.merchants.add_key(&key, MAX_ENABLED_KEYS).await {
             Ok(()) => {}
             Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::Merchant)),
@@ -202,7 +200,7 @@ impl MerchantService {
     fn new_key(
         &self,
         merchant: &MerchantId,
-        compat_signature: bool,
+        options: KeyOptions,
         created_by: Option<UserId>,
     ) -> ApiKey {
         ApiKey {
@@ -216,8 +214,9 @@ impl MerchantService {
                 self.secrets.base62(CREDENTIAL_RANDOM_LEN)
             )),
             enabled: true,
-            compat_signature,
-            allowed_networks: Vec::new(),
+            compat_signature: options.compat_signature,
+            allowed_networks: options.allowed_networks,
+            access: options.access,
             created_at: self.clock.now(),
             created_by,
         }
@@ -228,8 +227,8 @@ impl MerchantService {
 mod tests {
     use super::*;
     use crate::memory::{FixedClock, MemoryAudit, MemoryMerchants, SequentialIds};
-    use crate::merchant::ExposeSecret;
     use crate::merchant::QuizExpiryDays;
+    use crate::merchant::{ExposeSecret, KeyAccess};
     use crate::verification::MinimumAge;
     use futures_executor::block_on;
 
@@ -250,6 +249,11 @@ mod tests {
         let (merchant, key) = block_on(svc.create("Acme")).expect("created");
         assert_eq!(key.merchant_id, merchant.id);
         assert!(key.enabled);
+        assert_eq!(
+            key.access,
+            KeyAccess::Full,
+            "the first key may do everything"
+        );
         assert!(
             key.key.starts_with("key-") && key.key.len() == 36,
             "{}",
@@ -291,17 +295,17 @@ mod tests {
             address: "203.0.113.1".into(),
         };
         for _ in 1..MAX_ENABLED_KEYS {
-            let key = block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin))
+            let key = block_on(svc.create_key(&merchant.id, KeyOptions::default(), &admin))
                 .expect("under the limit");
             assert_eq!(key.created_by, Some(UserId::new("u1")));
         }
-        let refused = block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin));
+        let refused = block_on(svc.create_key(&merchant.id, KeyOptions::default(), &admin));
         assert!(
             matches!(refused, Err(DomainError::KeyLimitReached)),
             "{refused:?}"
         );
         block_on(svc.disable_key(&first.key, &Initiator::cli())).expect("disabled");
-        block_on(svc.create_key(&merchant.id, false, Vec::new(), &admin))
+        block_on(svc.create_key(&merchant.id, KeyOptions::default(), &admin))
             .expect("a disabled key makes room");
     }
 
@@ -318,16 +322,24 @@ mod tests {
         let svc = service();
         let (merchant, _) = block_on(svc.create("Acme")).expect("created");
         let cli = Initiator::cli();
-        let second = block_on(svc.create_key(&merchant.id, true, Vec::new(), &cli)).expect("added");
+        let options = KeyOptions {
+            access: KeyAccess::ReadOnly,
+            compat_signature: true,
+            allowed_networks: vec!["203.0.113.0/24".parse().expect("cidr")],
+        };
+        let second = block_on(svc.create_key(&merchant.id, options, &cli)).expect("added");
         assert_eq!(second.created_by, None, "made by the CLI");
         assert!(second.compat_signature);
+        assert_eq!(second.access, KeyAccess::ReadOnly);
+        assert_eq!(second.allowed_networks.len(), 1);
         block_on(svc.set_key_enabled(&second.key, false)).expect("disabled");
         let found = block_on(svc.find_key(&second.key))
             .expect("found")
             .expect("exists");
         assert!(!found.enabled);
-        let err = block_on(svc.create_key(&MerchantId("nobody".into()), false, Vec::new(), &cli))
-            .expect_err("none");
+        let err =
+            block_on(svc.create_key(&MerchantId("nobody".into()), KeyOptions::default(), &cli))
+                .expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
         let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::ApiKey)));

@@ -130,6 +130,17 @@ impl Server {
 
     /// `idv merchant key create --merchant ID --json [--compat-signature]`.
     pub fn create_key(&self, merchant: &Merchant, compat: bool) -> Merchant {
+        let flags: &[&str] = if compat { &["--compat-signature"] } else { &[] };
+        self.create_key_with(merchant, flags).0
+    }
+
+    /// `idv merchant key create --merchant ID --json` with more `flags`: the credentials,
+    /// and the whole JSON object printed.
+    pub fn create_key_with(
+        &self,
+        merchant: &Merchant,
+        flags: &[&str],
+    ) -> (Merchant, serde_json::Value) {
         let mut args = vec![
             "merchant",
             "key",
@@ -138,10 +149,10 @@ impl Server {
             &merchant.id,
             "--json",
         ];
-        if compat {
-            args.push("--compat-signature");
-        }
-        parse_credentials(&self.run(&args))
+        args.extend(flags);
+        let out = self.run(&args);
+        let json = serde_json::from_str(out.trim()).expect("one JSON object");
+        (parse_credentials(&out), json)
     }
 
     /// Runs a CLI command of the binary and returns its stdout; panics if it fails.
