@@ -74,12 +74,7 @@ pub struct QuizSession {
 /// The client's side of a quiz: opening the link, handing in each step, submitting.
 #[derive(Clone)]
 pub struct ClientService {
-    quizzes: Arc<dyn QuizRepository>,
-    merchants: Arc<dyn MerchantRepository>,
-    store: Arc<dyn DocumentStore>,
-    clock: Arc<dyn Clock>,
-    ids: Arc<dyn IdGenerator>,
-    outbox: Outbox,
+    ports: ClientPorts,
     public_url: String,
     limits: UploadLimits,
 }
@@ -116,21 +111,8 @@ impl std::fmt::Debug for ClientPorts {
 impl ClientService {
     /// The service over its ports; links are made under `public_url`.
     pub fn new(ports: ClientPorts, public_url: impl Into<String>, limits: UploadLimits) -> Self {
-        let ClientPorts {
-            quizzes,
-            merchants,
-            store,
-            clock,
-            ids,
-            outbox,
-        } = ports;
         Self {
-            quizzes,
-            merchants,
-            store,
-            clock,
-            ids,
-            outbox,
+            ports,
             public_url: public_url.into(),
             limits,
         }
@@ -152,7 +134,7 @@ impl ClientService {
     /// `examples/kyc_flow.rs` plays a client's whole quiz.
     pub async fn open(&self, link: &QuizLink) -> Result<QuizSession, DomainError> {
         let mut view = self.find(link).await?;
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         let state = view.quiz.state(now);
         if state == QuizState::Active && view.quiz.opened_at.is_none() {
             view.quiz.opened_at = Some(now);
@@ -162,13 +144,14 @@ impl ClientService {
                 "The client opened the quiz",
                 now,
             );
-            let entry = self.outbox.entry(event).await?;
-            match self.quizzes.mark_opened(&view.quiz, &entry).await {
+            let entry = self.ports.outbox.entry(event).await?;
+            match self.ports.quizzes.mark_opened(&view.quiz, &entry).await {
                 Ok(()) | Err(StoreError::Conflict) => {}
                 Err(e) => return Err(e.into()),
             }
         }
         let merchant_name = self
+            .ports
             .merchants
             .find(&view.quiz.merchant_id)
             .await?
@@ -226,7 +209,7 @@ impl ClientService {
                 "at least one asked field is required",
             );
         }
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         check_date_of_birth(input.date_of_birth.as_ref(), now.date(), &mut violations);
         violations.into_result(())?;
 
@@ -250,10 +233,12 @@ impl ClientService {
         }
         let details = format!("The client submitted: {}", done.join(", "));
         let entry = self
+            .ports
             .outbox
             .entry(self.event(&view, Activity::FormFieldsSubmitted, details, now))
             .await?;
         match self
+            .ports
             .quizzes
             .save_fields(&view.quiz, &view.client.id, &sent_fields, &entry)
             .await
@@ -268,7 +253,7 @@ impl ClientService {
     /// upload's body is read: `UploadLimitReached` when the link may add no more.
     pub async fn upload_room(&self, link: &QuizLink) -> Result<u64, DomainError> {
         let view = self.active(link).await?;
-        let usage = self.quizzes.usage(&view.quiz).await?;
+        let usage = self.ports.quizzes.usage(&view.quiz).await?;
         self.limits
             .room(usage)
             .ok_or(DomainError::UploadLimitReached)
@@ -278,8 +263,8 @@ impl ClientService {
     /// `IncomingFile` handed to [`ClientService::upload`], or to
     /// [`ClientService::discard_files`] if the upload is given up.
     pub async fn begin_file(&self) -> Result<(FileId, Box<dyn FileUpload>), DomainError> {
-        let file_id: FileId = self.ids.next_id().into();
-        let upload = self.store.begin(&file_id).await?;
+        let file_id: FileId = self.ports.ids.next_id().into();
+        let upload = self.ports.store.begin(&file_id).await?;
         Ok((file_id, upload))
     }
 
@@ -316,7 +301,7 @@ impl ClientService {
             .into());
         }
         let types = check_files(&files)?;
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         let stored: Vec<StoredFile> = files
             .into_iter()
             .zip(types)
@@ -342,7 +327,7 @@ impl ClientService {
     /// Removes files of an upload that was given up. A file that cannot be removed now is
     /// left to the sweeper, which removes files no document names.
     pub async fn discard_files(&self, file_ids: &[FileId]) {
-        super::remove_files(self.store.as_ref(), file_ids).await;
+        super::remove_files(self.ports.store.as_ref(), file_ids).await;
     }
 
     /// `agreement_sign`: the client's typed full name and consent.
@@ -365,7 +350,7 @@ impl ClientService {
             violations.push("consent", Problem::Required, "the client must agree");
         }
         violations.into_result(())?;
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         // The name signed is kept in the document, not in the log: webhooks carry the
         // log's details, and no personal value beyond the e-mail and mobile (contract §9).
         let details = "The client signed the agreement".to_owned();
@@ -403,7 +388,7 @@ impl ClientService {
             )
             .into());
         }
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         let evidence = Evidence::Fingerprint {
             fingerprint: fingerprint.to_ascii_lowercase(),
         };
@@ -437,7 +422,7 @@ impl ClientService {
             }
             return Err(violations.into());
         }
-        let now = self.clock.now();
+        let now = self.ports.clock.now();
         view.quiz.submitted_at = Some(now);
         let event = self.event(
             &view,
@@ -445,15 +430,16 @@ impl ClientService {
             "The client completed the quiz",
             now,
         );
-        let entry = self.outbox.entry(event).await?;
+        let entry = self.ports.outbox.entry(event).await?;
         let verification = Verification::queued(
-            self.ids.next_id().into(),
+            self.ports.ids.next_id().into(),
             &view.quiz.merchant_id,
             &view.quiz.profile_id,
             &view.quiz.id,
             now,
         );
         match self
+            .ports
             .quizzes
             .mark_submitted(&view.quiz, &entry, &verification)
             .await
@@ -465,7 +451,8 @@ impl ClientService {
     }
 
     async fn find(&self, link: &QuizLink) -> Result<QuizWithClient, DomainError> {
-        self.quizzes
+        self.ports
+            .quizzes
             .find_live(link)
             .await?
             .ok_or(DomainError::NotFound(Resource::Quiz))
@@ -474,7 +461,7 @@ impl ClientService {
     /// A quiz that still takes submissions.
     async fn active(&self, link: &QuizLink) -> Result<QuizWithClient, DomainError> {
         let view = self.find(link).await?;
-        match view.quiz.state(self.clock.now()) {
+        match view.quiz.state(self.ports.clock.now()) {
             QuizState::Active => Ok(view),
             QuizState::Submitted => Err(DomainError::QuizSubmitted),
             QuizState::Expired => Err(DomainError::QuizExpired),
@@ -495,11 +482,12 @@ impl ClientService {
             .event(&view, Activity::DocumentUploaded, details, now)
             .with_document(&document.id);
         match self
+            .ports
             .quizzes
             .add_document(
                 &view.quiz,
                 document,
-                &self.outbox.entry(event).await?,
+                &self.ports.outbox.entry(event).await?,
                 self.limits,
             )
             .await
@@ -518,7 +506,7 @@ impl ClientService {
         now: OffsetDateTime,
     ) -> Document {
         Document {
-            id: self.ids.next_id().into(),
+            id: self.ports.ids.next_id().into(),
             merchant_id: view.quiz.merchant_id.clone(),
             profile_id: view.client.id.clone(),
             quiz_id: view.quiz.id.clone(),
@@ -538,7 +526,7 @@ impl ClientService {
         now: OffsetDateTime,
     ) -> Event {
         Event::about_quiz(
-            self.ids.next_id().into(),
+            self.ports.ids.next_id().into(),
             &view.client,
             activity,
             details,
