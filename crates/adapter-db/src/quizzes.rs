@@ -9,7 +9,9 @@ use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
 use domain::profile::{ProfileId, SubmittedFormFields};
-use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, UploadLimits};
+use domain::quiz::{
+    Quiz, QuizLink, QuizUsage, QuizWithClient, RedirectUrl, TemplateSnapshot, UploadLimits,
+};
 use domain::template::{Feature, FeatureSet};
 
 use crate::Database;
@@ -48,6 +50,7 @@ struct QuizRow {
     completed_steps: String,
     sealed_token: Option<String>,
     sealed_code: Option<String>,
+    redirect_url: Option<String>,
 }
 
 /// Where a quiz's link secrets live: their keyed hashes are looked up, their sealed copies
@@ -99,6 +102,7 @@ impl QuizRow {
             deleted_at: q.deleted_at.map(to_db),
             opened_at: q.opened_at.map(to_db),
             completed_steps: set_to_text(&q.completed),
+            redirect_url: q.redirect_url.as_ref().map(|u| u.as_str().to_owned()),
         })
     }
 
@@ -138,6 +142,7 @@ impl QuizRow {
             opened_at: optional_time("quizzes.opened_at", self.opened_at)?,
             completed: set_from_text(&self.completed_steps)
                 .map_err(|e| corrupt("quizzes.completed_steps", e))?,
+            redirect_url: self.redirect_url.map(RedirectUrl::stored),
         })
     }
 }

@@ -27,7 +27,7 @@ use crate::profile::{
     AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileFilter, ProfileId,
     ProfileKey, ShortText, SubmittedFormFields,
 };
-use crate::quiz::{Quiz, QuizLink, TemplateSnapshot, UploadLimits};
+use crate::quiz::{Quiz, QuizLink, RedirectUrl, TemplateSnapshot, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
 use crate::user::{PasswordHash, Role, TotpSecret, User};
@@ -233,6 +233,10 @@ fn quiz(client: &Profile, id: &str) -> Quiz {
         deleted_at: None,
         opened_at: None,
         completed: FeatureSet::default(),
+        // Every stored quiz must give it back as it was.
+        redirect_url: Some(RedirectUrl::stored(
+            "https://shop.example/back?order=7#done",
+        )),
     }
 }
 

@@ -1,5 +1,7 @@
 //! The quiz: the verification link a merchant sends a client.
 
+mod redirect;
+
 use time::{Duration, OffsetDateTime};
 
 use crate::ids::{QuizId, QuizToken, ShortCode, TemplateId};
@@ -7,6 +9,8 @@ use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::profile::{Profile, ProfileId};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, StepKind};
 use crate::validation::Invalid;
+
+pub use redirect::{MAX_REDIRECT_URL_LEN, RedirectUrl};
 
 /// The template a quiz was built from, as it was then.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +60,7 @@ pub struct Quiz {
     pub code: ShortCode,
     /// The steps it asks for, fixed when it was sent.
     pub template: TemplateSnapshot,
-    /// How many days it stays valid.
+    /// How many days it stays valid, counted from when it was sent or last extended.
     pub expiry_days: QuizExpiryDays,
     /// When it was sent.
     pub created_at: OffsetDateTime,
@@ -72,6 +76,8 @@ pub struct Quiz {
     pub opened_at: Option<OffsetDateTime>,
     /// The steps the client has done.
     pub completed: FeatureSet,
+    /// Where the client's browser goes after submitting it, if the merchant said.
+    pub redirect_url: Option<RedirectUrl>,
 }
 
 impl Quiz {
@@ -276,6 +282,7 @@ mod tests {
             deleted_at: None,
             opened_at: None,
             completed: FeatureSet::default(),
+            redirect_url: None,
         }
     }
 

@@ -142,6 +142,11 @@ pub struct QuizCreateRequest {
     /// 1 to 30; anything else means the merchant's default.
     pub quiz_expiry_days: Option<i64>,
     pub template: QuizTemplateRequest,
+    /// Where the client's browser is sent (303) after submitting, with `quiz=<short
+    /// code>` added to the query: https only, no credentials, at most 2048 characters of
+    /// an address (others percent-encoded); anything else is `REDIRECT_URL_INVALID`.
+    #[schema(format = "uri", max_length = 2048)]
+    pub redirect_url: Option<String>,
 }
 
 /// quiz/get, quiz/expire, quiz/delete: `url` (or `short_url`), either address.

@@ -18,6 +18,7 @@ mod instances;
 mod outage;
 mod php;
 mod profiles;
+mod quiz_lifecycle;
 mod quizzes;
 mod review;
 mod settings;
@@ -43,6 +44,7 @@ fn main() {
         events::SCENARIOS,
         templates::SCENARIOS,
         quizzes::SCENARIOS,
+        quiz_lifecycle::SCENARIOS,
         client_pages::SCENARIOS,
         client_abuse::SCENARIOS,
         review::SCENARIOS,

@@ -11,7 +11,9 @@ use crate::ports::{
     SecretGenerator, StoreError, TemplateRepository,
 };
 use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey};
-use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizWithClient, TemplateSnapshot, expiry_days};
+use crate::quiz::{
+    Quiz, QuizLink, QuizLinks, QuizWithClient, RedirectUrl, TemplateSnapshot, expiry_days,
+};
 use crate::services::templates::{ListChanges, apply_list};
 use crate::template::{FeatureList, FeatureSet};
 
@@ -47,6 +49,8 @@ pub struct QuizRequest {
     pub expiry_days: Option<i64>,
     /// Which template the quiz uses.
     pub template: TemplateChoice,
+    /// Where the client's browser goes after submitting, if anywhere.
+    pub redirect_url: Option<RedirectUrl>,
 }
 
 /// The merchant's side of quizzes: sending, reading, ending and withdrawing links.
@@ -150,6 +154,7 @@ impl QuizService {
                 deleted_at: None,
                 opened_at: None,
                 completed: FeatureSet::default(),
+                redirect_url: request.redirect_url.clone(),
             };
             let details = actor.sign(format!("Quiz sent, valid for {} days", days.days()));
             let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);
@@ -442,6 +447,7 @@ mod tests {
             },
             expiry_days,
             template,
+            redirect_url: None,
         }
     }
 
