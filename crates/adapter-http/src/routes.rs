@@ -14,7 +14,7 @@ use crate::handlers::{
 
 /// Every merchant API operation, under `/api/v1/`. The OpenAPI document must hold each
 /// (a test checks it), and only these may be registered.
-pub const OPERATIONS: [&str; 32] = [
+pub const OPERATIONS: [&str; 33] = [
     "profile/create",
     "profile/update",
     "profile/get",
@@ -29,6 +29,7 @@ pub const OPERATIONS: [&str; 32] = [
     "quiz/get",
     "quiz/read",
     "quiz/expire",
+    "quiz/extend",
     "quiz/delete",
     "document/get",
     "document/read",
@@ -146,6 +147,7 @@ fn operations(cfg: &mut web::ServiceConfig) {
     operation(cfg, "quiz/get", quiz::get::handle);
     operation(cfg, "quiz/read", quiz::read::handle);
     operation(cfg, "quiz/expire", quiz::expire::handle);
+    operation(cfg, "quiz/extend", quiz::extend::handle);
     operation(cfg, "quiz/delete", quiz::delete::handle);
     operation(cfg, "document/get", document::get::handle);
     operation(cfg, "document/read", document::read::handle);

@@ -156,6 +156,16 @@ pub struct QuizLinkRequest {
     pub short_url: Option<String>,
 }
 
+/// quiz/extend: the quiz's address and its new validity, counted from now.
+#[derive(ToSchema)]
+pub struct QuizExtendRequest {
+    pub url: Option<String>,
+    pub short_url: Option<String>,
+    /// 1 to 30, required (`QUIZ_EXPIRY_DAYS_REQUIRED`, `QUIZ_EXPIRY_DAYS_INVALID`).
+    #[schema(minimum = 1, maximum = 30)]
+    pub quiz_expiry_days: i64,
+}
+
 /// document/get and document/delete.
 #[derive(ToSchema)]
 pub struct DocumentRequest {
