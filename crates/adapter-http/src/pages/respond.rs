@@ -72,8 +72,9 @@ pub fn thanks_page(merchant: &str) -> HttpResponse {
 }
 
 /// The quiz page, with any errors of the post it answers. When the quiz sends the client
-/// on after submitting, its policy lets the submit form go there (a policy that cannot be
-/// written, which a checked `RedirectUrl` never makes, leaves the default: only here).
+/// on after submitting, its policy lets the submit form go there. (A checked
+/// `RedirectUrl`'s origin always makes a valid header; were it not, the default policy,
+/// forms to this service only, would stand.)
 pub fn quiz_page(
     status: StatusCode,
     session: &QuizSession,
