@@ -9,7 +9,9 @@ use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileWrite, QuizRepository, StoreError, StoreResult};
 use domain::profile::{ProfileId, SubmittedFormFields};
-use domain::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, TemplateSnapshot, UploadLimits};
+use domain::quiz::{
+    Quiz, QuizLink, QuizUsage, QuizWithClient, RedirectUrl, TemplateSnapshot, UploadLimits,
+};
 use domain::template::{Feature, FeatureSet};
 use domain::verification::Verification;
 
@@ -50,6 +52,7 @@ struct QuizRow {
     completed_steps: String,
     sealed_token: Option<String>,
     sealed_code: Option<String>,
+    redirect_url: Option<String>,
 }
 
 /// Where a quiz's link secrets live: their keyed hashes are looked up, their sealed copies
@@ -101,6 +104,7 @@ impl QuizRow {
             deleted_at: q.deleted_at.map(to_db),
             opened_at: q.opened_at.map(to_db),
             completed_steps: set_to_text(&q.completed),
+            redirect_url: q.redirect_url.as_ref().map(|u| u.as_str().to_owned()),
         })
     }
 
@@ -140,6 +144,7 @@ impl QuizRow {
             opened_at: optional_time("quizzes.opened_at", self.opened_at)?,
             completed: set_from_text(&self.completed_steps)
                 .map_err(|e| corrupt("quizzes.completed_steps", e))?,
+            redirect_url: self.redirect_url.map(RedirectUrl::stored),
         })
     }
 }
@@ -288,20 +293,39 @@ impl QuizRepository for Database {
         let (id, at) = (quiz.id.to_string(), quiz.expired_at.map(to_db));
         let event = self.sealed(entry)?;
         self.write(move |conn| {
-            let live = quizzes::table
+            let unended = quizzes::table
                 .find(&id)
-                .filter(quizzes::deleted_at.is_null());
-            let changed = diesel::update(live.filter(quizzes::expired_at.is_null()))
+                .filter(quizzes::deleted_at.is_null())
+                .filter(quizzes::expired_at.is_null());
+            let changed = diesel::update(unended)
                 .set(quizzes::expired_at.eq(at))
                 .execute(conn)?;
             if changed == 0 {
-                let exists: i64 = live.count().get_result(conn)?;
-                let reason = if exists == 0 {
-                    StoreError::Missing
-                } else {
-                    StoreError::Conflict
-                };
-                return Err(Failure::Store(reason));
+                return Err(why_unchanged(conn, &id));
+            }
+            persist(conn, &event)
+        })
+        .await
+    }
+
+    async fn mark_extended(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        let id = quiz.id.to_string();
+        let (days, until) = (i32::from(quiz.expiry_days.days()), to_db(quiz.expires_at));
+        let event = self.sealed(entry)?;
+        self.write(move |conn| {
+            let open = quizzes::table
+                .find(&id)
+                .filter(quizzes::deleted_at.is_null())
+                .filter(quizzes::submitted_at.is_null());
+            let changed = diesel::update(open)
+                .set((
+                    quizzes::expiry_days.eq(days),
+                    quizzes::expires_at.eq(until),
+                    quizzes::expired_at.eq(None::<i64>),
+                ))
+                .execute(conn)?;
+            if changed == 0 {
+                return Err(why_unchanged(conn, &id));
             }
             persist(conn, &event)
         })
@@ -442,6 +466,21 @@ impl QuizRepository for Database {
             persist(conn, &event)
         })
         .await
+    }
+}
+
+/// Why a conditional update of a quiz that is not deleted changed nothing: it is deleted
+/// (`Missing`), or its state refused the change (`Conflict`).
+fn why_unchanged(conn: &mut AnyConnection, quiz_id: &str) -> Failure {
+    let live = quizzes::table
+        .find(quiz_id)
+        .filter(quizzes::deleted_at.is_null())
+        .count()
+        .get_result::<i64>(conn);
+    match live {
+        Ok(0) => Failure::Store(StoreError::Missing),
+        Ok(_) => Failure::Store(StoreError::Conflict),
+        Err(e) => e.into(),
     }
 }
 

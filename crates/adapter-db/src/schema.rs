@@ -111,6 +111,7 @@ diesel::table! {
         completed_steps -> Text,
         sealed_token -> Nullable<Text>,
         sealed_code -> Nullable<Text>,
+        redirect_url -> Nullable<Text>,
     }
 }
 

@@ -418,6 +418,7 @@ fn quiz(client: &Profile, token: &str, code: &str) -> domain::quiz::Quiz {
         deleted_at: None,
         opened_at: None,
         completed: FeatureSet::default(),
+        redirect_url: None,
     }
 }
 

@@ -45,6 +45,7 @@ use crate::handlers::{
         quiz::get::handle,
         quiz::read::handle,
         quiz::expire::handle,
+        quiz::extend::handle,
         quiz::delete::handle,
         document::get::handle,
         document::read::handle,

@@ -17,7 +17,7 @@ use crate::handlers::{
 /// Every merchant API operation, under `/api/v1/`, with what it does to the merchant's
 /// data: a read-only key may call only those that `Read` (contract §15). The OpenAPI
 /// document must hold each (a test checks it), and only these may be registered.
-pub const OPERATIONS: [(&str, OperationKind); 35] = [
+pub const OPERATIONS: [(&str, OperationKind); 36] = [
     ("profile/create", Write),
     ("profile/update", Write),
     ("profile/get", Read),
@@ -32,6 +32,7 @@ pub const OPERATIONS: [(&str, OperationKind); 35] = [
     ("quiz/get", Read),
     ("quiz/read", Read),
     ("quiz/expire", Write),
+    ("quiz/extend", Write),
     ("quiz/delete", Write),
     ("document/get", Read),
     ("document/read", Read),
@@ -161,6 +162,7 @@ fn operations(cfg: &mut web::ServiceConfig) {
     operation(cfg, "quiz/get", quiz::get::handle);
     operation(cfg, "quiz/read", quiz::read::handle);
     operation(cfg, "quiz/expire", quiz::expire::handle);
+    operation(cfg, "quiz/extend", quiz::extend::handle);
     operation(cfg, "quiz/delete", quiz::delete::handle);
     operation(cfg, "document/get", document::get::handle);
     operation(cfg, "document/read", document::read::handle);

@@ -107,6 +107,7 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
             attributes: AttributesPatch::default(),
         },
         expiry_days: None,
+        redirect_url: None,
         template: TemplateChoice {
             template_id: None,
             list: Some(vec![

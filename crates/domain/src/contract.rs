@@ -27,7 +27,7 @@ use crate::profile::{
     AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileFilter, ProfileId,
     ProfileKey, ShortText, SubmittedFormFields,
 };
-use crate::quiz::{Quiz, QuizLink, TemplateSnapshot, UploadLimits};
+use crate::quiz::{Quiz, QuizLink, RedirectUrl, TemplateSnapshot, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, Template};
 use crate::user::{PasswordHash, Role, TotpSecret, User};
@@ -86,6 +86,10 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("quiz_state_changes_happen_once", |p| {
         Box::pin(state_once(p))
     }),
+    (
+        "an_extended_quiz_opens_again_unless_submitted_or_deleted",
+        |p| Box::pin(extension(p)),
+    ),
     ("a_submitted_quiz_takes_no_more_fields_or_documents", |p| {
         Box::pin(nothing_after_submission(p))
     }),
@@ -246,6 +250,10 @@ fn quiz(client: &Profile, id: &str) -> Quiz {
         deleted_at: None,
         opened_at: None,
         completed: FeatureSet::default(),
+        // Every stored quiz must give it back as it was.
+        redirect_url: Some(RedirectUrl::stored(
+            "https://shop.example/back?order=7#done",
+        )),
     }
 }
 
@@ -668,6 +676,114 @@ async fn state_once(p: Ports) {
     let link = QuizLink::Code(quiz.code.clone());
     assert!(p.quizzes.find_live(&link).await.expect("read").is_none());
     assert!(p.quizzes.find(&m, &link).await.expect("read").is_none());
+}
+
+async fn extension(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, mut quiz) = seed_quiz(&p, &m, "q1").await;
+    let event = |id: &str| {
+        entry(Event::about(
+            id.into(),
+            &client,
+            Activity::QuizExtended,
+            "",
+            NOW,
+        ))
+    };
+    let read_before = quiz.clone();
+    quiz.expired_at = Some(NOW);
+    p.quizzes
+        .mark_expired(
+            &quiz,
+            &entry(Event::about(
+                "ev-x".into(),
+                &client,
+                Activity::QuizExpired,
+                "",
+                NOW,
+            )),
+        )
+        .await
+        .expect("expired");
+    let mut extended = read_before.clone();
+    extended
+        .extend(
+            crate::merchant::QuizExpiryDays::new(30).expect("valid"),
+            NOW,
+        )
+        .expect("open");
+    p.quizzes
+        .mark_extended(&extended, &event("ev-e1"))
+        .await
+        .expect("extended");
+    let link = QuizLink::Code(quiz.code.clone());
+    let stored = p
+        .quizzes
+        .find(&m, &link)
+        .await
+        .expect("read")
+        .expect("found")
+        .quiz;
+    assert_eq!(
+        stored, extended,
+        "expiry moved, early end undone, nothing else changed"
+    );
+
+    // Submitted meanwhile: the extension is refused in its own transaction.
+    let mut submitted = stored.clone();
+    submitted.submitted_at = Some(NOW);
+    p.quizzes
+        .mark_submitted(
+            &submitted,
+            &entry(Event::about(
+                "ev-s".into(),
+                &client,
+                Activity::QuizSubmitted,
+                "",
+                NOW,
+            )),
+            &queued(&submitted, "v-s"),
+        )
+        .await
+        .expect("submitted");
+    let late = p.quizzes.mark_extended(&extended, &event("ev-e2")).await;
+    assert!(matches!(late, Err(StoreError::Conflict)), "{late:?}");
+
+    let (other_client, other) = seed_quiz(&p, &m, "q2").await;
+    let mut deleted = other.clone();
+    deleted.deleted_at = Some(NOW);
+    p.quizzes
+        .mark_deleted(
+            &deleted,
+            &entry(Event::about(
+                "ev-d".into(),
+                &other_client,
+                Activity::QuizDeleted,
+                "",
+                NOW,
+            )),
+        )
+        .await
+        .expect("deleted");
+    let late = p.quizzes.mark_extended(&other, &event("ev-e3")).await;
+    assert!(matches!(late, Err(StoreError::Missing)), "{late:?}");
+
+    let events = p
+        .profiles
+        .events(&client.id, Page::new(0, 50).expect("page"))
+        .await
+        .expect("events");
+    let ids: Vec<&str> = events
+        .items
+        .iter()
+        .filter(|e| e.activity == Activity::QuizExtended)
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        ["ev-e1"],
+        "only the extension that was stored is logged"
+    );
 }
 
 async fn nothing_after_submission(p: Ports) {

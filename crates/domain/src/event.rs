@@ -64,6 +64,8 @@ pub enum Activity {
     QuizExpired,
     /// The merchant withdrew a quiz.
     QuizDeleted,
+    /// The merchant gave a quiz more time (opening it again if it had expired).
+    QuizExtended,
     /// A document's status was set.
     DocumentStatusChanged,
     /// A document was deleted.
@@ -77,7 +79,7 @@ pub enum Activity {
 
 impl Activity {
     /// Every activity.
-    pub const ALL: [Activity; 15] = [
+    pub const ALL: [Activity; 16] = [
         Self::ProfileCreated,
         Self::ProfileUpdated,
         Self::ProfileStatusChanged,
@@ -89,6 +91,7 @@ impl Activity {
         Self::QuizSubmitted,
         Self::QuizExpired,
         Self::QuizDeleted,
+        Self::QuizExtended,
         Self::DocumentStatusChanged,
         Self::DocumentDeleted,
         Self::NoteCreated,
@@ -109,6 +112,7 @@ impl Activity {
             Self::QuizSubmitted => "quiz_submitted",
             Self::QuizExpired => "quiz_expired",
             Self::QuizDeleted => "quiz_deleted",
+            Self::QuizExtended => "quiz_extended",
             Self::DocumentStatusChanged => "document_status_changed",
             Self::DocumentDeleted => "document_deleted",
             Self::NoteCreated => "note_created",

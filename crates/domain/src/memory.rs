@@ -563,6 +563,18 @@ impl QuizRepository for MemoryQuizzes {
         })
     }
 
+    async fn mark_extended(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
+        self.change(quiz, entry, StoreError::Conflict, |stored| {
+            let open = stored.submitted_at.is_none();
+            if open {
+                stored.expiry_days = quiz.expiry_days;
+                stored.expires_at = quiz.expires_at;
+                stored.expired_at = None;
+            }
+            open
+        })
+    }
+
     async fn mark_deleted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()> {
         self.change(quiz, entry, StoreError::Missing, |stored| {
             stored.deleted_at = quiz.deleted_at;

@@ -180,6 +180,10 @@ pub trait QuizRepository: Send + Sync {
     async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>>;
     /// Ends the quiz early, if it was neither ended nor deleted meanwhile (else `Conflict`).
     async fn mark_expired(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
+    /// Stores the quiz's new expiry (`expiry_days`, `expires_at`, `expired_at` cleared)
+    /// with its event, if it is neither submitted (else `Conflict`) nor deleted (else
+    /// `Missing`), decided in the write's own transaction.
+    async fn mark_extended(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
     /// Soft-deletes the quiz, if it was not deleted meanwhile (else `Missing`).
     async fn mark_deleted(&self, quiz: &Quiz, entry: &Entry) -> StoreResult<()>;
 

@@ -1,12 +1,17 @@
 //! The quiz: the verification link a merchant sends a client.
 
+mod redirect;
+
 use time::{Duration, OffsetDateTime};
 
+use crate::error::{DomainError, Resource};
 use crate::ids::{QuizId, QuizToken, ShortCode, TemplateId};
 use crate::merchant::{MerchantId, QuizExpiryDays};
 use crate::profile::{Profile, ProfileId};
 use crate::template::{Feature, FeatureList, FeatureSet, Requirement, StepKind};
 use crate::validation::Invalid;
+
+pub use redirect::{MAX_REDIRECT_URL_LEN, RedirectUrl};
 
 /// The template a quiz was built from, as it was then.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +61,7 @@ pub struct Quiz {
     pub code: ShortCode,
     /// The steps it asks for, fixed when it was sent.
     pub template: TemplateSnapshot,
-    /// How many days it stays valid.
+    /// How many days it stays valid, counted from when it was sent or last extended.
     pub expiry_days: QuizExpiryDays,
     /// When it was sent.
     pub created_at: OffsetDateTime,
@@ -72,6 +77,8 @@ pub struct Quiz {
     pub opened_at: Option<OffsetDateTime>,
     /// The steps the client has done.
     pub completed: FeatureSet,
+    /// Where the client's browser goes after submitting it, if the merchant said.
+    pub redirect_url: Option<RedirectUrl>,
 }
 
 impl Quiz {
@@ -113,6 +120,21 @@ impl Quiz {
     /// Whether it has ended by time or by the merchant at `now`.
     pub fn is_expired(&self, now: OffsetDateTime) -> bool {
         self.expired_at.is_some() || now >= self.expires_at
+    }
+
+    /// Makes it valid for `days` from `now` (quiz/extend), which may also shorten it; an
+    /// end by time or by the merchant is undone, so an expired quiz opens again. A
+    /// submitted quiz stays closed (`QuizSubmitted`); a deleted one is gone (`NotFound`).
+    pub fn extend(&mut self, days: QuizExpiryDays, now: OffsetDateTime) -> Result<(), DomainError> {
+        match self.state(now) {
+            QuizState::Deleted => return Err(DomainError::NotFound(Resource::Quiz)),
+            QuizState::Submitted => return Err(DomainError::QuizSubmitted),
+            QuizState::Active | QuizState::Expired => {}
+        }
+        self.expiry_days = days;
+        self.expires_at = Self::expires_at(now, days);
+        self.expired_at = None;
+        Ok(())
     }
 
     /// Where the quiz stands at `now`: deleted, submitted and expired win over active, in that order.
@@ -276,6 +298,7 @@ mod tests {
             deleted_at: None,
             opened_at: None,
             completed: FeatureSet::default(),
+            redirect_url: None,
         }
     }
 
@@ -347,6 +370,39 @@ mod tests {
         assert_eq!(q.state(NOW), QuizState::Submitted);
         q.deleted_at = Some(NOW);
         assert_eq!(q.state(NOW), QuizState::Deleted);
+    }
+
+    #[test]
+    fn extending_reopens_an_expired_quiz_from_now_but_never_a_closed_one() {
+        let later = NOW + Duration::days(9);
+        let mut by_time = quiz(5);
+        assert_eq!(by_time.state(later), QuizState::Expired);
+        by_time.extend(days(2), later).expect("extended");
+        assert_eq!(by_time.state(later), QuizState::Active);
+        assert_eq!(by_time.expires_at, later + Duration::days(2));
+        assert_eq!(by_time.expiry_days, days(2));
+
+        let mut by_merchant = quiz(30);
+        by_merchant.expired_at = Some(NOW);
+        by_merchant.extend(days(1), NOW).expect("extended");
+        assert_eq!(by_merchant.expired_at, None);
+        assert_eq!(by_merchant.state(NOW), QuizState::Active);
+        assert_eq!(by_merchant.expires_at, NOW + Duration::days(1), "shortened");
+
+        let mut submitted = quiz(5);
+        submitted.submitted_at = Some(NOW);
+        let before = submitted.clone();
+        assert!(matches!(
+            submitted.extend(days(3), NOW),
+            Err(DomainError::QuizSubmitted)
+        ));
+        let mut deleted = quiz(5);
+        deleted.deleted_at = Some(NOW);
+        assert!(matches!(
+            deleted.extend(days(3), NOW),
+            Err(DomainError::NotFound(Resource::Quiz))
+        ));
+        assert_eq!(submitted, before, "a refused extension changes nothing");
     }
 
     #[test]

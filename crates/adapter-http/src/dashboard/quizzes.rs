@@ -62,6 +62,7 @@ pub(super) async fn create(
         key: profile.key.clone(),
         changes: ProfileChanges::none_to(&profile),
         expiry_days: None,
+        redirect_url: None,
         template: TemplateChoice {
             template_id: Some(template_id),
             ..TemplateChoice::default()

@@ -1,5 +1,5 @@
 use domain::OffsetDateTime;
-use domain::quiz::{QuizLink, QuizLinks, QuizWithClient};
+use domain::quiz::{Quiz, QuizLink, QuizLinks, QuizWithClient};
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -17,6 +17,11 @@ pub fn read_link(f: &mut Fields<'_>) -> Option<QuizLink> {
         "short_url"
     };
     f.required(name, QuizLink::parse)
+}
+
+/// A quiz's `redirect_url` as the merchant gave it.
+pub fn redirect_view(quiz: &Quiz) -> Option<String> {
+    quiz.redirect_url.as_ref().map(|u| u.as_str().to_owned())
 }
 
 /// The template a quiz was made from, as it was then.
@@ -48,6 +53,8 @@ pub struct QuizView {
     pub expires_at: String,
     pub created_at: String,
     pub template: QuizTemplate,
+    /// Where the client's browser goes after submitting; null when nowhere.
+    pub redirect_url: Option<String>,
 }
 
 impl QuizView {
@@ -71,6 +78,7 @@ impl QuizView {
                 created_at: rfc3339(quiz.template.created_at),
                 list: list_view(&quiz.template.list),
             },
+            redirect_url: redirect_view(quiz),
         }
     }
 }
@@ -93,6 +101,8 @@ pub struct QuizCreated {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<HashMap<String, u8>>)]
     pub list: Option<ListView>,
+    /// Where the client's browser goes after submitting; null when nowhere.
+    pub redirect_url: Option<String>,
 }
 
 /// quiz/get.

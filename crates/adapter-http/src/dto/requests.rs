@@ -142,6 +142,11 @@ pub struct QuizCreateRequest {
     /// 1 to 30; anything else means the merchant's default.
     pub quiz_expiry_days: Option<i64>,
     pub template: QuizTemplateRequest,
+    /// Where the client's browser is sent (303) after submitting, with `quiz=<short
+    /// code>` added to the query: https only, no credentials, at most 2048 characters of
+    /// an address (others percent-encoded); anything else is `REDIRECT_URL_INVALID`.
+    #[schema(format = "uri", max_length = 2048)]
+    pub redirect_url: Option<String>,
 }
 
 /// quiz/get, quiz/expire, quiz/delete: `url` (or `short_url`), either address.
@@ -161,6 +166,16 @@ pub struct VerificationGetRequest {
     pub email_address: Option<String>,
     #[schema(pattern = "^[2-9][0-9]{2}[2-9][0-9]{6}$")]
     pub mobile_number: Option<String>,
+}
+
+/// quiz/extend: the quiz's address and its new validity, counted from now.
+#[derive(ToSchema)]
+pub struct QuizExtendRequest {
+    pub url: Option<String>,
+    pub short_url: Option<String>,
+    /// 1 to 30, required (`QUIZ_EXPIRY_DAYS_REQUIRED`, `QUIZ_EXPIRY_DAYS_INVALID`).
+    #[schema(minimum = 1, maximum = 30)]
+    pub quiz_expiry_days: i64,
 }
 
 /// document/get and document/delete.

@@ -11,7 +11,7 @@ mod sniff;
 mod submit;
 mod view;
 
-use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use actix_web::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use actix_web::middleware::{DefaultHeaders, from_fn};
 use actix_web::{HttpResponse, web};
 
@@ -65,14 +65,24 @@ pub(crate) fn security_headers(referrer: Referrer) -> DefaultHeaders {
     };
     DefaultHeaders::new()
         .add(("Referrer-Policy", referrer))
-        .add((
-            "Content-Security-Policy",
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        ))
+        .add((CONTENT_SECURITY_POLICY, content_security_policy(None)))
         .add(("X-Frame-Options", "DENY"))
         .add(("X-Content-Type-Options", "nosniff"))
         .add((CACHE_CONTROL, "no-store"))
+}
+
+/// The pages' `Content-Security-Policy`. Forms post to this service only; `onward` (an
+/// origin) is also let in where a quiz sends the client on after submitting, since
+/// browsers hold the redirect that follows a form post to `form-action` too.
+pub(crate) fn content_security_policy(onward: Option<&str>) -> String {
+    let onward = onward
+        .map(|origin| format!(" {origin}"))
+        .unwrap_or_default();
+    format!(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+         connect-src 'self'; form-action 'self'{onward}; frame-ancestors 'none'; \
+         base-uri 'none'"
+    )
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {

@@ -2,8 +2,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
 use domain::quiz::{QuizLink, QuizState};
 
-use super::respond::{api_error, expired_page, html, not_found_page, thanks_page, wants_json};
-use super::view::{QuizPage, SessionJson};
+use super::respond::{api_error, expired_page, not_found_page, quiz_page, thanks_page, wants_json};
+use super::view::SessionJson;
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -50,7 +50,7 @@ pub async fn page(
         return Ok(Reply::ok(SessionJson::of(&session)).respond_to(&req));
     }
     Ok(match session.state {
-        QuizState::Active => html(StatusCode::OK, &QuizPage::new(&session, None)),
+        QuizState::Active => quiz_page(StatusCode::OK, &session, None),
         QuizState::Submitted => thanks_page(&session.merchant_name),
         QuizState::Expired => expired_page(),
         QuizState::Deleted => not_found_page(),

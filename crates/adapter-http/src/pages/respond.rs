@@ -2,13 +2,16 @@
 //! people, with a redirect back to the page after a successful form post.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{ACCEPT, CONTENT_TYPE, LOCATION};
+use actix_web::http::header::{
+    ACCEPT, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, LOCATION,
+};
 use actix_web::{HttpRequest, HttpResponse, Responder};
 use askama::Template;
 use domain::DomainError;
 use domain::document::Document;
 use domain::error::Resource;
 use domain::quiz::{Quiz, QuizLink};
+use domain::services::QuizSession;
 use domain::template::Feature;
 use serde::Serialize;
 
@@ -68,6 +71,27 @@ pub fn thanks_page(merchant: &str) -> HttpResponse {
     html(StatusCode::OK, &page)
 }
 
+/// The quiz page, with any errors of the post it answers. When the quiz sends the client
+/// on after submitting, its policy lets the submit form go there. (A checked
+/// `RedirectUrl`'s origin always makes a valid header; were it not, the default policy,
+/// forms to this service only, would stand.)
+pub fn quiz_page(
+    status: StatusCode,
+    session: &QuizSession,
+    error: Option<&ApiError>,
+) -> HttpResponse {
+    let mut response = html(status, &QuizPage::new(session, error));
+    if let Some(url) = &session.view.quiz.redirect_url {
+        let policy = super::content_security_policy(Some(&url.origin()));
+        if let Ok(value) = HeaderValue::try_from(policy) {
+            response
+                .headers_mut()
+                .insert(CONTENT_SECURITY_POLICY, value);
+        }
+    }
+    response
+}
+
 /// The quiz's state errors, with the statuses the pages use.
 pub fn api_error(error: DomainError) -> ApiError {
     match error {
@@ -111,7 +135,7 @@ pub async fn after_post(
             status if status.is_server_error() => Err(error),
             _ => {
                 let session = state.client.open(link).await.map_err(api_error)?;
-                Ok(html(error.status, &QuizPage::new(&session, Some(&error))))
+                Ok(quiz_page(error.status, &session, Some(&error)))
             }
         },
     }

@@ -18,6 +18,7 @@ mod instances;
 mod outage;
 mod php;
 mod profiles;
+mod quiz_lifecycle;
 mod quizzes;
 mod restricted_keys;
 mod review;
@@ -45,6 +46,7 @@ fn main() {
         events::SCENARIOS,
         templates::SCENARIOS,
         quizzes::SCENARIOS,
+        quiz_lifecycle::SCENARIOS,
         client_pages::SCENARIOS,
         client_abuse::SCENARIOS,
         review::SCENARIOS,

@@ -105,7 +105,8 @@ fn create_with_stored_template(backend: Backend) {
             "expires_at",
             "created_at",
             "template_name",
-            "template_id"
+            "template_id",
+            "redirect_url"
         ]
     );
     assert_eq!(out["template_id"], id.as_str());
@@ -317,7 +318,8 @@ fn get_by_either_address(backend: Backend) {
                 "expired",
                 "expires_at",
                 "created_at",
-                "template"
+                "template",
+                "redirect_url"
             ]
         );
         assert_eq!(q["long_url"], long);

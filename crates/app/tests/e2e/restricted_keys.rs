@@ -88,6 +88,10 @@ fn writes(o: &Objects, receiver: &str) -> Vec<(&'static str, Value)> {
             with(ada(json!({})), "template", json!({"list": list})),
         ),
         ("quiz/expire", json!({"url": o.long_url})),
+        (
+            "quiz/extend",
+            json!({"url": o.long_url, "quiz_expiry_days": 9}),
+        ),
         ("quiz/delete", json!({"url": o.long_url})),
         (
             "document/update-status",

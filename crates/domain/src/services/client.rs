@@ -643,6 +643,7 @@ mod tests {
                 attributes: AttributesPatch::default(),
             },
             expiry_days: None,
+            redirect_url: None,
             template: TemplateChoice {
                 list: Some(vec![
                     (Feature::PassportUpload, Requirement::Required),

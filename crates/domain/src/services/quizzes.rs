@@ -11,7 +11,9 @@ use crate::ports::{
     SecretGenerator, StoreError, TemplateRepository,
 };
 use crate::profile::{Profile, ProfileChanges, ProfileId, ProfileKey};
-use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizWithClient, TemplateSnapshot, expiry_days};
+use crate::quiz::{
+    Quiz, QuizLink, QuizLinks, QuizWithClient, RedirectUrl, TemplateSnapshot, expiry_days,
+};
 use crate::services::templates::{ListChanges, apply_list};
 use crate::template::{FeatureList, FeatureSet};
 
@@ -47,6 +49,8 @@ pub struct QuizRequest {
     pub expiry_days: Option<i64>,
     /// Which template the quiz uses.
     pub template: TemplateChoice,
+    /// Where the client's browser goes after submitting, if anywhere.
+    pub redirect_url: Option<RedirectUrl>,
 }
 
 /// The merchant's side of quizzes: sending, reading, ending and withdrawing links.
@@ -150,6 +154,7 @@ impl QuizService {
                 deleted_at: None,
                 opened_at: None,
                 completed: FeatureSet::default(),
+                redirect_url: request.redirect_url.clone(),
             };
             let details = actor.sign(format!("Quiz sent, valid for {} days", days.days()));
             let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);
@@ -287,6 +292,30 @@ impl QuizService {
         match self.quizzes.mark_expired(&quiz, &entry).await {
             Ok(()) => Ok(quiz),
             Err(StoreError::Conflict) => Err(DomainError::QuizExpired),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Quiz)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Makes the quiz valid for `days` from now, opening it again if it had expired (by
+    /// time or by quiz/expire). Refused for a submitted quiz (`QuizSubmitted`); a deleted
+    /// one is not found.
+    pub async fn extend(
+        &self,
+        merchant: &MerchantId,
+        link: &QuizLink,
+        days: QuizExpiryDays,
+    ) -> Result<QuizWithClient, DomainError> {
+        let QuizWithClient { mut quiz, client } = self.get(merchant, link).await?;
+        let now = self.clock.now();
+        quiz.extend(days, now)?;
+        let details = format!("Quiz extended, valid for {} days", days.days());
+        let event = self.quiz_event(&client, &quiz, Activity::QuizExtended, details, now);
+        let entry = self.outbox.entry(event).await?;
+        match self.quizzes.mark_extended(&quiz, &entry).await {
+            Ok(()) => Ok(QuizWithClient { quiz, client }),
+            // Submitted or deleted since it was read.
+            Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Quiz)),
             Err(e) => Err(e.into()),
         }
@@ -442,6 +471,7 @@ mod tests {
             },
             expiry_days,
             template,
+            redirect_url: None,
         }
     }
 
@@ -570,6 +600,55 @@ mod tests {
             read.template.list.get(Feature::SelfieUpload),
             Requirement::NotRequired
         );
+    }
+
+    fn custom_quiz(w: &World) -> Quiz {
+        let choice = TemplateChoice {
+            list: Some(selfie()),
+            ..TemplateChoice::default()
+        };
+        block_on(w.quizzes.create(&m(), request(choice, Some(3)), Actor::Api))
+            .expect("created")
+            .quiz
+    }
+
+    #[test]
+    fn extending_opens_an_expired_quiz_again() {
+        let w = world();
+        let q = custom_quiz(&w);
+        let link = QuizLink::Code(q.code.clone());
+        block_on(w.quizzes.expire(&m(), &link)).expect("expired");
+        let days = QuizExpiryDays::new(20).expect("valid");
+        let extended = block_on(w.quizzes.extend(&m(), &link, days))
+            .expect("extended")
+            .quiz;
+        let read = block_on(w.quizzes.get(&m(), &link)).expect("found").quiz;
+        assert_eq!(read, extended, "stored as answered");
+        assert_eq!(read.expired_at, None);
+        assert_eq!(read.expiry_days, days);
+        assert_eq!(read.expires_at, read.created_at + time::Duration::days(20));
+        assert!(
+            block_on(w.quizzes.expire(&m(), &link)).is_ok(),
+            "open again, so it can be ended again"
+        );
+    }
+
+    #[test]
+    fn another_merchants_or_a_deleted_quiz_cannot_be_extended() {
+        let w = world();
+        let q = custom_quiz(&w);
+        let link = QuizLink::Token(q.token.clone());
+        let days = QuizExpiryDays::new(2).expect("valid");
+        let stranger = MerchantId("m2".into());
+        assert!(matches!(
+            block_on(w.quizzes.extend(&stranger, &link, days)),
+            Err(DomainError::NotFound(Resource::Quiz))
+        ));
+        block_on(w.quizzes.delete(&m(), &link)).expect("deleted");
+        assert!(matches!(
+            block_on(w.quizzes.extend(&m(), &link, days)),
+            Err(DomainError::NotFound(Resource::Quiz))
+        ));
     }
 
     #[test]

@@ -71,6 +71,12 @@ impl WebhookUrl {
     }
 }
 
+/// Whether `authority` (`host[:port]`) names a well-formed host, by the rules of
+/// [`WebhookUrl`]: other addresses the service keeps (a quiz's redirect) follow them too.
+pub(crate) fn names_a_host(authority: &str) -> bool {
+    host_of(authority).is_some()
+}
+
 /// A host as written in an address: a name, an IPv4 address or a bracketed IPv6 one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Host {

@@ -8,6 +8,7 @@ mod schedule;
 
 use std::hash::{Hash, Hasher};
 
+pub(crate) use address::names_a_host;
 pub use address::{MAX_URL_LEN, WebhookUrl};
 pub use reach::Reach;
 pub use schedule::{

@@ -1,10 +1,11 @@
 use domain::event::Actor;
 use domain::ids::TemplateId;
+use domain::quiz::RedirectUrl;
 use domain::services::{QuizRequest, TemplateChoice};
 use domain::template::parse_template_name;
 
 use crate::dto::profile::{read_changes, read_key};
-use crate::dto::quiz::QuizCreated;
+use crate::dto::quiz::{QuizCreated, redirect_view};
 use crate::dto::requests::QuizCreateRequest;
 use crate::dto::template::{list_view, read_list};
 use crate::envelope::{Envelope, Reply};
@@ -38,12 +39,14 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
     // Anything but a whole number from 1 to 30 silently means the merchant's default.
     let expiry_days = f.lenient_integer("quiz_expiry_days");
     let template = read_template(&mut f);
+    let redirect_url = f.optional("redirect_url", RedirectUrl::parse);
     let request = f.finish(|| {
         Some(QuizRequest {
             key: key?,
             changes: changes?,
             expiry_days,
             template: template?,
+            redirect_url,
         })
     })?;
     let created = state
@@ -64,5 +67,6 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
         template_name: quiz.template.name.clone(),
         list: stored.is_none().then(|| list_view(&quiz.template.list)),
         template_id: stored,
+        redirect_url: redirect_view(quiz),
     }))
 }

@@ -1,3 +1,5 @@
+use domain::quiz::QuizWithClient;
+
 use crate::dto::quiz::{QuizAnswer, QuizView, read_link};
 use crate::dto::requests::QuizLinkRequest;
 use crate::envelope::{Envelope, Reply};
@@ -14,8 +16,13 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizAnswer> {
     let link = read_link(&mut f);
     let link = f.finish(|| link)?;
     let view = state.quizzes.get(&req.merchant, &link).await?;
+    Ok(Reply::ok(answer(&state, &view)))
+}
+
+/// A quiz as quiz/get answers it (quiz/extend answers the same).
+pub(super) fn answer(state: &State, view: &QuizWithClient) -> QuizAnswer {
     let links = state.quizzes.links(&view.quiz);
-    Ok(Reply::ok(QuizAnswer {
-        quiz: QuizView::of(&view, &links, state.clock.now()),
-    }))
+    QuizAnswer {
+        quiz: QuizView::of(view, &links, state.clock.now()),
+    }
 }
