@@ -76,6 +76,9 @@ const ROUTES: &[Route] = &[
     post("/quizzes/{id}/verify", Reviewer, |r| {
         r.to(verification::rerun)
     }),
+    post("/settings/verification", Admin, |r| {
+        r.to(verification::save_policy)
+    }),
     post("/documents/{id}/status", Reviewer, |r| {
         r.to(documents::set_status)
     }),

@@ -9,6 +9,7 @@ use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
+use super::verification::PolicyForm;
 use super::{AdminPosted, Button, DashboardError, Posted, Reviewer};
 use crate::handlers::State;
 use crate::pages::{html, redirect_to};
@@ -50,6 +51,7 @@ struct SettingsPage<'a> {
     csrf_token: &'a str,
     merchant: &'a str,
     expiry_days: u8,
+    verification: PolicyForm,
     keys: Vec<KeyRow>,
     webhooks: Vec<WebhookCard>,
 }
@@ -82,6 +84,7 @@ pub(super) async fn show(
             csrf_token: &session.csrf_token,
             merchant: &merchant.name,
             expiry_days: merchant.settings.quiz_expiry_days.days(),
+            verification: PolicyForm::of(&merchant.settings),
             keys: keys
                 .iter()
                 .map(|k| KeyRow {

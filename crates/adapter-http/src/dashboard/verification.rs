@@ -1,13 +1,16 @@
-//! A profile's latest verification as its page shows it (contract §13): the outcome, then
-//! each check with its outcome in words, the failed ones first; and the reviewer's
-//! "verify again".
+//! Verification in the dashboard (contract §13): a profile's latest verification as its
+//! page shows it (the outcome, then each check with its outcome in words, the failed ones
+//! first), the reviewer's "verify again", and the admin's policy form in the settings.
+
+use std::collections::BTreeMap;
 
 use actix_web::{HttpResponse, web};
 use domain::ids::QuizId;
+use domain::merchant::{MerchantSettings, SettingsChanges};
 use domain::services::VerificationView;
-use domain::verification::{CheckName, CheckStatus, Reason};
+use domain::verification::{CheckName, CheckStatus, Decision, MinimumAge, Policy, Reason};
 
-use super::{Button, DashboardError, Posted};
+use super::{AdminPosted, Button, DashboardError, Posted};
 use crate::handlers::State;
 use crate::pages::redirect_to;
 use crate::timefmt::rfc3339;
@@ -102,6 +105,84 @@ pub(super) async fn rerun(
     let profile = &queued.verification.profile_id.0;
     Ok(redirect_to(format!(
         "{}/profiles/{profile}#verification",
+        super::BASE
+    )))
+}
+
+/// One failure reason of the policy form, with what it leads to now.
+pub(super) struct PolicyRow {
+    pub code: &'static str,
+    pub declines: bool,
+}
+
+/// The verification part of the settings page.
+pub(super) struct PolicyForm {
+    pub minimum_age: u8,
+    pub auto_decision: bool,
+    pub reasons: Vec<PolicyRow>,
+}
+
+impl PolicyForm {
+    pub(super) fn of(settings: &MerchantSettings) -> Self {
+        Self {
+            minimum_age: settings.minimum_age.years(),
+            auto_decision: settings.auto_decision,
+            reasons: settings
+                .policy
+                .effective()
+                .into_iter()
+                .map(|(reason, decision)| PolicyRow {
+                    code: reason.as_str(),
+                    declines: decision == Decision::Decline,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The prefix of a policy field's name: `policy.name_mismatch=decline`.
+const POLICY_FIELD: &str = "policy.";
+
+/// `POST /dashboard/settings/verification` (admins): the minimum age, automatic decisions
+/// and what each failure reason leads to, as `merchant/settings/update` sets them.
+pub(super) async fn save_policy(
+    state: State,
+    AdminPosted(Posted { reviewer, form }): AdminPosted<BTreeMap<String, String>>,
+) -> Result<HttpResponse, DashboardError> {
+    let refused = || {
+        DashboardError::not_saved(
+            "The minimum age is a whole number of years from 1 to 120, and each reason leads to decline or review.",
+        )
+    };
+    let minimum_age = form
+        .get("minimum_age")
+        .and_then(|years| years.trim().parse::<i64>().ok())
+        .and_then(|years| MinimumAge::new(years).ok())
+        .ok_or_else(refused)?;
+    let defaults = Policy::default();
+    let chosen: Vec<(&str, &str)> = form
+        .iter()
+        .filter_map(|(name, decision)| Some((name.strip_prefix(POLICY_FIELD)?, decision.as_str())))
+        .collect();
+    let policy = Policy::parse(chosen).map_err(|_| refused())?;
+    // Only what differs from the default is the merchant's own choice: a reason left at its
+    // default follows the default, even if that changes later.
+    let own = policy
+        .choices()
+        .filter(|(reason, decision)| defaults.decision(*reason) != *decision)
+        .map(|(reason, decision)| (reason.as_str(), decision.as_str()));
+    let changes = SettingsChanges {
+        minimum_age: Some(minimum_age),
+        policy: Some(Policy::parse(own).map_err(|_| refused())?),
+        auto_decision: Some(form.get("auto_decision").is_some_and(|on| on == "1")),
+        ..SettingsChanges::default()
+    };
+    state
+        .merchants
+        .change_settings(&reviewer.session.merchant_id, changes)
+        .await?;
+    Ok(redirect_to(format!(
+        "{}/settings#verification",
         super::BASE
     )))
 }

@@ -32,6 +32,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "the_dashboard_shows_the_latest_verification_failed_checks_first_and_verifies_again",
         dashboard,
     ),
+    (
+        "an_admin_sets_the_verification_policy_in_the_dashboard_and_a_reviewer_cannot",
+        dashboard_policy,
+    ),
 ];
 
 /// The checks every verification lists, in order.
@@ -423,4 +427,82 @@ fn dashboard(backend: Backend) {
     assert_eq!(refused.status, 404);
     let read = client.call("verification/read", &pair);
     assert_eq!(read.assert_status(200)["total_count"], 2, "nothing queued");
+}
+
+fn dashboard_policy(backend: Backend) {
+    use crate::dashboard::{admin_of, csrf_of, page, post_form, reviewer, signed_in};
+    let env = Env::start(backend);
+    // The settings alone, without the envelope's fields, which differ on every answer.
+    let settings = || {
+        let got = env.client().call("merchant/settings/get", &json!({}));
+        let got = got.assert_status(200);
+        json!({
+            "quiz_expiry_days": got["quiz_expiry_days"],
+            "minimum_age": got["minimum_age"],
+            "policy": got["policy"],
+            "auto_decision": got["auto_decision"],
+        })
+    };
+    let before = settings();
+    let form =
+        "minimum_age=21&auto_decision=1&policy.name_mismatch=decline&policy.ssn_invalid=decline";
+
+    // A reviewer sees the form's page but may not post it.
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let shown = page(&env, "/dashboard/settings", &cookie);
+    assert!(
+        shown.text().contains("name=\"policy.name_mismatch\""),
+        "{}",
+        shown.text()
+    );
+    let csrf = csrf_of(&shown);
+    let refused = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &cookie,
+        &format!("csrf_token={csrf}&{form}"),
+    );
+    assert_eq!(refused.status, 403);
+    assert_eq!(settings(), before, "nothing changed");
+
+    let password = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let admin = signed_in(&env, "boss@example.com", password);
+    let csrf = csrf_of(&page(&env, "/dashboard/settings", &admin));
+    let bad = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &admin,
+        &format!("csrf_token={csrf}&minimum_age=0&policy.name_mismatch=decline"),
+    );
+    assert_eq!(bad.status, 400);
+    let bad = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &admin,
+        &format!("csrf_token={csrf}&minimum_age=18&policy.name_mismatch=approve"),
+    );
+    assert_eq!(bad.status, 400);
+    assert_eq!(settings(), before, "nothing changed");
+    let saved = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &admin,
+        &format!("csrf_token={csrf}&{form}"),
+    );
+    assert_eq!(saved.status, 303, "{}", saved.text());
+    let after = settings();
+    assert_eq!(after["minimum_age"], 21);
+    assert_eq!(after["auto_decision"], 1);
+    assert_eq!(after["policy"]["name_mismatch"], "decline");
+    assert_eq!(after["policy"]["ssn_invalid"], "decline");
+    assert_eq!(after["policy"]["image_blurry"], "review");
+    assert_eq!(after["quiz_expiry_days"], before["quiz_expiry_days"]);
+    // The page shows what is now in force.
+    let shown = page(&env, "/dashboard/settings", &admin).text();
+    assert!(shown.contains("value=\"21\""), "{shown}");
+    assert!(
+        shown.contains("name=\"auto_decision\" type=\"checkbox\" value=\"1\" checked"),
+        "{shown}"
+    );
 }
