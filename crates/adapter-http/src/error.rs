@@ -113,8 +113,7 @@ impl ApiError {
                 "VERIFICATION_NOT_FOUND",
                 "This quiz or profile has no verification: none was submitted yet.",
             ),
-            // A kind added to the domain later, before this adapter names it.
-            _ => ("NOT_FOUND", "Nothing matches."),
+            Resource::User => ("USER_NOT_FOUND", "No such dashboard user."),
         };
         Self::bad_request(code, what)
     }
@@ -226,8 +225,11 @@ impl From<DomainError> for ApiError {
             DomainError::Unavailable(cause) => Self::unavailable(cause),
             DomainError::Busy => Self::unavailable("at capacity"),
             DomainError::Internal(cause) => Self::internal(cause),
-            // A refusal added to the domain later: a fault until this adapter maps it.
-            other => Self::internal(other.to_string()),
+            // No API operation makes users or keys (the CLI and the dashboard do): met
+            // here, these are faults.
+            e @ (DomainError::UserExists | DomainError::KeyLimitReached) => {
+                Self::internal(e.to_string())
+            }
         }
     }
 }

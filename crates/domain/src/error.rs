@@ -2,7 +2,7 @@ use crate::validation::Violations;
 
 /// The kinds of object a lookup can miss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
+#[cfg_attr(feature = "stable-api", non_exhaustive)]
 pub enum Resource {
     /// A client profile.
     Profile,
@@ -30,7 +30,7 @@ pub enum Resource {
 
 /// Why a use case refused or failed.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
+#[cfg_attr(feature = "stable-api", non_exhaustive)]
 pub enum DomainError {
     /// The input broke field rules; each violation names its field.
     #[error("invalid input: {0}")]

@@ -40,7 +40,7 @@ impl EventStatus {
 
 /// What happened. The set is closed: merchants filter and count on these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
+#[cfg_attr(feature = "stable-api", non_exhaustive)]
 pub enum Activity {
     /// A profile was created.
     ProfileCreated,

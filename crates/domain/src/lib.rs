@@ -36,8 +36,9 @@
 //!
 //! # Stability
 //!
-//! Errors, activities and the other enums that will grow are `#[non_exhaustive]`: match
-//! them with a wildcard arm. Entities keep public fields for reading; values whose rules
+//! Errors, activities and the other enums that will grow are `#[non_exhaustive]` with the
+//! feature `stable-api` (for users outside this workspace: match them with a wildcard
+//! arm); inside the workspace they are exhaustive, so every adapter answers each case. Entities keep public fields for reading; values whose rules
 //! must hold are built through their constructors.
 
 #![warn(missing_docs)]

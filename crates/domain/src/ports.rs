@@ -21,7 +21,7 @@ use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
+#[cfg_attr(feature = "stable-api", non_exhaustive)]
 pub enum StoreError {
     /// A uniqueness rule was broken (an e-mail or mobile already taken).
     #[error("duplicate")]

@@ -50,9 +50,18 @@ impl From<DomainError> for DashboardError {
             ),
             DomainError::Unavailable(cause) => Self::Unavailable(cause),
             DomainError::Busy => Self::Unavailable("at capacity".to_owned()),
-            // The dashboard makes no other request the domain may refuse: any other
-            // error is a fault here.
-            e => Self::Internal(e.to_string()),
+            DomainError::Internal(cause) => Self::Internal(cause),
+            // The dashboard makes no request the domain refuses so (its forms offer only
+            // what exists): met here, these are faults. Listed, so that a new refusal of
+            // the domain is answered here before it compiles.
+            e @ (DomainError::ProfileExists
+            | DomainError::FeatureRequired
+            | DomainError::TemplateRequired
+            | DomainError::QuizSubmitted
+            | DomainError::UploadLimitReached
+            | DomainError::UserExists
+            | DomainError::WebhookLimitReached
+            | DomainError::QuizExpired) => Self::Internal(e.to_string()),
         }
     }
 }
