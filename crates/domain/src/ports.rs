@@ -16,7 +16,7 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, TotpSecret, User};
-use crate::verification::{IdentityKind, Verification};
+use crate::verification::{IdentityKind, ImageReport, Verification, Wanted};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -484,6 +484,17 @@ pub trait IdentityIndex: Send + Sync {
         kind: IdentityKind,
         value: &str,
     ) -> StoreResult<u64>;
+}
+
+/// Looks at one uploaded image for the checks (contract §13): its quality, and what was
+/// [`Wanted`] of it. Decoding, barcodes, OCR and faces need image libraries and system
+/// tools, which stay out of the domain.
+#[async_trait]
+pub trait ImageAnalysis: Send + Sync {
+    /// The report on `image` (its bytes as uploaded). It never fails: an image that cannot
+    /// be decoded, or declares more than [`crate::document::MAX_IMAGE_PIXELS`], or takes
+    /// longer than the adapter's time budget, is reported unreadable.
+    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport;
 }
 
 /// What each merchant's enabled webhook endpoints listen to, for the outbox.

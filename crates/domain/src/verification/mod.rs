@@ -10,10 +10,15 @@
 mod check;
 pub mod identity;
 mod policy;
+mod reading;
 
 pub use check::{Check, CheckName, CheckStatus, Detail, Reason};
 pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
+pub use reading::{
+    BarcodeReading, DocumentRead, ImageReport, MARKED_AGES, MrzReading, QualityIssue, ReadSource,
+    Wanted,
+};
 
 use time::{Date, OffsetDateTime};
 

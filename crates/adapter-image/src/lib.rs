@@ -1,0 +1,2 @@
+//! Image analysis for the verification checks (contract §13), behind
+//! [`domain::ports::ImageAnalysis`].

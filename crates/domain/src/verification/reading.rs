@@ -1,0 +1,202 @@
+//! What the image analysis found in one image (contract §13): whether it is usable, what
+//! its barcode or machine-readable zone says, how many faces it shows. The analysis
+//! itself (decoding, barcodes, OCR, faces) lives behind [`crate::ports::ImageAnalysis`];
+//! these are the values it answers with, and the checks judge them.
+
+use time::Date;
+
+use super::check::Reason;
+
+/// Where a reading came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReadSource {
+    /// The PDF417 barcode of the AAMVA card design standard (US and Canadian licences and
+    /// ID cards).
+    Barcode,
+    /// The ICAO 9303 machine-readable zone (passports, TD1 ID cards).
+    Mrz,
+}
+
+impl ReadSource {
+    /// Its name in the API.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Barcode => "barcode",
+            Self::Mrz => "mrz",
+        }
+    }
+
+    /// The source of this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Barcode, Self::Mrz]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+    }
+}
+
+/// The ages a US licence marks (AAMVA `DDH`, `DDI`, `DDJ`: the day the holder stops being
+/// under 18, 19 and 21), which must each be the birth date plus that many years.
+pub const MARKED_AGES: [u8; 3] = [18, 19, 21];
+
+/// What was read from a document: personal data, sealed at rest, shown only through the
+/// signed API and the dashboard. Every field is what the document says, as read: absent
+/// when the document does not say it or it could not be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocumentRead {
+    /// The barcode or the MRZ.
+    pub source: Option<ReadSource>,
+    /// `driver_licence`, `id_card` or `passport`.
+    pub document_type: Option<String>,
+    /// Who issued it: a licence's jurisdiction (`CA`, `ON`) or an MRZ's issuing state
+    /// (`USA`, `UTO`).
+    pub issuer: Option<String>,
+    /// Given name (the first one).
+    pub first_name: Option<String>,
+    /// Other given names.
+    pub middle_name: Option<String>,
+    /// Family name.
+    pub last_name: Option<String>,
+    /// Date of birth.
+    pub date_of_birth: Option<Date>,
+    /// The licence or passport number.
+    pub document_number: Option<String>,
+    /// Issue date.
+    pub issued_on: Option<Date>,
+    /// Expiry date.
+    pub expires_on: Option<Date>,
+    /// `M`, `F` or `X`.
+    pub sex: Option<String>,
+    /// Street address.
+    pub address_line_1: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// State or province code.
+    pub state: Option<String>,
+    /// Postal or zip code.
+    pub postal: Option<String>,
+    /// Country (ISO 3166-1 alpha-2 or alpha-3, as the document says it).
+    pub country: Option<String>,
+    /// The days a licence says the holder turns each of [`MARKED_AGES`] (absent where it
+    /// does not say).
+    pub marked_ages: Vec<(u8, Date)>,
+}
+
+/// Why an image is not usable (the `document_quality` reasons).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum QualityIssue {
+    /// Its short side is under 600 pixels.
+    TooSmall,
+    /// It is blurred.
+    Blurry,
+    /// It is too dark.
+    TooDark,
+    /// It has glare.
+    TooBright,
+    /// It cannot be decoded, or declares more pixels than may be decoded.
+    Unreadable,
+}
+
+impl QualityIssue {
+    /// Every issue, in report order.
+    pub const ALL: [QualityIssue; 5] = [
+        Self::TooSmall,
+        Self::Blurry,
+        Self::TooDark,
+        Self::TooBright,
+        Self::Unreadable,
+    ];
+
+    /// The reason a failed `document_quality` gives for it.
+    pub fn reason(&self) -> Reason {
+        match self {
+            Self::TooSmall => Reason::ImageTooSmall,
+            Self::Blurry => Reason::ImageBlurry,
+            Self::TooDark => Reason::ImageTooDark,
+            Self::TooBright => Reason::ImageTooBright,
+            Self::Unreadable => Reason::ImageUnreadable,
+        }
+    }
+}
+
+/// What a licence's barcode gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BarcodeReading {
+    /// No PDF417 barcode was found.
+    NotFound,
+    /// A PDF417 was found but holds no AAMVA record.
+    Invalid,
+    /// The record, parsed.
+    Read(DocumentRead),
+}
+
+/// What a passport's machine-readable zone gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MrzReading {
+    /// No zone was found.
+    NotFound,
+    /// A zone was read but a check digit does not hold.
+    CheckDigitInvalid,
+    /// This machine has no OCR to read it with.
+    OcrUnavailable,
+    /// The zone, its check digits holding.
+    Read(DocumentRead),
+}
+
+/// What to look for in an image besides its quality, which is always judged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// A licence's PDF417.
+    pub barcode: bool,
+    /// A machine-readable zone.
+    pub mrz: bool,
+    /// Faces.
+    pub faces: bool,
+}
+
+/// What the analysis found in one image; what was not [`Wanted`] is `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImageReport {
+    /// Why it is not usable; empty when it is.
+    pub quality: Vec<QualityIssue>,
+    /// The barcode, when wanted.
+    pub barcode: Option<BarcodeReading>,
+    /// The machine-readable zone, when wanted.
+    pub mrz: Option<MrzReading>,
+    /// How many faces it shows, when wanted.
+    pub faces: Option<usize>,
+}
+
+impl ImageReport {
+    /// The report on an image that could not be decoded: unusable, nothing found in it.
+    pub fn unreadable(wanted: Wanted) -> Self {
+        Self {
+            quality: vec![QualityIssue::Unreadable],
+            barcode: wanted.barcode.then_some(BarcodeReading::NotFound),
+            mrz: wanted.mrz.then_some(MrzReading::NotFound),
+            faces: wanted.faces.then_some(0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_parse_back_and_an_unreadable_image_yields_nothing_but_its_issue() {
+        for source in [ReadSource::Barcode, ReadSource::Mrz] {
+            assert_eq!(ReadSource::parse(source.as_str()), Some(source));
+        }
+        assert_eq!(ReadSource::parse("ocr"), None);
+        let report = ImageReport::unreadable(Wanted {
+            barcode: true,
+            mrz: false,
+            faces: true,
+        });
+        assert_eq!(report.quality, [QualityIssue::Unreadable]);
+        assert_eq!(report.barcode, Some(BarcodeReading::NotFound));
+        assert_eq!((report.mrz, report.faces), (None, Some(0)));
+        let reasons: Vec<Reason> = QualityIssue::ALL.iter().map(QualityIssue::reason).collect();
+        assert!(reasons.iter().all(Reason::is_failure));
+    }
+}
