@@ -291,6 +291,7 @@ fn document(client: &Profile, quiz: &Quiz, id: &str, files: &[(&str, u64)]) -> D
             file_type: FileType::Jpeg,
             size_bytes: *size,
             sha256: "00".repeat(32),
+            side: None,
         })
         .collect();
     Document {
@@ -301,6 +302,7 @@ fn document(client: &Profile, quiz: &Quiz, id: &str, files: &[(&str, u64)]) -> D
         step: Feature::PassportUpload,
         status: DocumentStatus::Pending,
         evidence: Evidence::Files(files),
+        read: Vec::new(),
         created_at: NOW,
         updated_at: NOW,
     }

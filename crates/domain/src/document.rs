@@ -7,6 +7,7 @@ use crate::merchant::MerchantId;
 use crate::profile::ProfileId;
 use crate::statuses::review_status;
 use crate::template::Feature;
+use crate::verification::DocumentRead;
 
 review_status!(
     /// The merchant's verdict on a document. Any status may follow any other.
@@ -56,6 +57,33 @@ pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
 /// gigabytes to open.
 pub const MAX_IMAGE_PIXELS: u64 = 50_000_000;
 
+/// Which side of an ID a file shows (contract §14: a licence or another ID asks for each
+/// side as its own upload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The front: the portrait, the printed details.
+    Front,
+    /// The back: a licence's barcode.
+    Back,
+}
+
+impl Side {
+    /// Its name in the API and the upload form.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Front => "front",
+            Self::Back => "back",
+        }
+    }
+
+    /// The side of this name.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Front, Self::Back]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+    }
+}
+
 /// One stored file of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredFile {
@@ -69,6 +97,8 @@ pub struct StoredFile {
     pub size_bytes: u64,
     /// Lowercase hex SHA-256 of the bytes.
     pub sha256: String,
+    /// The side of the ID it shows, when the client said.
+    pub side: Option<Side>,
 }
 
 /// What a document holds, by the kind of step that made it.
@@ -107,6 +137,9 @@ pub struct Document {
     pub status: DocumentStatus,
     /// What it holds.
     pub evidence: Evidence,
+    /// What the latest verification read from its images (sealed at rest like the
+    /// evidence): one entry per source, none before a verification ran.
+    pub read: Vec<DocumentRead>,
     /// When it was handed in.
     pub created_at: OffsetDateTime,
     /// When its status last changed.

@@ -20,7 +20,7 @@ use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
 use crate::ports::{
-    AuditLog, IdentityIndex, SessionRepository, Subscriptions, UserRepository,
+    AuditLog, IdentityIndex, ImageAnalysis, SessionRepository, Subscriptions, UserRepository,
     VerificationRepository,
 };
 use crate::ports::{
@@ -36,7 +36,10 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
 use crate::user::{TotpSecret, User};
-use crate::verification::{IdentityKind, Verification, VerificationStatus};
+use crate::verification::{
+    BarcodeReading, DocumentRead, IdentityKind, ImageReport, MrzReading, Verification,
+    VerificationStatus, Wanted,
+};
 use crate::webhook::Delivery;
 
 /// An event as the log keeps it: without its subject, which only deliveries take.
@@ -140,6 +143,18 @@ impl MemoryProfiles {
     fn owe(&self, entry: &Entry) {
         let mut deliveries = self.deliveries.lock().expect("lock");
         deliveries.extend(entry.deliveries.iter().cloned());
+    }
+
+    /// Stores a document as a client's upload would, without its quiz or event: for tests
+    /// of what reads documents.
+    pub fn hand_in(&self, document: Document) {
+        self.documents.lock().expect("lock").push(document);
+    }
+
+    /// The stored document with this id.
+    pub fn document(&self, id: &DocumentId) -> Option<Document> {
+        let documents = self.documents.lock().expect("lock");
+        documents.iter().find(|d| d.id == *id).cloned()
     }
 
     /// Every delivery the stored entries owed, oldest first.
@@ -825,6 +840,14 @@ type FileMap = std::sync::Arc<Mutex<std::collections::HashMap<FileId, Vec<u8>>>>
 pub struct MemoryFiles(FileMap);
 
 impl MemoryFiles {
+    /// Stores a whole file at once.
+    pub fn put(&self, file_id: &FileId, bytes: &[u8]) {
+        self.0
+            .lock()
+            .expect("lock")
+            .insert(file_id.clone(), bytes.to_vec());
+    }
+
     /// How many files are stored.
     pub fn count(&self) -> usize {
         self.0.lock().expect("lock").len()
@@ -1173,7 +1196,18 @@ impl VerificationRepository for MemoryVerifications {
         verification: &Verification,
         entries: &[Entry],
         profile: Option<&Profile>,
+        reads: &[(DocumentId, Vec<DocumentRead>)],
     ) -> StoreResult<()> {
+        if !self
+            .0
+            .verifications
+            .lock()
+            .expect("lock")
+            .iter()
+            .any(|(v, _)| v.id == verification.id)
+        {
+            return Err(StoreError::Missing);
+        }
         if let Some(profile) = profile {
             let (first, rest) = entries.split_first().ok_or(StoreError::Missing)?;
             self.0.update(profile, first).await?;
@@ -1187,6 +1221,13 @@ impl VerificationRepository for MemoryVerifications {
             .find(|(v, _)| v.id == verification.id)
             .ok_or(StoreError::Missing)?;
         *stored = (verification.clone(), None);
+        drop(all);
+        let mut documents = self.0.documents.lock().expect("lock");
+        for (id, read) in reads {
+            if let Some(document) = documents.iter_mut().find(|d| d.id == *id) {
+                document.read = read.clone();
+            }
+        }
         Ok(())
     }
 
@@ -1211,6 +1252,34 @@ impl VerificationRepository for MemoryVerifications {
             .map(|(v, _)| v.clone())
             .collect();
         Ok(page_of(mine, page))
+    }
+}
+
+/// An image analysis that answers what it was told to for given bytes, and finds a
+/// clean image with nothing in it otherwise.
+#[derive(Debug, Default)]
+pub struct ScriptedImages(Mutex<Vec<(Vec<u8>, ImageReport)>>);
+
+impl ScriptedImages {
+    /// `image` will be reported as `report`.
+    pub fn answer(&self, image: &[u8], report: ImageReport) {
+        self.0.lock().expect("lock").push((image.to_vec(), report));
+    }
+}
+
+#[async_trait]
+impl ImageAnalysis for ScriptedImages {
+    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+        let scripted = self.0.lock().expect("lock");
+        match scripted.iter().find(|(bytes, _)| *bytes == image) {
+            Some((_, report)) => report.clone(),
+            None => ImageReport {
+                quality: Vec::new(),
+                barcode: wanted.barcode.then_some(BarcodeReading::NotFound),
+                mrz: wanted.mrz.then_some(MrzReading::NotFound),
+                faces: wanted.faces.then_some(0),
+            },
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, TotpSecret, User};
-use crate::verification::{IdentityKind, ImageReport, Verification, Wanted};
+use crate::verification::{DocumentRead, IdentityKind, ImageReport, Verification, Wanted};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -452,14 +452,17 @@ pub trait VerificationRepository: Send + Sync {
         until: OffsetDateTime,
     ) -> StoreResult<Option<Verification>>;
     /// Stores a completed verification with the entries it writes (its event, and the
-    /// status change an automatic decision made), and `profile` when its status changed
-    /// (`Conflict` if the profile changed meanwhile), in one transaction. `Missing` when
-    /// the verification is gone (its profile was erased).
+    /// status change an automatic decision made), `profile` when its status changed
+    /// (`Conflict` if the profile changed meanwhile), and what was read from each
+    /// document examined (replacing what an earlier run read; a document deleted since
+    /// is skipped), in one transaction. `Missing` when the verification is gone (its
+    /// profile was erased).
     async fn complete(
         &self,
         verification: &Verification,
         entries: &[Entry],
         profile: Option<&Profile>,
+        reads: &[(DocumentId, Vec<DocumentRead>)],
     ) -> StoreResult<()>;
     /// The quiz's latest verification.
     async fn latest_of_quiz(&self, quiz: &QuizId) -> StoreResult<Option<Verification>>;

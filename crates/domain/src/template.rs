@@ -136,6 +136,12 @@ pub enum StepKind {
 }
 
 impl Feature {
+    /// Whether the step asks for each side of the document as its own upload (contract
+    /// §14): a licence and another ID have a front and a back; a passport page is one.
+    pub fn has_sides(&self) -> bool {
+        matches!(self, Self::DriverLicenceUpload | Self::OtherIdUpload)
+    }
+
     /// How the client completes this step.
     pub fn kind(&self) -> StepKind {
         match self {

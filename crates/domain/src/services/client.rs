@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use crate::document::{
     Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD,
-    MAX_IMAGE_PIXELS, StoredFile,
+    MAX_IMAGE_PIXELS, Side, StoredFile,
 };
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
@@ -274,10 +274,11 @@ impl ClientService {
         &self,
         link: &QuizLink,
         step: Feature,
+        side: Option<Side>,
         files: Vec<IncomingFile>,
     ) -> Result<Document, DomainError> {
         let ids: Vec<FileId> = files.iter().map(|f| f.file_id.clone()).collect();
-        let result = self.record_upload(link, step, files).await;
+        let result = self.record_upload(link, step, side, files).await;
         if result.is_err() {
             // The bytes must not outlive a document that was never stored.
             self.discard_files(&ids).await;
@@ -289,6 +290,7 @@ impl ClientService {
         &self,
         link: &QuizLink,
         step: Feature,
+        side: Option<Side>,
         files: Vec<IncomingFile>,
     ) -> Result<Document, DomainError> {
         let view = self.active(link).await?;
@@ -297,6 +299,14 @@ impl ClientService {
                 "step",
                 Problem::Invalid,
                 "is not an upload step of this quiz",
+            )
+            .into());
+        }
+        if side.is_some() && !step.has_sides() {
+            return Err(Violations::single(
+                "side",
+                Problem::Invalid,
+                "is only asked of a driver's licence or another ID",
             )
             .into());
         }
@@ -311,6 +321,7 @@ impl ClientService {
                 file_type,
                 size_bytes: file.size_bytes,
                 sha256: file.sha256,
+                side,
             })
             .collect();
         let count = stored.len();
@@ -513,6 +524,7 @@ impl ClientService {
             step,
             status: DocumentStatus::Pending,
             evidence,
+            read: Vec::new(),
             created_at: now,
             updated_at: now,
         }
@@ -760,7 +772,7 @@ mod tests {
         );
         block_on(
             w.client
-                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
+                .upload(&w.link, Feature::PassportUpload, None, vec![photo(&w)]),
         )
         .expect("uploaded");
         let input = FieldsInput {
@@ -781,7 +793,7 @@ mod tests {
         assert!(matches!(
             block_on(
                 w.client
-                    .upload(&w.link, Feature::PassportUpload, vec![photo(&w)])
+                    .upload(&w.link, Feature::PassportUpload, None, vec![photo(&w)])
             ),
             Err(DomainError::QuizSubmitted)
         ));
@@ -794,6 +806,7 @@ mod tests {
         let err = block_on(w.client.upload(
             &w.link,
             Feature::PassportUpload,
+            None,
             vec![photo(&w), photo(&w)],
         ));
         assert!(matches!(err, Err(DomainError::Unavailable(_))));
@@ -801,7 +814,7 @@ mod tests {
         w.quizzes.refuse_documents.store(false, Ordering::SeqCst);
         block_on(
             w.client
-                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
+                .upload(&w.link, Feature::PassportUpload, None, vec![photo(&w)]),
         )
         .expect("uploaded");
         assert_eq!(w.files.count(), 1);
@@ -837,7 +850,7 @@ mod tests {
             assert!(block_on(w.client.upload_room(&w.link)).is_ok());
             block_on(
                 w.client
-                    .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
+                    .upload(&w.link, Feature::PassportUpload, None, vec![photo(&w)]),
             )
             .expect("within the limit");
         }
@@ -846,10 +859,11 @@ mod tests {
             Err(DomainError::UploadLimitReached)
         ));
         let before = w.files.count();
-        let refused = block_on(
-            w.client
-                .upload(&w.link, Feature::PassportUpload, vec![photo(&w)]),
-        );
+        let refused =
+            block_on(
+                w.client
+                    .upload(&w.link, Feature::PassportUpload, None, vec![photo(&w)]),
+            );
         assert!(matches!(refused, Err(DomainError::UploadLimitReached)));
         assert_eq!(
             w.files.count(),
@@ -878,10 +892,19 @@ mod tests {
     fn only_upload_steps_the_quiz_asks_for_take_files() {
         let w = world();
         for step in [Feature::SelfieUpload, Feature::AddressSubmit] {
-            let err = block_on(w.client.upload(&w.link, step, vec![photo(&w)]))
+            let err = block_on(w.client.upload(&w.link, step, None, vec![photo(&w)]))
                 .expect_err("not an asked upload");
             assert!(matches!(err, DomainError::Invalid(v) if v.iter().any(|v| v.field == "step")));
         }
+        // A passport page has no sides to name.
+        let sided = block_on(w.client.upload(
+            &w.link,
+            Feature::PassportUpload,
+            Some(Side::Front),
+            vec![photo(&w)],
+        ))
+        .expect_err("a passport has no sides");
+        assert!(matches!(sided, DomainError::Invalid(v) if v.iter().any(|v| v.field == "side")));
     }
 
     fn file(name: &str, size: usize, file_type: Option<FileType>) -> IncomingFile {

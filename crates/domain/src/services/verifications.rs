@@ -5,22 +5,24 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::document::Evidence;
+use crate::document::{Document, Evidence, FileType};
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event, EventStatus};
+use crate::ids::DocumentId;
 use crate::ids::QuizId;
 use crate::merchant::{MerchantId, MerchantSettings};
 use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{
-    Clock, DocumentRepository, IdGenerator, IdentityIndex, MerchantRepository, ProfileRepository,
-    QuizRepository, StoreError, VerificationRepository,
+    Clock, DocumentRepository, DocumentStore, IdGenerator, IdentityIndex, ImageAnalysis,
+    MerchantRepository, ProfileRepository, QuizRepository, StoreError, VerificationRepository,
 };
 use crate::profile::{Profile, ProfileKey, ProfileStatus};
 use crate::quiz::{Quiz, QuizLink, QuizLinks};
-use crate::template::Feature;
+use crate::verification::matching::AddressParts;
 use crate::verification::{
-    Facts, IdentityKind, Submitted, Verification, VerificationStatus, checks,
+    Claimed, DocumentRead, Examined, Facts, IdentityKind, ImageReport, Verification,
+    VerificationStatus, checks, document_key, documents,
 };
 
 use super::find_profile;
@@ -47,6 +49,10 @@ pub struct VerificationPorts {
     pub documents: Arc<dyn DocumentRepository>,
     /// Merchants (their settings).
     pub merchants: Arc<dyn MerchantRepository>,
+    /// The documents' files.
+    pub store: Arc<dyn DocumentStore>,
+    /// What is found in the images.
+    pub images: Arc<dyn ImageAnalysis>,
     /// The clock.
     pub clock: Arc<dyn Clock>,
     /// Ids.
@@ -58,6 +64,29 @@ pub struct VerificationPorts {
 impl std::fmt::Debug for VerificationPorts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("VerificationPorts")
+    }
+}
+
+/// What the client typed, else what the merchant keeps, to compare with the documents.
+fn claimed(profile: &Profile) -> Claimed {
+    let a = &profile.attributes;
+    let typed_address = profile
+        .submitted
+        .as_ref()
+        .and_then(|s| s.address.as_deref())
+        .and_then(AddressParts::of_one_line);
+    let kept_address = || {
+        Some(AddressParts {
+            street: a.address_line_1.as_ref()?.as_str().to_owned(),
+            state: a.state.as_ref().map(|s| s.as_str().to_owned()),
+            postal: a.postal.as_ref()?.as_str().to_owned(),
+        })
+    };
+    Claimed {
+        first_name: profile.first_name.as_str().to_owned(),
+        last_name: profile.last_name.as_str().to_owned(),
+        licence_number: a.driver_licence_id.as_ref().map(|n| n.as_str().to_owned()),
+        address: typed_address.or_else(kept_address),
     }
 }
 
@@ -121,7 +150,7 @@ impl VerificationService {
             return Err(DomainError::NotFound(Resource::Profile));
         };
         let quiz = p.quizzes.find_by_id(&job.merchant_id, &job.quiz_id).await?;
-        let facts = self.facts(&profile, &job, &merchant.settings).await?;
+        let (facts, reads) = self.facts(&profile, &job, &merchant.settings).await?;
         let now = p.clock.now();
         job.complete(checks(&facts), &merchant.settings.policy, now);
         let decided = merchant
@@ -149,7 +178,11 @@ impl VerificationService {
         events.push(self.completed_event(&profile, quiz.as_ref().map(|q| &q.quiz), &job, now));
         let entries = p.outbox.entries(events).await?;
         let changed = decided.map(|_| &profile);
-        match p.verifications.complete(&job, &entries, changed).await {
+        match p
+            .verifications
+            .complete(&job, &entries, changed, &reads)
+            .await
+        {
             Ok(()) => Ok(job),
             Err(StoreError::Conflict) => Err(DomainError::Unavailable(
                 "the profile changed while it was verified".to_owned(),
@@ -159,17 +192,18 @@ impl VerificationService {
         }
     }
 
-    /// What the checks look at, the merchant's other profiles counted by the blind index.
+    /// What the checks look at, the merchant's other profiles counted by the blind index,
+    /// and what was read from each of the quiz's documents (to be stored with them).
     async fn facts(
         &self,
         profile: &Profile,
         job: &Verification,
         settings: &MerchantSettings,
-    ) -> Result<Facts, DomainError> {
+    ) -> Result<(Facts, Vec<(DocumentId, Vec<DocumentRead>)>), DomainError> {
         let p = &self.ports;
         let page = Page::new(0, DOCUMENTS_READ).unwrap_or_default();
         let documents = p.documents.list(&profile.id, page).await?.items;
-        let of_quiz: Vec<_> = documents
+        let of_quiz: Vec<&Document> = documents
             .iter()
             .filter(|d| d.quiz_id == job.quiz_id)
             .collect();
@@ -184,6 +218,8 @@ impl VerificationService {
             Evidence::Fingerprint { fingerprint } => Some(fingerprint.clone()),
             _ => None,
         });
+        let images = self.examine(&of_quiz).await?;
+        let read = documents::reads(&images);
         let note = |kind, value: String| async move {
             p.index
                 .note(&job.merchant_id, &profile.id, kind, &value)
@@ -197,25 +233,59 @@ impl VerificationService {
             Some(fingerprint) => Some(note(IdentityKind::Device, fingerprint).await?),
             None => None,
         };
-        let has = |step: Feature| {
-            of_quiz
-                .iter()
-                .any(|d| d.step == step && !d.files().is_empty())
-        };
-        Ok(Facts {
+        let mut document_elsewhere = None;
+        for key in read.iter().filter_map(|(_, r)| document_key(r)) {
+            let others = note(IdentityKind::Document, key).await?;
+            document_elsewhere = Some(document_elsewhere.unwrap_or(0).max(others));
+        }
+        let stored = of_quiz
+            .iter()
+            .filter(|d| images.iter().any(|i| i.document_id == d.id))
+            .map(|d| {
+                let of_document = read.iter().filter(|(id, _)| *id == d.id);
+                (d.id.clone(), of_document.map(|(_, r)| r.clone()).collect())
+            })
+            .collect();
+        let facts = Facts {
             today: p.clock.now().date(),
             minimum_age: settings.minimum_age,
             ssn,
             date_of_birth,
             ssn_elsewhere,
             device_elsewhere,
-            submitted: Submitted {
-                licence: has(Feature::DriverLicenceUpload),
-                passport: has(Feature::PassportUpload) || has(Feature::OtherIdUpload),
-                selfie: has(Feature::SelfieUpload),
-                licence_number: profile.attributes.driver_licence_id.is_some(),
-            },
-        })
+            document_elsewhere,
+            claimed: claimed(profile),
+            images,
+        };
+        Ok((facts, stored))
+    }
+
+    /// Every image of the quiz's documents the checks look at, examined one after the
+    /// other (a job uses one core). A file the store no longer holds is unreadable.
+    async fn examine(&self, documents: &[&Document]) -> Result<Vec<Examined>, DomainError> {
+        let p = &self.ports;
+        let mut examined = Vec::new();
+        for document in documents {
+            for file in document.files() {
+                if file.file_type == FileType::Pdf {
+                    continue;
+                }
+                let Some(wanted) = documents::wanted(document.step, file.side) else {
+                    continue;
+                };
+                let report = match p.store.get(&file.file_id).await? {
+                    Some(bytes) => p.images.examine(bytes, wanted).await,
+                    None => ImageReport::unreadable(wanted),
+                };
+                examined.push(Examined {
+                    document_id: document.id.clone(),
+                    step: document.step,
+                    side: file.side,
+                    report,
+                });
+            }
+        }
+        Ok(examined)
     }
 
     fn completed_event(
@@ -364,16 +434,19 @@ fn decided_status(outcome: VerificationStatus) -> Option<ProfileStatus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::{DocumentStatus, Side, StoredFile};
     use crate::event::Event as LoggedEvent;
     use crate::memory::{
-        FixedClock, MemoryDocuments, MemoryIdentityIndex, MemoryMerchants, MemoryProfiles,
-        MemoryQuizzes, MemoryVerifications, SequentialIds, outbox,
+        FixedClock, MemoryDocuments, MemoryFiles, MemoryIdentityIndex, MemoryMerchants,
+        MemoryProfiles, MemoryQuizzes, MemoryVerifications, ScriptedImages, SequentialIds, outbox,
     };
     use crate::merchant::Merchant;
     use crate::profile::{
         AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ShortText, Ssn,
         SubmittedFormFields,
     };
+    use crate::template::Feature;
+    use crate::verification::{BarcodeReading, CheckStatus, ReadSource};
     use crate::verification::{CheckName, Policy, Reason};
     use futures_executor::block_on;
 
@@ -381,6 +454,8 @@ mod tests {
         service: VerificationService,
         data: Arc<MemoryProfiles>,
         verifications: Arc<MemoryVerifications>,
+        files: Arc<MemoryFiles>,
+        images: Arc<ScriptedImages>,
     }
 
     fn world(auto_decision: bool) -> World {
@@ -401,6 +476,8 @@ mod tests {
         }
         let ids = Arc::new(SequentialIds::default());
         let verifications = Arc::new(MemoryVerifications(data.clone()));
+        let files = Arc::new(MemoryFiles::default());
+        let images = Arc::new(ScriptedImages::default());
         let service = VerificationService::new(
             VerificationPorts {
                 verifications: verifications.clone(),
@@ -409,6 +486,8 @@ mod tests {
                 profiles: data.clone(),
                 documents: Arc::new(MemoryDocuments(data.clone())),
                 merchants,
+                store: files.clone(),
+                images: images.clone(),
                 clock: Arc::new(FixedClock::default()),
                 outbox: outbox(ids.clone()),
                 ids,
@@ -419,6 +498,8 @@ mod tests {
             service,
             data,
             verifications,
+            files,
+            images,
         }
     }
 
@@ -540,5 +621,84 @@ mod tests {
             "review is left to a person"
         );
         assert_eq!(status_of(&w, "m2", &elsewhere), ProfileStatus::Approved);
+    }
+
+    /// Hands in a licence for the client's quiz: an image whose barcode reads `number`.
+    fn licence(w: &World, profile: &ProfileId, document: &str, number: &str) {
+        let file_id: crate::ids::FileId = format!("f-{document}").into();
+        let bytes = format!("image of {document}").into_bytes();
+        w.files.put(&file_id, &bytes);
+        let read = DocumentRead {
+            source: Some(ReadSource::Barcode),
+            issuer: Some("CA".into()),
+            first_name: Some("ADA".into()),
+            last_name: Some("LOVELACE".into()),
+            document_number: Some(number.into()),
+            ..DocumentRead::default()
+        };
+        w.images.answer(
+            &bytes,
+            ImageReport {
+                barcode: Some(BarcodeReading::Read(read)),
+                ..ImageReport::default()
+            },
+        );
+        w.data.hand_in(Document {
+            id: document.into(),
+            merchant_id: MerchantId("m1".into()),
+            profile_id: profile.clone(),
+            quiz_id: format!("q-{}", profile.0).into(),
+            step: Feature::DriverLicenceUpload,
+            status: DocumentStatus::Pending,
+            evidence: Evidence::Files(vec![StoredFile {
+                file_id,
+                file_name: "back.png".into(),
+                file_type: FileType::Png,
+                size_bytes: bytes.len() as u64,
+                sha256: "00".repeat(32),
+                side: Some(Side::Back),
+            }]),
+            read: Vec::new(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            updated_at: OffsetDateTime::UNIX_EPOCH,
+        });
+    }
+
+    #[test]
+    fn what_is_read_is_kept_on_the_document_and_a_document_on_two_profiles_is_found() {
+        let w = world(false);
+        let first = submitted(&w, "m1", "first", "123456702");
+        let second = submitted(&w, "m1", "second", "123456703");
+        licence(&w, &first, "d-first", "D-123 456");
+        licence(&w, &second, "d-second", "d123456");
+        let runs: Vec<Verification> = (0..2)
+            .map(|_| block_on(w.service.run_next()).expect("ran").expect("a job"))
+            .collect();
+        let check = |v: &Verification, name| {
+            v.checks
+                .iter()
+                .find(|c| c.name == name)
+                .cloned()
+                .expect("listed")
+        };
+        assert_eq!(
+            check(&runs[0], CheckName::Barcode).status,
+            CheckStatus::Passed
+        );
+        assert_eq!(
+            check(&runs[0], CheckName::NameMatch).status,
+            CheckStatus::Passed
+        );
+        assert_eq!(
+            check(&runs[0], CheckName::DuplicateIdentity).status,
+            CheckStatus::Passed
+        );
+        assert_eq!(
+            check(&runs[1], CheckName::DuplicateIdentity).reasons,
+            [Reason::DocumentUsedByAnotherProfile]
+        );
+        let kept = w.data.document(&"d-first".into()).expect("stored").read;
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].document_number.as_deref(), Some("D-123 456"));
     }
 }

@@ -184,9 +184,12 @@ pub enum Reason {
     NoDocument,
     /// Not applicable: nothing was read from the documents to compare.
     NothingRead,
+    /// Not applicable: no address was typed or kept to compare.
+    NoAddress,
     /// Not applicable: this build has no OCR (`tesseract`) to read an MRZ with.
     OcrUnavailable,
-    /// Not applicable: this build reads no images yet.
+    /// Not applicable: the build that ran this verification read no images (kept so
+    /// that verifications stored then still read back).
     ImageAnalysisUnavailable,
     /// Not applicable: this build has no face matcher.
     FaceMatcherUnavailable,
@@ -194,7 +197,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 33] = [
+    pub const ALL: [Reason; 34] = [
         Self::SsnInvalid,
         Self::MinimumAgeNotMet,
         Self::SsnUsedByAnotherProfile,
@@ -225,6 +228,7 @@ impl Reason {
         Self::NoDocumentNumber,
         Self::NoDocument,
         Self::NothingRead,
+        Self::NoAddress,
         Self::OcrUnavailable,
         Self::ImageAnalysisUnavailable,
         Self::FaceMatcherUnavailable,
@@ -263,6 +267,7 @@ impl Reason {
             Self::NoDocumentNumber => "no_document_number",
             Self::NoDocument => "no_document",
             Self::NothingRead => "nothing_read",
+            Self::NoAddress => "no_address",
             Self::OcrUnavailable => "ocr_unavailable",
             Self::ImageAnalysisUnavailable => "image_analysis_unavailable",
             Self::FaceMatcherUnavailable => "face_matcher_unavailable",
@@ -285,6 +290,7 @@ impl Reason {
                 | Self::NoDocumentNumber
                 | Self::NoDocument
                 | Self::NothingRead
+                | Self::NoAddress
                 | Self::OcrUnavailable
                 | Self::ImageAnalysisUnavailable
                 | Self::FaceMatcherUnavailable

@@ -4,7 +4,7 @@
 use time::Date;
 
 use super::check::{Check, CheckName, Detail, Reason};
-use crate::profile::{DateOfBirth, Ssn};
+use crate::profile::Ssn;
 use crate::validation::Invalid;
 
 /// Numbers printed in advertising and on sample cards: never a person's.
@@ -71,7 +71,7 @@ fn age_on(born: Date, today: Date) -> i64 {
 
 /// `minimum_age`: whether the client is at least `minimum` years old `today`. The age
 /// itself is not reported: it would tell the date of birth nearly.
-pub fn minimum_age(born: Option<&DateOfBirth>, today: Date, minimum: MinimumAge) -> Check {
+pub fn minimum_age(born: Option<Date>, today: Date, minimum: MinimumAge) -> Check {
     let Some(born) = born else {
         return Check::not_applicable(CheckName::MinimumAge, Reason::NoDateOfBirth);
     };
@@ -79,7 +79,7 @@ pub fn minimum_age(born: Option<&DateOfBirth>, today: Date, minimum: MinimumAge)
         "minimum_age".to_owned(),
         Detail::Number(i64::from(minimum.years())),
     )];
-    if age_on(born.date(), today) >= i64::from(minimum.years()) {
+    if age_on(born, today) >= i64::from(minimum.years()) {
         Check::passed(CheckName::MinimumAge, details)
     } else {
         Check::failed(
@@ -148,6 +148,7 @@ fn count(n: u64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::DateOfBirth;
     use crate::verification::check::CheckStatus;
     use time::macros::date;
 
@@ -196,7 +197,7 @@ mod tests {
     #[test]
     fn the_minimum_age_counts_whole_years_to_the_birthday() {
         let born = DateOfBirth::parse("2008-06-15").expect("valid");
-        let check = |today| minimum_age(Some(&born), today, MinimumAge::DEFAULT).status;
+        let check = |today| minimum_age(Some(born.date()), today, MinimumAge::DEFAULT).status;
         assert_eq!(
             check(date!(2026 - 06 - 14)),
             CheckStatus::Failed,
@@ -208,13 +209,17 @@ mod tests {
             "the birthday"
         );
         let fifteen = DateOfBirth::parse("2011-01-01").expect("valid");
-        let c = minimum_age(Some(&fifteen), date!(2026 - 11 - 24), MinimumAge::DEFAULT);
+        let c = minimum_age(
+            Some(fifteen.date()),
+            date!(2026 - 11 - 24),
+            MinimumAge::DEFAULT,
+        );
         assert_eq!(c.reasons, [Reason::MinimumAgeNotMet]);
         assert_eq!(c.details, [("minimum_age".to_owned(), Detail::Number(18))]);
         let strict = MinimumAge::new(21).expect("valid");
         let adult = DateOfBirth::parse("2006-01-01").expect("valid");
         assert_eq!(
-            minimum_age(Some(&adult), date!(2026 - 11 - 24), strict).status,
+            minimum_age(Some(adult.date()), date!(2026 - 11 - 24), strict).status,
             CheckStatus::Failed
         );
         assert_eq!(

@@ -8,11 +8,14 @@
 //! is ([`Policy`]). Reading the documents' images comes through a port.
 
 mod check;
+pub mod documents;
 pub mod identity;
+pub mod matching;
 mod policy;
 mod reading;
 
 pub use check::{Check, CheckName, CheckStatus, Detail, Reason};
+pub use documents::{Claimed, Examined};
 pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
@@ -33,6 +36,8 @@ pub enum IdentityKind {
     Ssn,
     /// A device fingerprint.
     Device,
+    /// An identity document: its issuer and number ([`document_key`]).
+    Document,
 }
 
 impl IdentityKind {
@@ -41,6 +46,7 @@ impl IdentityKind {
         match self {
             Self::Ssn => "ssn",
             Self::Device => "device",
+            Self::Document => "document",
         }
     }
 }
@@ -95,22 +101,10 @@ impl Verification {
     }
 }
 
-/// The kinds of evidence a quiz holds, as far as the checks are concerned.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Submitted {
-    /// A driver's licence upload (its barcode is read).
-    pub licence: bool,
-    /// A passport or another ID upload (its MRZ is read).
-    pub passport: bool,
-    /// A selfie.
-    pub selfie: bool,
-    /// The profile holds a licence number to compare with what is read.
-    pub licence_number: bool,
-}
-
-/// What the checks look at: what the client typed or the profile holds, and what storage
-/// counted among the merchant's other profiles. Personal values live here only while the
-/// checks run; none is reported.
+/// What the checks look at: what the client typed or the profile holds, what storage
+/// counted among the merchant's other profiles, and what the image analysis found in the
+/// quiz's documents. Personal values live here only while the checks run; none is
+/// reported.
 #[derive(Debug, Clone)]
 pub struct Facts {
     /// The day it is, where the merchant is judged (UTC).
@@ -125,57 +119,116 @@ pub struct Facts {
     pub ssn_elsewhere: Option<u64>,
     /// Other profiles of the merchant seen on this device (`None`: no fingerprint).
     pub device_elsewhere: Option<u64>,
-    /// What the quiz holds.
-    pub submitted: Submitted,
+    /// Other profiles of the merchant whose document (issuer and number) was read on this
+    /// one's (`None`: no document number read).
+    pub document_elsewhere: Option<u64>,
+    /// Names, licence number and address to compare with the documents.
+    pub claimed: Claimed,
+    /// Every image of the quiz's ID and selfie documents, examined.
+    pub images: Vec<Examined>,
 }
 
-/// Every check of `facts`, in report order. Those that read images say why they did not
-/// run: the quiz holds no such document, or this build reads no images yet.
+/// Every check of `facts`, in report order.
 pub fn checks(facts: &Facts) -> Vec<Check> {
-    use CheckName as C;
-    let s = facts.submitted;
-    let id_images = s.licence || s.passport;
-    let image_check = |name, present: bool| {
-        let reason = match present {
-            true => Reason::ImageAnalysisUnavailable,
-            false => Reason::NoDocument,
-        };
-        Check::not_applicable(name, reason)
-    };
-    let read_check = |name| {
-        let reason = match id_images {
-            true => Reason::NothingRead,
-            false => Reason::NoDocument,
-        };
-        Check::not_applicable(name, reason)
-    };
+    let reads = documents::reads(&facts.images);
+    let typed_birth = facts.date_of_birth.map(|d| d.date());
+    // The age can be judged on the document's birth date when the client typed none.
+    let born = typed_birth.or_else(|| reads.iter().find_map(|(_, r)| r.date_of_birth));
     vec![
         identity::ssn_format(facts.ssn.as_ref()),
-        identity::minimum_age(facts.date_of_birth.as_ref(), facts.today, facts.minimum_age),
-        identity::duplicate_identity(facts.ssn_elsewhere, None),
+        identity::minimum_age(born, facts.today, facts.minimum_age),
+        identity::duplicate_identity(facts.ssn_elsewhere, facts.document_elsewhere),
         identity::duplicate_device(facts.device_elsewhere),
-        image_check(C::DocumentQuality, id_images || s.selfie),
-        image_check(C::Barcode, s.licence),
-        image_check(C::Mrz, s.passport),
-        read_check(C::DocumentExpiry),
-        read_check(C::DocumentDates),
-        read_check(C::NameMatch),
-        read_check(C::DateOfBirthMatch),
-        match s.licence_number {
-            true => read_check(C::DocumentNumberMatch),
-            false => Check::not_applicable(C::DocumentNumberMatch, Reason::NoDocumentNumber),
-        },
-        read_check(C::AddressMatch),
-        image_check(C::SelfieFace, s.selfie),
-        image_check(C::DocumentPortrait, id_images),
-        Check::not_applicable(C::FaceMatch, Reason::FaceMatcherUnavailable),
+        documents::document_quality(&facts.images),
+        documents::barcode(&facts.images),
+        documents::mrz(&facts.images),
+        documents::document_expiry(&reads, facts.today),
+        documents::document_dates(&reads),
+        documents::name_match(&reads, &facts.claimed),
+        documents::date_of_birth_match(&reads, typed_birth),
+        documents::document_number_match(&reads, &facts.claimed),
+        documents::address_match(&reads, &facts.claimed),
+        documents::selfie_face(&facts.images),
+        documents::document_portrait(&facts.images),
+        Check::not_applicable(CheckName::FaceMatch, Reason::FaceMatcherUnavailable),
     ]
+}
+
+/// The key a document is known by in the blind index: who issued it and its number,
+/// folded so that spacing and case do not make two documents of one.
+pub fn document_key(read: &DocumentRead) -> Option<String> {
+    let number: String = read
+        .document_number
+        .as_deref()?
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_uppercase();
+    let issuer = read
+        .issuer
+        .as_deref()
+        .unwrap_or_default()
+        .to_ascii_uppercase();
+    (!number.is_empty()).then(|| format!("{issuer}:{number}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::Side;
+    use crate::template::Feature;
     use time::macros::{date, datetime};
+
+    fn licence_read() -> DocumentRead {
+        DocumentRead {
+            source: Some(ReadSource::Barcode),
+            document_type: Some("driver_licence".into()),
+            issuer: Some("CA".into()),
+            first_name: Some("JANE".into()),
+            middle_name: Some("Q".into()),
+            last_name: Some("DOE".into()),
+            date_of_birth: Some(date!(1990 - 04 - 01)),
+            document_number: Some("D1234567".into()),
+            issued_on: Some(date!(2022 - 01 - 10)),
+            expires_on: Some(date!(2030 - 04 - 01)),
+            address_line_1: Some("1 MAIN ST".into()),
+            state: Some("CA".into()),
+            postal: Some("941050000".into()),
+            marked_ages: vec![(21, date!(2011 - 04 - 01))],
+            ..DocumentRead::default()
+        }
+    }
+
+    fn image(document: &str, step: Feature, side: Option<Side>, report: ImageReport) -> Examined {
+        Examined {
+            document_id: document.into(),
+            step,
+            side,
+            report,
+        }
+    }
+
+    /// A licence (front with a portrait, back with its barcode) and a selfie, all clean.
+    fn images(read: DocumentRead) -> Vec<Examined> {
+        let front = ImageReport {
+            faces: Some(1),
+            ..ImageReport::default()
+        };
+        let back = ImageReport {
+            barcode: Some(BarcodeReading::Read(read)),
+            ..ImageReport::default()
+        };
+        vec![
+            image(
+                "d1",
+                Feature::DriverLicenceUpload,
+                Some(Side::Front),
+                front.clone(),
+            ),
+            image("d1", Feature::DriverLicenceUpload, Some(Side::Back), back),
+            image("d2", Feature::SelfieUpload, None, front),
+        ]
+    }
 
     fn facts() -> Facts {
         Facts {
@@ -185,50 +238,222 @@ mod tests {
             date_of_birth: Some(DateOfBirth::parse("1990-04-01").expect("valid")),
             ssn_elsewhere: Some(0),
             device_elsewhere: Some(0),
-            submitted: Submitted {
-                licence: true,
-                ..Submitted::default()
+            document_elsewhere: Some(0),
+            claimed: Claimed {
+                first_name: "Jane Quinn".into(),
+                last_name: "Doe".into(),
+                licence_number: Some("d123-4567".into()),
+                address: matching::AddressParts::of_one_line(
+                    "1 Main Street, San Francisco, CA 94105, US",
+                ),
             },
+            images: images(licence_read()),
         }
+    }
+
+    fn find(report: &[Check], name: CheckName) -> &Check {
+        report.iter().find(|c| c.name == name).expect("listed")
     }
 
     #[test]
     fn every_check_is_listed_once_in_report_order_whatever_was_submitted() {
-        for submitted in [Submitted::default(), facts().submitted] {
-            let listed: Vec<CheckName> = checks(&Facts {
-                submitted,
-                ..facts()
-            })
-            .iter()
-            .map(|c| c.name)
-            .collect();
+        for images in [Vec::new(), facts().images] {
+            let listed: Vec<CheckName> = checks(&Facts { images, ..facts() })
+                .iter()
+                .map(|c| c.name)
+                .collect();
             assert_eq!(listed, CheckName::ALL);
         }
     }
 
     #[test]
-    fn image_checks_say_whether_the_document_is_missing_or_unread() {
+    fn a_clean_licence_and_selfie_pass_every_document_check() {
         let report = checks(&facts());
+        for check in &report {
+            let expected = match check.name {
+                CheckName::Mrz => CheckStatus::NotApplicable,
+                CheckName::FaceMatch => CheckStatus::NotApplicable,
+                _ => CheckStatus::Passed,
+            };
+            assert_eq!(check.status, expected, "{check:?}");
+        }
+        assert_eq!(
+            find(&report, CheckName::Barcode).document_id,
+            Some("d1".into())
+        );
+        assert_eq!(
+            find(&report, CheckName::DateOfBirthMatch).details,
+            [("matches".to_owned(), Detail::Flag(true))]
+        );
+    }
+
+    #[test]
+    fn each_mismatch_fails_its_own_check_with_its_reason() {
+        let cases: [(fn(&mut DocumentRead), CheckName, Reason); 7] = [
+            (
+                |r| r.expires_on = Some(date!(2025 - 01 - 01)),
+                CheckName::DocumentExpiry,
+                Reason::DocumentExpired,
+            ),
+            (
+                |r| r.issued_on = Some(date!(2031 - 01 - 01)),
+                CheckName::DocumentDates,
+                Reason::DocumentDatesInconsistent,
+            ),
+            (
+                |r| r.marked_ages = vec![(21, date!(2011 - 05 - 01))],
+                CheckName::DocumentDates,
+                Reason::DocumentDatesInconsistent,
+            ),
+            (
+                |r| r.last_name = Some("ROE".into()),
+                CheckName::NameMatch,
+                Reason::NameMismatch,
+            ),
+            (
+                |r| r.date_of_birth = Some(date!(1990 - 04 - 02)),
+                CheckName::DateOfBirthMatch,
+                Reason::DateOfBirthMismatch,
+            ),
+            (
+                |r| r.document_number = Some("D7654321".into()),
+                CheckName::DocumentNumberMatch,
+                Reason::DocumentNumberMismatch,
+            ),
+            (
+                |r| r.postal = Some("10001".into()),
+                CheckName::AddressMatch,
+                Reason::AddressMismatch,
+            ),
+        ];
+        for (change, name, reason) in cases {
+            let mut read = licence_read();
+            change(&mut read);
+            let report = checks(&Facts {
+                images: images(read),
+                ..facts()
+            });
+            let check = find(&report, name);
+            assert_eq!(
+                (check.status, check.reasons.as_slice()),
+                (CheckStatus::Failed, [reason].as_slice()),
+                "{name:?}"
+            );
+            assert_eq!(check.document_id, Some("d1".into()));
+        }
+    }
+
+    #[test]
+    fn image_findings_fail_quality_barcode_mrz_and_faces() {
+        let unusable = ImageReport {
+            quality: vec![QualityIssue::Blurry, QualityIssue::TooSmall],
+            barcode: Some(BarcodeReading::NotFound),
+            faces: Some(0),
+            ..ImageReport::default()
+        };
+        let broken_mrz = ImageReport {
+            mrz: Some(MrzReading::CheckDigitInvalid),
+            faces: Some(1),
+            ..ImageReport::default()
+        };
+        let two_faces = ImageReport {
+            faces: Some(2),
+            ..ImageReport::default()
+        };
+        let images = vec![
+            image("d1", Feature::DriverLicenceUpload, None, unusable),
+            image("d2", Feature::PassportUpload, None, broken_mrz),
+            image("d3", Feature::SelfieUpload, None, two_faces),
+        ];
+        let report = checks(&Facts { images, ..facts() });
+        let failed = |name| {
+            let c = find(&report, name);
+            assert_eq!(c.status, CheckStatus::Failed, "{name:?}");
+            c.reasons.clone()
+        };
+        assert_eq!(
+            failed(CheckName::DocumentQuality),
+            [Reason::ImageTooSmall, Reason::ImageBlurry]
+        );
+        assert_eq!(failed(CheckName::Barcode), [Reason::BarcodeNotFound]);
+        assert_eq!(failed(CheckName::Mrz), [Reason::MrzCheckDigitInvalid]);
+        assert_eq!(failed(CheckName::SelfieFace), [Reason::MultipleFaces]);
+        assert_eq!(
+            failed(CheckName::DocumentPortrait),
+            [Reason::PortraitNotFound]
+        );
+        let nothing = find(&report, CheckName::NameMatch);
+        assert_eq!(
+            (nothing.status, nothing.reasons.as_slice()),
+            (CheckStatus::NotApplicable, [Reason::NothingRead].as_slice())
+        );
+    }
+
+    #[test]
+    fn without_documents_the_image_checks_say_why_they_did_not_run() {
+        let report = checks(&Facts {
+            images: Vec::new(),
+            ..facts()
+        });
         let reasons = |name: CheckName| {
-            let check = report.iter().find(|c| c.name == name).expect("listed");
+            let check = find(&report, name);
             assert_eq!(check.status, CheckStatus::NotApplicable, "{name:?}");
             check.reasons.clone()
         };
-        assert_eq!(
-            reasons(CheckName::Barcode),
-            [Reason::ImageAnalysisUnavailable]
-        );
+        assert_eq!(reasons(CheckName::Barcode), [Reason::NoDocument]);
         assert_eq!(reasons(CheckName::Mrz), [Reason::NoDocument]);
         assert_eq!(reasons(CheckName::SelfieFace), [Reason::NoDocument]);
         assert_eq!(reasons(CheckName::NameMatch), [Reason::NothingRead]);
         assert_eq!(
-            reasons(CheckName::DocumentNumberMatch),
-            [Reason::NoDocumentNumber]
-        );
-        assert_eq!(
             reasons(CheckName::FaceMatch),
             [Reason::FaceMatcherUnavailable]
         );
+        let no_ocr = vec![image(
+            "d2",
+            Feature::PassportUpload,
+            None,
+            ImageReport {
+                mrz: Some(MrzReading::OcrUnavailable),
+                ..ImageReport::default()
+            },
+        )];
+        let report = checks(&Facts {
+            images: no_ocr,
+            ..facts()
+        });
+        assert_eq!(
+            find(&report, CheckName::Mrz).reasons,
+            [Reason::OcrUnavailable]
+        );
+    }
+
+    #[test]
+    fn the_age_is_judged_on_the_documents_birth_date_when_none_was_typed() {
+        let mut young = licence_read();
+        young.date_of_birth = Some(date!(2011 - 06 - 01));
+        young.marked_ages.clear();
+        let report = checks(&Facts {
+            date_of_birth: None,
+            images: images(young),
+            ..facts()
+        });
+        assert_eq!(
+            find(&report, CheckName::MinimumAge).reasons,
+            [Reason::MinimumAgeNotMet]
+        );
+        assert_eq!(
+            find(&report, CheckName::DateOfBirthMatch).reasons,
+            [Reason::NoDateOfBirth]
+        );
+    }
+
+    #[test]
+    fn a_document_is_keyed_by_issuer_and_number_folded() {
+        let mut read = licence_read();
+        read.document_number = Some("d 123-4567".into());
+        assert_eq!(document_key(&read).as_deref(), Some("CA:D1234567"));
+        read.document_number = Some("--".into());
+        assert_eq!(document_key(&read), None);
     }
 
     #[test]
