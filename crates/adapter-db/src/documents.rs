@@ -2,7 +2,9 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
+use domain::document::{Document, DocumentStatus, Evidence, FileType, Side, StoredFile};
+use domain::verification::{DocumentRead, ReadSource};
+use time::Date;
 use domain::ids::{DocumentId, FileId};
 use domain::merchant::MerchantId;
 use domain::outbox::Entry;
@@ -52,7 +54,11 @@ enum StoredEntry {
         content_type: String,
         size_bytes: u64,
         sha256: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
     },
+    /// What a verification read (its `source` tells it from a file).
+    Read(StoredRead),
     Agreement {
         signed_name: String,
         /// Unix seconds.
@@ -78,8 +84,113 @@ fn type_from_text(text: &str) -> Option<FileType> {
         .find(|t| type_text(*t) == text)
 }
 
-fn evidence_text(evidence: &Evidence) -> String {
-    let entries: Vec<StoredEntry> = match evidence {
+/// What was read from a document as stored, dates as `YYYY-MM-DD`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct StoredRead {
+    source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    document_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    issuer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    middle_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    date_of_birth: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    document_number: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    issued_on: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expires_on: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sex: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    address_line_1: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    city: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    postal: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    country: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    marked_ages: Vec<(u8, String)>,
+}
+
+impl StoredRead {
+    fn of(read: &DocumentRead) -> Self {
+        Self {
+            source: read.source.map(|s| s.as_str()).unwrap_or_default().to_owned(),
+            document_type: read.document_type.clone(),
+            issuer: read.issuer.clone(),
+            first_name: read.first_name.clone(),
+            middle_name: read.middle_name.clone(),
+            last_name: read.last_name.clone(),
+            date_of_birth: read.date_of_birth.map(day_text),
+            document_number: read.document_number.clone(),
+            issued_on: read.issued_on.map(day_text),
+            expires_on: read.expires_on.map(day_text),
+            sex: read.sex.clone(),
+            address_line_1: read.address_line_1.clone(),
+            city: read.city.clone(),
+            state: read.state.clone(),
+            postal: read.postal.clone(),
+            country: read.country.clone(),
+            marked_ages: read
+                .marked_ages
+                .iter()
+                .map(|(years, day)| (*years, day_text(*day)))
+                .collect(),
+        }
+    }
+
+    fn into_domain(self) -> StoreResult<DocumentRead> {
+        let day = |text: Option<String>| text.as_deref().map(parse_day).transpose();
+        let marked_ages = self
+            .marked_ages
+            .iter()
+            .map(|(years, day)| Ok((*years, parse_day(day)?)))
+            .collect::<StoreResult<_>>()?;
+        Ok(DocumentRead {
+            source: ReadSource::parse(&self.source),
+            document_type: self.document_type,
+            issuer: self.issuer,
+            first_name: self.first_name,
+            middle_name: self.middle_name,
+            last_name: self.last_name,
+            date_of_birth: day(self.date_of_birth)?,
+            document_number: self.document_number,
+            issued_on: day(self.issued_on)?,
+            expires_on: day(self.expires_on)?,
+            sex: self.sex,
+            address_line_1: self.address_line_1,
+            city: self.city,
+            state: self.state,
+            postal: self.postal,
+            country: self.country,
+            marked_ages,
+        })
+    }
+}
+
+const DAY: &[time::format_description::FormatItem<'_>] =
+    time::macros::format_description!("[year]-[month]-[day]");
+
+fn day_text(day: Date) -> String {
+    day.format(DAY).unwrap_or_default()
+}
+
+fn parse_day(text: &str) -> StoreResult<Date> {
+    Date::parse(text, DAY).map_err(|e| corrupt("documents.data.read", e))
+}
+
+fn data_text(evidence: &Evidence, read: &[DocumentRead]) -> String {
+    let mut entries: Vec<StoredEntry> = match evidence {
         Evidence::Files(files) => files
             .iter()
             .map(|f| StoredEntry::File {
@@ -88,6 +199,7 @@ fn evidence_text(evidence: &Evidence) -> String {
                 content_type: type_text(f.file_type).to_owned(),
                 size_bytes: f.size_bytes,
                 sha256: f.sha256.clone(),
+                side: f.side.map(|s| s.as_str().to_owned()),
             })
             .collect(),
         Evidence::Agreement {
@@ -101,27 +213,31 @@ fn evidence_text(evidence: &Evidence) -> String {
             fingerprint: fingerprint.clone(),
         }],
     };
+    entries.extend(read.iter().map(|r| StoredEntry::Read(StoredRead::of(r))));
     serde_json::to_string(&entries).unwrap_or_default()
 }
 
-fn parse_evidence(data: &str) -> StoreResult<Evidence> {
+/// The evidence and what was read, from `documents.data`.
+fn parse_data(data: &str) -> StoreResult<(Evidence, Vec<DocumentRead>)> {
     let bad = |what: &str| corrupt("documents.data", what);
     let entries: Vec<StoredEntry> =
         serde_json::from_str(data).map_err(|e| corrupt("documents.data", e))?;
     let mut files = Vec::new();
+    let mut other = None;
+    let mut read = Vec::new();
     for entry in entries {
         match entry {
             StoredEntry::Agreement {
                 signed_name,
                 signed_at,
             } => {
-                return Ok(Evidence::Agreement {
+                other = Some(Evidence::Agreement {
                     signed_name,
                     signed_at: from_db("documents.data.signed_at", signed_at)?,
                 });
             }
             StoredEntry::Fingerprint { fingerprint } => {
-                return Ok(Evidence::Fingerprint { fingerprint });
+                other = Some(Evidence::Fingerprint { fingerprint });
             }
             StoredEntry::File {
                 file_id,
@@ -129,16 +245,44 @@ fn parse_evidence(data: &str) -> StoreResult<Evidence> {
                 content_type,
                 size_bytes,
                 sha256,
+                side,
             } => files.push(StoredFile {
                 file_id: file_id.into(),
                 file_name,
                 file_type: type_from_text(&content_type).ok_or_else(|| bad("content_type"))?,
                 size_bytes,
                 sha256,
+                side: side
+                    .map(|s| Side::parse(&s).ok_or_else(|| bad("side")))
+                    .transpose()?,
             }),
+            StoredEntry::Read(stored) => read.push(stored.into_domain()?),
         }
     }
-    Ok(Evidence::Files(files))
+    Ok((other.unwrap_or(Evidence::Files(files)), read))
+}
+
+/// Replaces what was read from a document, inside the caller's transaction; a document
+/// deleted meanwhile is skipped.
+pub(crate) fn replace_reads(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    document: &DocumentId,
+    read: &[DocumentRead],
+) -> Result<(), Failure> {
+    let row: Option<DocumentRow> = documents::table
+        .find(document.as_str())
+        .select(DocumentRow::as_select())
+        .first(conn)
+        .optional()?;
+    let Some(row) = row else { return Ok(()) };
+    let mut stored = row.open(vault)?;
+    stored.read = read.to_vec();
+    let sealed = DocumentRow::seal(&stored, vault)?;
+    diesel::update(documents::table.find(document.as_str()))
+        .set(documents::data.eq(&sealed.data))
+        .execute(conn)?;
+    Ok(())
 }
 
 impl DocumentRow {
@@ -169,7 +313,7 @@ impl DocumentRow {
             quiz_id: d.quiz_id.to_string(),
             name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
-            data: evidence_text(&d.evidence),
+            data: data_text(&d.evidence, &d.read),
             created_at: to_db(d.created_at),
             updated_at: to_db(d.updated_at),
             size_bytes: i64::try_from(size).unwrap_or(i64::MAX),
@@ -181,8 +325,10 @@ impl DocumentRow {
             .status
             .parse()
             .map_err(|e| corrupt("documents.status", e))?;
+        let (evidence, read) = parse_data(&self.data)?;
         Ok(Document {
-            evidence: parse_evidence(&self.data)?,
+            evidence,
+            read,
             id: self.id.into(),
             merchant_id: MerchantId(self.merchant_id),
             profile_id: ProfileId(self.profile_id),

@@ -4,20 +4,22 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::ids::QuizId;
+use domain::ids::{DocumentId, QuizId};
 use domain::merchant::MerchantId;
 use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{IdentityIndex, StoreError, StoreResult, VerificationRepository};
 use domain::profile::{Profile, ProfileId};
 use domain::verification::{
-    Check, CheckName, CheckStatus, Detail, IdentityKind, Reason, Verification, VerificationStatus,
+    Check, CheckName, CheckStatus, Detail, DocumentRead, IdentityKind, Reason, Verification,
+    VerificationStatus,
 };
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 
 use crate::Database;
 use crate::connection::AnyConnection;
+use crate::documents::replace_reads;
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
@@ -221,8 +223,11 @@ impl VerificationRepository for Database {
         verification: &Verification,
         entries: &[Entry],
         profile: Option<&Profile>,
+        reads: &[(DocumentId, Vec<DocumentRead>)],
     ) -> StoreResult<()> {
         let row = VerificationRow::of(verification);
+        let reads = reads.to_vec();
+        let vault = self.vault.clone();
         let entries = entries
             .iter()
             .map(|e| self.sealed(e))
@@ -244,6 +249,9 @@ impl VerificationRepository for Database {
             }
             if let Some(profile) = &profile {
                 update_profile(conn, profile)?;
+            }
+            for (document, read) in &reads {
+                replace_reads(conn, &vault, document, read)?;
             }
             entries.iter().try_for_each(|e| persist(conn, e))
         })

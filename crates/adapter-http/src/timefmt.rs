@@ -9,6 +9,12 @@ pub fn rfc3339(t: OffsetDateTime) -> String {
         .unwrap_or_default()
 }
 
+/// A calendar day as `YYYY-MM-DD`.
+pub fn iso_date(day: time::Date) -> String {
+    day.format(&format_description!("[year]-[month]-[day]"))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

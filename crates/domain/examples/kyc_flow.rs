@@ -10,7 +10,7 @@ use domain::document::FileType;
 use domain::event::Actor;
 use domain::memory::{
     FixedClock, MemoryAudit, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles,
-    MemoryQuizzes, MemoryTemplates, SequentialIds, outbox,
+    MemoryQuizzes, MemoryTemplates, ScriptedImages, SequentialIds, outbox,
 };
 use domain::paging::Page;
 use domain::profile::{
@@ -70,6 +70,7 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
             quizzes,
             merchants,
             store: files.clone(),
+            images: Arc::new(ScriptedImages::default()),
             clock: clock.clone(),
             ids: ids.clone(),
             outbox: outbox(ids.clone()),
@@ -160,7 +161,7 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
         size_bytes: 31,
     };
     client
-        .upload(&link, Feature::PassportUpload, vec![passport])
+        .upload(&link, Feature::PassportUpload, None, vec![passport])
         .await?;
     client.complete(&link).await?;
 

@@ -12,6 +12,7 @@ mod login;
 mod origin;
 mod profile;
 mod profiles;
+mod reading;
 mod quizzes;
 mod routes;
 mod settings;

@@ -14,6 +14,7 @@ use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
+use super::reading::{ReadTable, side_label, tables};
 use super::verification::VerificationSection;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::handlers::State;
@@ -41,6 +42,7 @@ struct FileRow {
     url: String,
     name: String,
     image: bool,
+    side: &'static str,
 }
 
 struct DocumentRow {
@@ -51,6 +53,8 @@ struct DocumentRow {
     files: Vec<FileRow>,
     /// What a step without files holds (the signed name, the fingerprint).
     summary: Option<String>,
+    /// What verification read from it, beside what was typed.
+    read: Vec<ReadTable>,
 }
 
 struct NoteRow {
@@ -140,7 +144,12 @@ pub(super) async fn show(
                     name: t.name,
                 })
                 .collect(),
-            documents: documents.1.items.iter().map(document_row).collect(),
+            documents: documents
+                .1
+                .items
+                .iter()
+                .map(|d| document_row(&profile, d))
+                .collect(),
             notes: notes
                 .items
                 .iter()
@@ -186,7 +195,7 @@ fn quiz_row(state: &State, quiz: &Quiz, now: time::OffsetDateTime) -> QuizRow {
     }
 }
 
-fn document_row(d: &Document) -> DocumentRow {
+fn document_row(profile: &Profile, d: &Document) -> DocumentRow {
     DocumentRow {
         id: d.id.to_string(),
         step: d.step.label(),
@@ -199,8 +208,10 @@ fn document_row(d: &Document) -> DocumentRow {
                 url: format!("/dashboard/documents/{}/files/{}", d.id, f.file_id),
                 name: f.file_name.clone(),
                 image: f.file_type != FileType::Pdf,
+                side: side_label(f.side),
             })
             .collect(),
+        read: tables(profile, &d.read),
         summary: match &d.evidence {
             Evidence::Files(_) => None,
             Evidence::Agreement {

@@ -1,4 +1,5 @@
 use domain::document::{Document, Evidence};
+use domain::verification::DocumentRead;
 use domain::ids::DocumentId;
 use domain::profile::{Country, LongText, Profile, ShortText, Ssn, State};
 use serde::Serialize;
@@ -7,7 +8,7 @@ use utoipa::ToSchema;
 use super::paging::Paging;
 use super::profile::SubmittedFields;
 use crate::fields::Fields;
-use crate::timefmt::rfc3339;
+use crate::timefmt::{iso_date, rfc3339};
 
 pub fn read_document_id(f: &mut Fields<'_>) -> Option<DocumentId> {
     f.required_id("document_id", DocumentId::parse)
@@ -27,7 +28,13 @@ pub enum EvidenceEntry {
         size_bytes: u64,
         /// Lowercase hex SHA-256 of the bytes the client sent.
         sha256: String,
+        /// `front` or `back`, when the client said which side of the ID it shows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<&'static str>,
     },
+    /// What verification read from the document's images (contract §13), one entry per
+    /// source; fields the document does not show are left out.
+    Read(ReadEntry),
     /// `agreement_sign`.
     Agreement {
         signed_name: String,
@@ -38,8 +45,73 @@ pub enum EvidenceEntry {
     Fingerprint { fingerprint: String },
 }
 
+/// What was read from a document: `source` is `barcode` or `mrz`; dates `YYYY-MM-DD`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReadEntry {
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    document_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issuer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    middle_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_of_birth: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    document_number: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issued_on: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expires_on: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sex: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address_line_1: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    city: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    state: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    postal: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    country: Option<String>,
+}
+
+impl ReadEntry {
+    pub fn of(read: &DocumentRead) -> Self {
+        Self {
+            source: read.source.map(|s| s.as_str()).unwrap_or_default(),
+            document_type: read.document_type.clone(),
+            issuer: read.issuer.clone(),
+            first_name: read.first_name.clone(),
+            middle_name: read.middle_name.clone(),
+            last_name: read.last_name.clone(),
+            date_of_birth: read.date_of_birth.map(iso_date),
+            document_number: read.document_number.clone(),
+            issued_on: read.issued_on.map(iso_date),
+            expires_on: read.expires_on.map(iso_date),
+            sex: read.sex.clone(),
+            address_line_1: read.address_line_1.clone(),
+            city: read.city.clone(),
+            state: read.state.clone(),
+            postal: read.postal.clone(),
+            country: read.country.clone(),
+        }
+    }
+}
+
 impl EvidenceEntry {
-    fn of(evidence: &Evidence) -> Vec<Self> {
+    fn of(evidence: &Evidence, read: &[DocumentRead]) -> Vec<Self> {
+        let mut entries = Self::of_evidence(evidence);
+        entries.extend(read.iter().map(|r| Self::Read(ReadEntry::of(r))));
+        entries
+    }
+
+    fn of_evidence(evidence: &Evidence) -> Vec<Self> {
         match evidence {
             Evidence::Files(files) => files
                 .iter()
@@ -49,6 +121,7 @@ impl EvidenceEntry {
                     content_type: f.file_type.mime().to_owned(),
                     size_bytes: f.size_bytes,
                     sha256: f.sha256.clone(),
+                    side: f.side.map(|s| s.as_str()),
                 })
                 .collect(),
             Evidence::Agreement {
@@ -84,7 +157,7 @@ impl DocumentView {
             id: d.id.to_string(),
             name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
-            data: EvidenceEntry::of(&d.evidence),
+            data: EvidenceEntry::of(&d.evidence, &d.read),
             created_at: rfc3339(d.created_at),
             updated_at: rfc3339(d.updated_at),
         }

@@ -11,7 +11,7 @@ use actix_multipart::{Field, Multipart};
 use actix_web::error::PayloadError;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::document::{FileType, MAX_FILE_BYTES};
+use domain::document::{FileType, MAX_FILE_BYTES, Side};
 use domain::ids::FileId;
 use domain::ports::FileUpload;
 use domain::quiz::QuizLink;
@@ -221,6 +221,7 @@ impl Intake {
 #[derive(Default)]
 struct Received {
     step: Option<String>,
+    side: Option<String>,
     files: Vec<IncomingFile>,
     /// Bytes of the files so far, against the quiz's room.
     file_bytes: u64,
@@ -232,17 +233,29 @@ impl Received {
     }
 }
 
-async fn read_step(field: &mut Field, received: &mut Received) -> Result<(), ApiError> {
+/// A short text part (`step`, `side`), trimmed; longer than any valid value is `invalid`.
+async fn read_text(field: &mut Field, invalid: impl Fn() -> ApiError) -> Result<String, ApiError> {
     let mut text = Vec::new();
     while let Some(chunk) = field.next().await {
         let chunk = chunk.map_err(unreadable)?;
         if text.len() + chunk.len() > MAX_STEP_BYTES {
-            return Err(invalid("step", "is not a step of this quiz"));
+            return Err(invalid());
         }
         text.extend_from_slice(&chunk);
     }
-    received.step = Some(String::from_utf8_lossy(&text).trim().to_owned());
-    Ok(())
+    Ok(String::from_utf8_lossy(&text).trim().to_owned())
+}
+
+fn side_invalid() -> ApiError {
+    invalid("side", "must be front or back")
+}
+
+/// The side named, if any: `front` or `back` (an empty field names none).
+fn parse_side(text: Option<&str>) -> Result<Option<Side>, ApiError> {
+    match text.filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(text) => Side::parse(text).map(Some).ok_or_else(side_invalid),
+    }
 }
 
 /// The first bytes of a part, or `None` when it has none.
@@ -322,8 +335,13 @@ async fn receive(state: &State, mut form: Multipart, room: u64) -> Result<Receiv
             Err(e) => Err((None, unreadable(e))),
             Ok(_) if parts > MAX_PARTS => Err((None, too_many_parts())),
             Ok(mut field) => match field.name().unwrap_or_default() {
-                "step" => read_step(&mut field, &mut received)
+                "step" => read_text(&mut field, || invalid("step", "is not a step of this quiz"))
                     .await
+                    .map(|text| received.step = Some(text))
+                    .map_err(|e| (None, e)),
+                "side" => read_text(&mut field, side_invalid)
+                    .await
+                    .map(|text| received.side = Some(text))
                     .map_err(|e| (None, e)),
                 "file" => read_file(state, &mut field, &mut received, room).await,
                 _ => Ok(()),
@@ -359,8 +377,9 @@ pub async fn handle(
                 .ok_or_else(|| invalid("step", "is not a step of this quiz")),
             None => Err(ApiError::bad_request("STEP_REQUIRED", "step is required.")),
         };
-        let step = match step {
-            Ok(step) => step,
+        let chosen = step.and_then(|step| Ok((step, parse_side(received.side.as_deref())?)));
+        let (step, side) = match chosen {
+            Ok(chosen) => chosen,
             Err(e) => {
                 state.client.discard_files(&received.file_ids()).await;
                 return Err(e);
@@ -368,10 +387,18 @@ pub async fn handle(
         };
         let document = state
             .client
-            .upload(&link, step, received.files)
+            .upload(&link, step, side, received.files)
             .await
             .map_err(api_error)?;
-        Ok(DocumentMade::of(&document))
+        // The document is stored: a store that cannot give its files back now costs the
+        // answer its quality, never the upload (the verification judges them again).
+        match state.client.quality(&document).await {
+            Ok(issues) => Ok(DocumentMade::uploaded(&document, &issues)),
+            Err(e) => {
+                tracing::warn!(error = %e, "upload stored, its quality not judged");
+                Ok(DocumentMade::of(&document))
+            }
+        }
     }
     .await;
     after_post(&state, &req, &link, result).await

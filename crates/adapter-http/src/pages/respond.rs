@@ -13,6 +13,7 @@ use domain::error::Resource;
 use domain::quiz::{Quiz, QuizLink};
 use domain::services::QuizSession;
 use domain::template::Feature;
+use domain::verification::{CheckStatus, QualityIssue};
 use serde::Serialize;
 
 use super::view::{MessagePage, QuizPage};
@@ -167,6 +168,16 @@ pub struct DocumentMade {
     document_id: String,
     name: &'static str,
     status: &'static str,
+    /// An upload's images judged as they arrived (contract §14).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quality: Option<QualityAnswer>,
+}
+
+/// Whether an upload's images are usable, with the `document_quality` reasons.
+#[derive(Debug, Serialize)]
+pub struct QualityAnswer {
+    status: &'static str,
+    reasons: Vec<&'static str>,
 }
 
 impl DocumentMade {
@@ -175,6 +186,22 @@ impl DocumentMade {
             document_id: document.id.to_string(),
             name: document.step.name(),
             status: document.status.as_str(),
+            quality: None,
+        }
+    }
+
+    /// An upload's answer, with what is wrong with its images (nothing: passed).
+    pub fn uploaded(document: &Document, issues: &[QualityIssue]) -> Self {
+        let status = match issues.is_empty() {
+            true => CheckStatus::Passed,
+            false => CheckStatus::Failed,
+        };
+        Self {
+            quality: Some(QualityAnswer {
+                status: status.as_str(),
+                reasons: issues.iter().map(|i| i.reason().as_str()).collect(),
+            }),
+            ..Self::of(document)
         }
     }
 }

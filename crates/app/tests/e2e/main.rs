@@ -11,6 +11,7 @@ mod client_abuse;
 mod client_pages;
 mod dashboard;
 mod dashboard_review;
+mod documents_read;
 mod durability;
 mod edge;
 mod events;
@@ -151,6 +152,29 @@ fn main() {
         },
     );
     trials.push(trial.with_ignored_flag(skip_s3 || skip_postgres));
+
+    // Reading documents needs tesseract, the OCR-B font and the face photos; with
+    // IDV_TEST_REQUIRE_OCR=1 or IDV_TEST_REQUIRE_FACES=1 (as in CI) their absence fails.
+    let require_reading = ["IDV_TEST_REQUIRE_OCR", "IDV_TEST_REQUIRE_FACES"]
+        .iter()
+        .any(|flag| std::env::var(flag).is_ok_and(|v| v == "1"));
+    let skip_reading = !documents_read::available() && !require_reading;
+    if skip_reading {
+        eprintln!(
+            "tesseract, fonts-ocr-b or the face photos (scripts/face_photos.sh, IDV_TEST_FACES) \
+             are missing; the document-reading tests are reported as ignored."
+        );
+    }
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        for &(name, scenario) in documents_read::SCENARIOS {
+            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
+                scenario(backend);
+                Ok(())
+            });
+            let skip_backend = backend == Backend::Postgres && skip_postgres;
+            trials.push(trial.with_ignored_flag(skip_reading || skip_backend));
+        }
+    }
 
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");

@@ -13,7 +13,8 @@ use crate::event::{Activity, Event};
 use crate::ids::FileId;
 use crate::outbox::Outbox;
 use crate::ports::{
-    Clock, DocumentStore, FileUpload, IdGenerator, MerchantRepository, QuizRepository, StoreError,
+    Clock, DocumentStore, FileUpload, IdGenerator, ImageAnalysis, MerchantRepository,
+    QuizRepository, StoreError,
 };
 use crate::profile::{
     Address, DateOfBirth, Email, PhoneNumber, ShortText, Ssn, SubmittedFormFields,
@@ -22,7 +23,7 @@ use crate::profile::{
 use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient, UploadLimits};
 use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
-use crate::verification::Verification;
+use crate::verification::{ImageReport, QualityIssue, Verification, Wanted};
 
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -94,6 +95,8 @@ pub struct ClientPorts {
     pub merchants: Arc<dyn MerchantRepository>,
     /// Uploaded files.
     pub store: Arc<dyn DocumentStore>,
+    /// Judges the images as they arrive.
+    pub images: Arc<dyn ImageAnalysis>,
     /// The clock.
     pub clock: Arc<dyn Clock>,
     /// Ids.
@@ -333,6 +336,23 @@ impl ClientService {
         );
         self.record(view, step, &document, details, now).await?;
         Ok(document)
+    }
+
+    /// Whether the images of a document just uploaded are usable (contract §14: the
+    /// client is told at once what to fix): every `document_quality` issue any of them
+    /// has, in report order; none for a document of PDFs only.
+    pub async fn quality(&self, document: &Document) -> Result<Vec<QualityIssue>, DomainError> {
+        let mut issues = Vec::new();
+        for file in document.files().iter().filter(|f| f.file_type != FileType::Pdf) {
+            let report = match self.ports.store.get(&file.file_id).await? {
+                Some(bytes) => self.ports.images.examine(bytes, Wanted::default()).await,
+                None => ImageReport::unreadable(Wanted::default()),
+            };
+            issues.extend(report.quality);
+        }
+        issues.sort_unstable();
+        issues.dedup();
+        Ok(issues)
     }
 
     /// Removes files of an upload that was given up. A file that cannot be removed now is
@@ -616,6 +636,7 @@ mod tests {
         quizzes: Arc<MemoryQuizzes>,
         profiles: Arc<MemoryProfiles>,
         files: Arc<MemoryFiles>,
+        images: Arc<crate::memory::ScriptedImages>,
         link: QuizLink,
     }
 
@@ -671,11 +692,13 @@ mod tests {
             crate::event::Actor::Api,
         ))
         .expect("quiz created");
+        let images = Arc::new(crate::memory::ScriptedImages::default());
         let client = ClientService::new(
             ClientPorts {
                 quizzes: quizzes.clone(),
                 merchants,
                 store: files.clone(),
+                images: images.clone(),
                 clock,
                 outbox: crate::memory::outbox(ids.clone()),
                 ids,
@@ -688,8 +711,30 @@ mod tests {
             quizzes,
             profiles,
             files,
+            images,
             link: QuizLink::Token(created.quiz.token),
         }
+    }
+
+    #[test]
+    fn an_upload_is_told_at_once_what_is_wrong_with_its_images() {
+        let w = world();
+        w.images.answer(
+            &[1, 2, 3],
+            ImageReport {
+                quality: vec![QualityIssue::TooDark, QualityIssue::Blurry],
+                ..ImageReport::default()
+            },
+        );
+        let document = block_on(w.client.upload(
+            &w.link,
+            Feature::PassportUpload,
+            None,
+            vec![photo(&w), photo(&w)],
+        ))
+        .expect("stored");
+        let issues = block_on(w.client.quality(&document)).expect("judged");
+        assert_eq!(issues, [QualityIssue::Blurry, QualityIssue::TooDark]);
     }
 
     /// A JPEG written to the store as an upload would be.

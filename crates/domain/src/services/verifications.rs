@@ -19,7 +19,6 @@ use crate::ports::{
 };
 use crate::profile::{Profile, ProfileKey, ProfileStatus};
 use crate::quiz::{Quiz, QuizLink, QuizLinks};
-use crate::verification::matching::AddressParts;
 use crate::verification::{
     Claimed, DocumentRead, Examined, Facts, IdentityKind, ImageReport, Verification,
     VerificationStatus, checks, document_key, documents,
@@ -64,29 +63,6 @@ pub struct VerificationPorts {
 impl std::fmt::Debug for VerificationPorts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("VerificationPorts")
-    }
-}
-
-/// What the client typed, else what the merchant keeps, to compare with the documents.
-fn claimed(profile: &Profile) -> Claimed {
-    let a = &profile.attributes;
-    let typed_address = profile
-        .submitted
-        .as_ref()
-        .and_then(|s| s.address.as_deref())
-        .and_then(AddressParts::of_one_line);
-    let kept_address = || {
-        Some(AddressParts {
-            street: a.address_line_1.as_ref()?.as_str().to_owned(),
-            state: a.state.as_ref().map(|s| s.as_str().to_owned()),
-            postal: a.postal.as_ref()?.as_str().to_owned(),
-        })
-    };
-    Claimed {
-        first_name: profile.first_name.as_str().to_owned(),
-        last_name: profile.last_name.as_str().to_owned(),
-        licence_number: a.driver_licence_id.as_ref().map(|n| n.as_str().to_owned()),
-        address: typed_address.or_else(kept_address),
     }
 }
 
@@ -254,7 +230,7 @@ impl VerificationService {
             ssn_elsewhere,
             device_elsewhere,
             document_elsewhere,
-            claimed: claimed(profile),
+            claimed: Claimed::of(profile),
             images,
         };
         Ok((facts, stored))

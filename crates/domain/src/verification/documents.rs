@@ -9,6 +9,7 @@ use super::matching::{self, AddressParts};
 use super::reading::{BarcodeReading, DocumentRead, ImageReport, MrzReading, ReadSource, Wanted};
 use crate::document::Side;
 use crate::ids::DocumentId;
+use crate::profile::Profile;
 use crate::template::Feature;
 
 /// The steps whose files are identity documents.
@@ -64,6 +65,67 @@ pub struct Claimed {
     pub licence_number: Option<String>,
     /// The address typed in the quiz, else the profile's.
     pub address: Option<AddressParts>,
+}
+
+impl Claimed {
+    /// What the client typed in the quiz, else what the merchant keeps on the profile.
+    pub fn of(profile: &Profile) -> Self {
+        let a = &profile.attributes;
+        let typed_address = profile
+            .submitted
+            .as_ref()
+            .and_then(|s| s.address.as_deref())
+            .and_then(AddressParts::of_one_line);
+        let kept_address = || {
+            Some(AddressParts {
+                street: a.address_line_1.as_ref()?.as_str().to_owned(),
+                state: a.state.as_ref().map(|s| s.as_str().to_owned()),
+                postal: a.postal.as_ref()?.as_str().to_owned(),
+            })
+        };
+        Self {
+            first_name: profile.first_name.as_str().to_owned(),
+            last_name: profile.last_name.as_str().to_owned(),
+            licence_number: a.driver_licence_id.as_ref().map(|n| n.as_str().to_owned()),
+            address: typed_address.or_else(kept_address),
+        }
+    }
+
+    /// Whether `read`'s names are these (loosely for an MRZ's name line); `None` when
+    /// it holds no last name.
+    pub fn names_agree(&self, read: &DocumentRead) -> Option<bool> {
+        let last = read.last_name.as_deref()?;
+        let first = read.first_name.as_deref().unwrap_or_default();
+        Some(match read.source {
+            Some(ReadSource::Mrz) => {
+                let middle = read.middle_name.as_deref().unwrap_or_default();
+                let whole = [last, first, middle].join("<<");
+                matching::names_appear_in(&self.first_name, &self.last_name, &whole)
+            }
+            _ => matching::names_agree(&self.first_name, &self.last_name, first, last),
+        })
+    }
+
+    /// Whether `read`'s address is this one; `None` when either has none to compare.
+    pub fn address_agrees(&self, read: &DocumentRead) -> Option<bool> {
+        let typed = self.address.as_ref()?;
+        let read = AddressParts {
+            street: read.address_line_1.clone()?,
+            state: read.state.clone(),
+            postal: read.postal.clone()?,
+        };
+        Some(matching::addresses_agree(typed, &read))
+    }
+
+    /// Whether a barcode's licence number is this one; `None` when there is none to
+    /// compare (an MRZ's passport number is not the licence's).
+    pub fn number_agrees(&self, read: &DocumentRead) -> Option<bool> {
+        let typed = self.licence_number.as_deref()?;
+        match read.source {
+            Some(ReadSource::Barcode) => Some(matching::numbers_agree(typed, read.document_number.as_deref()?)),
+            _ => None,
+        }
+    }
 }
 
 /// Each document's readings, the first of each source, in the order the images came.

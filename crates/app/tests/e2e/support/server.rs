@@ -117,6 +117,22 @@ impl Server {
     }
 
     /// SIGKILL: no shutdown code runs.
+    /// The server process's peak resident memory so far (`VmHWM`), in bytes.
+    pub fn peak_memory_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .expect("VmHWM listed");
+        let kib: u64 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("a number of kB");
+        kib * 1024
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
