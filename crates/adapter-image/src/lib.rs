@@ -1,2 +1,4 @@
 //! Image analysis for the verification checks (contract §13), behind
 //! [`domain::ports::ImageAnalysis`].
+
+pub mod decode;
