@@ -2,3 +2,4 @@
 //! [`domain::ports::ImageAnalysis`].
 
 pub mod decode;
+pub mod quality;
