@@ -2,4 +2,5 @@
 //! [`domain::ports::ImageAnalysis`].
 
 pub mod decode;
+pub mod ocr;
 pub mod quality;
