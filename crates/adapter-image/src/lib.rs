@@ -2,5 +2,6 @@
 //! [`domain::ports::ImageAnalysis`].
 
 pub mod decode;
+pub mod mrz;
 pub mod ocr;
 pub mod quality;
