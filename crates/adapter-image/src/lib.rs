@@ -1,2 +1,129 @@
 //! Image analysis for the verification checks (contract §13), behind
-//! [`domain::ports::ImageAnalysis`].
+//! [`domain::ports::ImageAnalysis`]: an upload decoded within the pixel budget, its
+//! quality judged, then what was wanted of it looked for (a licence's barcode, a
+//! machine-readable zone with tesseract, faces), all within a time budget.
+
+pub mod decode;
+pub mod faces;
+pub mod mrz;
+pub mod ocr;
+pub mod quality;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use domain::ports::ImageAnalysis;
+use domain::verification::{BarcodeReading, ImageReport, MrzReading, Wanted};
+
+use crate::ocr::Ocr;
+
+/// How long one image may take, decoding to faces (the contract's 20 s).
+pub const TIME_BUDGET: Duration = Duration::from_secs(20);
+
+/// The image analysis: [`ImageAnalysis`] with this crate's decoders, tesseract and
+/// SeetaFace.
+#[derive(Debug, Clone)]
+pub struct Analyser {
+    ocr: Ocr,
+    budget: Duration,
+}
+
+impl Analyser {
+    /// The analysis, running tesseract as `ocr_command` (from the configuration), or as
+    /// `tesseract` on the `PATH` when `None`.
+    pub fn new(ocr_command: Option<PathBuf>) -> Self {
+        Self {
+            ocr: ocr_command.map(Ocr::new).unwrap_or_default(),
+            budget: TIME_BUDGET,
+        }
+    }
+
+    /// The same with another time budget per image.
+    pub fn with_budget(mut self, budget: Duration) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// The report on `bytes`, worked out on the calling thread (blocking, up to the
+    /// budget): the work [`ImageAnalysis::examine`] runs off the async runtime.
+    pub fn analyse(&self, bytes: &[u8], wanted: Wanted) -> ImageReport {
+        let started = Instant::now();
+        let deadline = started + self.budget;
+        let Some(image) = decode::decode(bytes) else {
+            tracing::info!(
+                elapsed_ms = started.elapsed().as_millis(),
+                "image unreadable"
+            );
+            return ImageReport::unreadable(wanted);
+        };
+        let decoded_ms = started.elapsed().as_millis();
+        let quality = quality::issues(&image);
+        let quality_ms = started.elapsed().as_millis() - decoded_ms;
+        // merged with image-barcode: wanted.barcode.then(|| barcode::read_barcode(&image.gray))
+        let barcode = wanted.barcode.then_some(BarcodeReading::NotFound);
+        let mrz_started = Instant::now();
+        let mrz = wanted
+            .mrz
+            .then(|| mrz::read_mrz(&image.gray, &self.ocr, deadline));
+        let mrz_ms = mrz_started.elapsed().as_millis();
+        if Instant::now() >= deadline {
+            tracing::warn!(
+                elapsed_ms = started.elapsed().as_millis(),
+                "image analysis out of time"
+            );
+            return ImageReport::unreadable(wanted);
+        }
+        let faces_started = Instant::now();
+        let faces = wanted.faces.then(|| faces::count_faces(&image.gray));
+        tracing::info!(
+            decoded_ms,
+            quality_ms,
+            mrz_ms,
+            faces_ms = faces_started.elapsed().as_millis(),
+            issues = quality.len(),
+            mrz = mrz.as_ref().map(outcome),
+            faces,
+            "image analysed"
+        );
+        ImageReport {
+            quality,
+            barcode,
+            mrz,
+            faces,
+        }
+    }
+}
+
+impl Default for Analyser {
+    fn default() -> Self {
+        Self::new(None)
+    }
+}
+
+/// What a zone reading came to, without what it says (for the logs).
+fn outcome(reading: &MrzReading) -> &'static str {
+    match reading {
+        MrzReading::NotFound => "not_found",
+        MrzReading::CheckDigitInvalid => "check_digit_invalid",
+        MrzReading::OcrUnavailable => "ocr_unavailable",
+        MrzReading::Read(_) => "read",
+    }
+}
+
+#[async_trait]
+impl ImageAnalysis for Analyser {
+    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+        let analyser = self.clone();
+        let work = tokio::task::spawn_blocking(move || analyser.analyse(&image, wanted));
+        match tokio::time::timeout(self.budget, work).await {
+            Ok(Ok(report)) => report,
+            // Out of time (the work stops at its own deadline, tesseract killed) or the
+            // work panicked: either way nothing usable came of the image.
+            Ok(Err(_)) | Err(_) => {
+                tracing::warn!("image analysis failed or out of time");
+                ImageReport::unreadable(wanted)
+            }
+        }
+    }
+}

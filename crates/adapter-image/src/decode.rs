@@ -1,0 +1,96 @@
+//! Uploaded bytes to pixels, within the pixel budget: the header is read first and an
+//! image declaring more than [`MAX_IMAGE_PIXELS`] is refused before anything of its size
+//! is allocated (a 900 KB PNG can declare 900 megapixels).
+
+use std::io::Cursor;
+
+use domain::document::MAX_IMAGE_PIXELS;
+use image::imageops::{self, FilterType};
+use image::{GrayImage, ImageFormat, ImageReader, Limits};
+
+/// The long side the analysis works at: larger photos are scaled down to it, which
+/// keeps a 50-megapixel upload to a few megabytes of work while an MRZ's characters
+/// stay over 30 pixels tall.
+pub const ANALYSIS_LONG_SIDE: u32 = 2400;
+
+/// A decoded image, in grey levels (every analysis works on luminance).
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The width as uploaded.
+    pub width: u32,
+    /// The height as uploaded.
+    pub height: u32,
+    /// The pixels, scaled down to at most [`ANALYSIS_LONG_SIDE`] on the long side.
+    pub gray: GrayImage,
+}
+
+/// The image in `bytes` (JPEG or PNG), or `None` when it is anything else, is damaged, or
+/// declares more than [`MAX_IMAGE_PIXELS`].
+pub fn decode(bytes: &[u8]) -> Option<Decoded> {
+    let reader = || {
+        ImageReader::new(Cursor::new(bytes))
+            .with_guessed_format()
+            .ok()
+    };
+    let format = reader()?.format()?;
+    if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png) {
+        return None;
+    }
+    let (width, height) = reader()?.into_dimensions().ok()?;
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels == 0 || pixels > MAX_IMAGE_PIXELS {
+        return None;
+    }
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(width);
+    limits.max_image_height = Some(height);
+    // Four bytes a pixel (RGBA, the widest these formats decode to at 8 bits) and
+    // room for the decoder's own buffers; 16-bit PNGs are refused past the budget.
+    limits.max_alloc = Some(pixels * 4 + (64 << 20));
+    let mut decoder = reader()?;
+    decoder.limits(limits);
+    let gray = decoder.decode().ok()?.into_luma8();
+    Some(Decoded {
+        width,
+        height,
+        gray: shrink(gray, ANALYSIS_LONG_SIDE),
+    })
+}
+
+/// `gray` scaled so that its long side is at most `long_side`.
+pub fn shrink(gray: GrayImage, long_side: u32) -> GrayImage {
+    let (width, height) = gray.dimensions();
+    let longest = width.max(height);
+    if longest <= long_side {
+        return gray;
+    }
+    let scale =
+        |side: u32| ((u64::from(side) * u64::from(long_side) / u64::from(longest)) as u32).max(1);
+    imageops::resize(&gray, scale(width), scale(height), FilterType::Triangle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::degrade;
+    use image::{Rgb, RgbImage};
+
+    #[test]
+    fn jpeg_and_png_decode_and_large_ones_are_scaled_down() {
+        let img = RgbImage::from_pixel(3000, 1000, Rgb([200, 200, 200]));
+        for bytes in [degrade::png(&img), degrade::jpeg(&img, 80)] {
+            let decoded = decode(&bytes).expect("decodes");
+            assert_eq!((decoded.width, decoded.height), (3000, 1000));
+            assert_eq!(decoded.gray.dimensions(), (2400, 800));
+        }
+    }
+
+    #[test]
+    fn a_bomb_a_pdf_and_garbage_are_refused() {
+        assert!(decode(&degrade::png_bomb()).is_none());
+        assert!(decode(b"%PDF-1.7\n1 0 obj << >> endobj\n%%EOF").is_none());
+        assert!(decode(b"\x89PNG\r\n\x1a\nnot really").is_none());
+        assert!(decode(&[0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).is_none());
+        assert!(decode(&[]).is_none());
+    }
+}

@@ -1,0 +1,181 @@
+//! The analysis end to end on generated documents and real tesseract: what a passport
+//! page's zone says, each way an image fails, and faces.
+
+use std::time::{Duration, Instant};
+
+use adapter_image::Analyser;
+use domain::ports::ImageAnalysis;
+use domain::verification::{
+    DocumentRead, ImageReport, MrzReading, QualityIssue, ReadSource, Wanted,
+};
+use fixtures::degrade;
+use fixtures::passport::Passport;
+use image::RgbImage;
+
+const MRZ: Wanted = Wanted {
+    barcode: false,
+    mrz: true,
+    faces: false,
+};
+const FACES: Wanted = Wanted {
+    barcode: false,
+    mrz: false,
+    faces: true,
+};
+
+fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
+    passport
+        .page(portrait)
+        .expect("the OCR-B font (Debian: apt-get install fonts-ocr-b)")
+}
+
+fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {
+    let started = Instant::now();
+    let report = Analyser::default().analyse(&degrade::jpeg(img, 85), wanted);
+    eprintln!("analysed in {:?}", started.elapsed());
+    report
+}
+
+/// A face photo from `IDV_TEST_FACES` (see `scripts/face_photos.sh`), or `None` with a
+/// note; a failure when `IDV_TEST_REQUIRE_FACES=1` says they must be there.
+fn photo(name: &str) -> Option<RgbImage> {
+    let found = fixtures::faces::photo(name);
+    if found.is_none() {
+        assert!(
+            std::env::var("IDV_TEST_REQUIRE_FACES").as_deref() != Ok("1"),
+            "IDV_TEST_REQUIRE_FACES=1 but no {name} in IDV_TEST_FACES (scripts/face_photos.sh DIR)"
+        );
+        eprintln!("skipped: no face photos (scripts/face_photos.sh DIR, then IDV_TEST_FACES=DIR)");
+    }
+    found
+}
+
+#[test]
+fn a_clean_passport_page_reads_with_every_field() {
+    let passport = Passport::sample();
+    let report = analysed(&page(&passport, None), MRZ);
+    assert_eq!(report.quality, []);
+    assert_eq!((report.barcode, report.faces), (None, None));
+    let expected = DocumentRead {
+        source: Some(ReadSource::Mrz),
+        document_type: Some("passport".into()),
+        issuer: Some(passport.nationality.clone()),
+        first_name: Some("ANNA".into()),
+        middle_name: Some("MARIA".into()),
+        last_name: Some(passport.surname.clone()),
+        date_of_birth: Some(passport.birth),
+        document_number: Some(passport.number.clone()),
+        expires_on: Some(passport.expiry),
+        sex: Some(passport.sex.to_string()),
+        country: Some(passport.nationality.clone()),
+        ..DocumentRead::default()
+    };
+    assert_eq!(report.mrz, Some(MrzReading::Read(expected)));
+}
+
+#[test]
+fn a_broken_check_digit_is_named() {
+    let passport = Passport::sample().with_broken_check_digit();
+    let report = analysed(&page(&passport, None), MRZ);
+    assert_eq!(report.mrz, Some(MrzReading::CheckDigitInvalid));
+}
+
+#[test]
+fn a_page_without_a_zone_has_none() {
+    let report = analysed(
+        &Passport::sample().page_without_mrz(None).expect("the font"),
+        MRZ,
+    );
+    assert_eq!(report.mrz, Some(MrzReading::NotFound));
+}
+
+#[test]
+fn without_tesseract_the_zone_cannot_be_read_and_that_is_no_error() {
+    let analyser = Analyser::new(Some("/nonexistent/bin/tesseract".into()));
+    let report = analyser.analyse(&degrade::jpeg(&page(&Passport::sample(), None), 85), MRZ);
+    assert_eq!(report.mrz, Some(MrzReading::OcrUnavailable));
+    assert_eq!(report.quality, []);
+}
+
+#[test]
+fn each_fault_of_an_image_is_reported() {
+    let clean = page(&Passport::sample(), None);
+    let quality = |img: &RgbImage| analysed(img, Wanted::default()).quality;
+    assert_eq!(quality(&clean), []);
+    assert_eq!(quality(&degrade::blur(&clean, 3.0)), [QualityIssue::Blurry]);
+    assert_eq!(
+        quality(&degrade::darken(&clean, 0.3)),
+        [QualityIssue::TooDark]
+    );
+    assert_eq!(quality(&degrade::glare(&clean)), [QualityIssue::TooBright]);
+    assert_eq!(
+        quality(&degrade::scale(&clean, 0.5)),
+        [QualityIssue::TooSmall]
+    );
+}
+
+#[test]
+fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
+    let analyser = Analyser::default();
+    let wanted = Wanted {
+        barcode: true,
+        mrz: true,
+        faces: true,
+    };
+    for bytes in [
+        degrade::png_bomb(),
+        b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n".to_vec(),
+        b"not an image at all".to_vec(),
+        Vec::new(),
+    ] {
+        let started = Instant::now();
+        assert_eq!(
+            analyser.analyse(&bytes, wanted),
+            ImageReport::unreadable(wanted)
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it() {
+    assert_eq!(
+        analysed(&page(&Passport::sample(), None), FACES).faces,
+        Some(0)
+    );
+    let blank = RgbImage::from_pixel(1000, 700, image::Rgb([236, 238, 230]));
+    assert_eq!(analysed(&blank, FACES).faces, Some(0));
+    let Some(portrait) = photo("obama.jpg") else {
+        return;
+    };
+    let faces = analysed(&page(&Passport::sample(), Some(&portrait)), FACES).faces;
+    assert!(faces >= Some(1), "{faces:?}");
+}
+
+#[test]
+fn a_selfie_shows_one_face_and_two_people_two() {
+    for name in fixtures::faces::NAMES {
+        let Some(selfie) = photo(name) else {
+            return;
+        };
+        assert_eq!(analysed(&selfie, FACES).faces, Some(1), "{name}");
+    }
+    let both = fixtures::faces::two_faces().expect("the photos");
+    assert_eq!(analysed(&both, FACES).faces, Some(2));
+}
+
+#[tokio::test]
+async fn the_port_answers_off_the_runtime_and_within_its_budget() {
+    let bytes = degrade::jpeg(&page(&Passport::sample(), None), 85);
+    let report = Analyser::default().examine(bytes.clone(), MRZ).await;
+    assert!(matches!(report.mrz, Some(MrzReading::Read(_))));
+    let hurried = Analyser::default().with_budget(Duration::from_millis(1));
+    assert_eq!(
+        hurried.examine(bytes, MRZ).await,
+        ImageReport::unreadable(MRZ)
+    );
+}
