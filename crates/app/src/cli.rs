@@ -211,6 +211,10 @@ pub struct ServeArgs {
     /// addresses (a receiver on this machine or network). Off: https to public addresses.
     #[arg(long, env = "IDV_WEBHOOK_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new())]
     pub webhook_allow_private: bool,
+    /// The `tesseract` command that reads passports' machine-readable zones (without it,
+    /// the `mrz` check is not applicable: `ocr_unavailable`).
+    #[arg(long, env = "IDV_TESSERACT", default_value = "tesseract")]
+    pub tesseract: std::path::PathBuf,
 }
 
 #[derive(Debug, Subcommand)]

@@ -6,6 +6,7 @@ use adapter_http::{
     ApiState, BodyDeadline, ConnectionCap, DashboardSettings, FailureGate, InProcess, RateLimits,
     TrustedProxies,
 };
+use adapter_image::Analyser;
 use adapter_webhook::HttpSender;
 use anyhow::Context;
 use domain::ports::{Quota, RateLimiter};
@@ -41,6 +42,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             limits,
             webhook_allow_private: args.webhook_allow_private,
         },
+        Arc::new(Analyser::new(Some(args.tesseract.clone()))),
     );
     let proxies = args
         .trusted_proxies

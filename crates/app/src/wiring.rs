@@ -9,7 +9,7 @@ use adapter_db::{CachedKeys, Database, Vault, create_private_dir};
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::outbox::Outbox;
-use domain::ports::{Clock, DocumentStore};
+use domain::ports::{Clock, DocumentStore, ImageAnalysis};
 use domain::quiz::UploadLimits;
 use domain::services::{
     AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
@@ -94,8 +94,13 @@ pub struct Tuning<'a> {
     pub webhook_allow_private: bool,
 }
 
-/// The use cases over `db` and `files`.
-pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) -> Services {
+/// The use cases over `db` and `files`, judging images with `images`.
+pub fn services(
+    db: &Database,
+    files: Arc<dyn DocumentStore>,
+    tuning: Tuning,
+    images: Arc<dyn ImageAnalysis>,
+) -> Services {
     let Tuning {
         public_url,
         limits,
@@ -159,6 +164,7 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
                 quizzes: db.clone(),
                 merchants: db.clone(),
                 store: files.clone(),
+                images: images.clone(),
                 clock: clock.clone(),
                 ids: ids.clone(),
                 outbox: outbox.clone(),
@@ -169,7 +175,7 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
         documents: DocumentService::new(
             db.clone(),
             db.clone(),
-            files,
+            files.clone(),
             clock.clone(),
             ids.clone(),
             outbox.clone(),
@@ -182,6 +188,8 @@ pub fn services(db: &Database, files: Arc<dyn DocumentStore>, tuning: Tuning) ->
                 profiles: db.clone(),
                 documents: db.clone(),
                 merchants: db.clone(),
+                store: files,
+                images,
                 clock: clock.clone(),
                 ids: ids.clone(),
                 outbox: outbox.clone(),
