@@ -4,6 +4,7 @@
 //! machine-readable zone with tesseract, faces), all within a time budget.
 
 pub mod decode;
+pub mod deskew;
 pub mod faces;
 pub mod mrz;
 pub mod ocr;

@@ -15,6 +15,7 @@ use image::GrayImage;
 use image::imageops::{self, FilterType};
 use time::{Date, Month, OffsetDateTime};
 
+use crate::deskew;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
 /// The share of the page's height, from the bottom, where the zone is looked for first.
@@ -34,9 +35,11 @@ const FILLER_HEIGHT: f32 = 0.88;
 /// A glyph under this share of its line's usual width is a fragment of its neighbour.
 const FRAGMENT_WIDTH: f32 = 0.6;
 
-/// The zone in `page` (grey levels), looked for in its bottom [`BAND_SHARE`] % and then,
-/// when not found there, once in the whole page.
+/// The zone in `page` (grey levels), levelled when it is turned, looked for in its
+/// bottom [`BAND_SHARE`] % and then, when not found there, once in the whole page.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, deadline: Instant) -> MrzReading {
+    let levelled = deskew::levelled(page);
+    let page = levelled.as_ref().unwrap_or(page);
     let (width, height) = page.dimensions();
     let top = height - height * BAND_SHARE / 100;
     let band = imageops::crop_imm(page, 0, top, width, height - top).to_image();

@@ -74,6 +74,18 @@ fn a_clean_passport_page_reads_with_every_field() {
 }
 
 #[test]
+fn a_page_photographed_askew_reads_too() {
+    for degrees in [-7.0, 4.0] {
+        let turned = degrade::rotate(&page(&Passport::sample(), None), degrees);
+        let report = analysed(&turned, MRZ);
+        assert!(
+            matches!(report.mrz, Some(MrzReading::Read(_))),
+            "{degrees}: {report:?}"
+        );
+    }
+}
+
+#[test]
 fn a_broken_check_digit_is_named() {
     let passport = Passport::sample().with_broken_check_digit();
     let report = analysed(&page(&passport, None), MRZ);
