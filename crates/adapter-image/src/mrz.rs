@@ -74,6 +74,10 @@ fn read_in(
     ocr: &Ocr,
     deadline: Instant,
 ) -> Result<MrzReading, OcrError> {
+    // Too small to hold a zone (and to scale: a zero side would not).
+    if image.width() < 30 || image.height() < 10 {
+        return Ok(MrzReading::NotFound);
+    }
     let scaled;
     let image = if image.width() < width {
         let height = u64::from(image.height()) * u64::from(width) / u64::from(image.width());

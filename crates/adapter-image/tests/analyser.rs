@@ -154,6 +154,24 @@ fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
 }
 
 #[test]
+fn a_tiny_image_is_too_small_and_nothing_breaks() {
+    let wanted = Wanted {
+        barcode: true,
+        mrz: true,
+        faces: true,
+    };
+    for (width, height) in [(1, 1), (5, 3), (300, 2)] {
+        let tiny = RgbImage::from_pixel(width, height, image::Rgb([120, 130, 140]));
+        let report = Analyser::default().analyse(&degrade::png(&tiny), wanted);
+        assert!(report.quality.contains(&QualityIssue::TooSmall));
+        assert_eq!(
+            (report.mrz, report.faces),
+            (Some(MrzReading::NotFound), Some(0))
+        );
+    }
+}
+
+#[test]
 fn pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it() {
     assert_eq!(
         analysed(&page(&Passport::sample(), None), FACES).faces,
