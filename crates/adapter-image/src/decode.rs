@@ -6,14 +6,16 @@ use std::io::Cursor;
 
 use domain::document::MAX_IMAGE_PIXELS;
 use image::imageops::{self, FilterType};
-use image::{GrayImage, ImageFormat, ImageReader, Limits};
+use image::metadata::Orientation;
+use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
 /// The long side the analysis works at: larger photos are scaled down to it, which
 /// keeps a 50-megapixel upload to a few megabytes of work while an MRZ's characters
 /// stay over 30 pixels tall.
 pub const ANALYSIS_LONG_SIDE: u32 = 2400;
 
-/// A decoded image, in grey levels (every analysis works on luminance).
+/// A decoded image, in grey levels (every analysis works on luminance), turned upright
+/// as its EXIF orientation says.
 #[derive(Debug, Clone)]
 pub struct Decoded {
     /// The width as uploaded.
@@ -47,9 +49,14 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded> {
     // Four bytes a pixel (RGBA, the widest these formats decode to at 8 bits) and
     // room for the decoder's own buffers; 16-bit PNGs are refused past the budget.
     limits.max_alloc = Some(pixels * 4 + (64 << 20));
-    let mut decoder = reader()?;
-    decoder.limits(limits);
-    let gray = decoder.decode().ok()?.into_luma8();
+    let mut reader = reader()?;
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().ok()?;
+    // Phones store a photo as the sensor saw it and say in its EXIF how to turn it.
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut decoded = DynamicImage::from_decoder(decoder).ok()?;
+    decoded.apply_orientation(orientation);
+    let gray = decoded.into_luma8();
     Some(Decoded {
         width,
         height,

@@ -3,7 +3,10 @@
 //! quality judged, then what was wanted of it looked for (a licence's barcode, a
 //! machine-readable zone with tesseract, faces), all within a time budget.
 
+#![warn(missing_docs)]
+
 pub mod decode;
+pub mod deskew;
 pub mod faces;
 pub mod mrz;
 pub mod ocr;

@@ -15,17 +15,27 @@ use image::GrayImage;
 use image::imageops::{self, FilterType};
 use time::{Date, Month, OffsetDateTime};
 
+use crate::deskew;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
-/// The share of the page's height, from the bottom, where the zone is looked for first.
-const BAND_SHARE: u32 = 30;
+/// Where the zone is looked for and at what scale, in turn until its check digits hold:
+/// the share of the page's height from the bottom (100: the whole page), and the width
+/// that part is scaled to. Tesseract misreads small glyphs, and which single digit it
+/// misreads changes with the scale: on the fixture page, JPEG q85 (1375 px) read right
+/// at 2750 and wrong at 2600; blurred with sigma 3, wrong at 2750, 2200 and 3300, right
+/// at 1800. A zone across 2750 px has glyphs about 55 px tall. The bottom half is for a
+/// page photographed with a margin around it, whose zone the bottom 30 % cuts.
+const ATTEMPTS: [(u32, u32); 6] = [
+    (30, 2750),
+    (50, 2750),
+    (30, 2200),
+    (30, 3300),
+    (30, 1800),
+    (100, 2750),
+];
 
-/// The widths a band narrower than them is scaled up to before reading, tried in turn
-/// until the zone's check digits hold: tesseract misreads small glyphs, and which
-/// single digit it misreads changes with the scale. On the fixture page, JPEG q85
-/// (1375 px) read right at 2750 and wrong at 2600; blurred with sigma 3, wrong at 2750,
-/// 2200 and 3300, right at 1800. A zone across this width has glyphs about 55 px tall.
-const READ_WIDTHS: [u32; 4] = [2750, 2200, 3300, 1800];
+/// The most pixels an image is scaled up to for tesseract (a 2750 x 2900 page).
+const READ_PIXELS: f64 = 8_000_000.0;
 
 /// A glyph under this share of the zone's digits' height is a `<` filler, whatever it
 /// was read as. Measured on OCR-B: capitals and digits 29 px, fillers 25 px (0.86).
@@ -34,26 +44,20 @@ const FILLER_HEIGHT: f32 = 0.88;
 /// A glyph under this share of its line's usual width is a fragment of its neighbour.
 const FRAGMENT_WIDTH: f32 = 0.6;
 
-/// The zone in `page` (grey levels), looked for in its bottom [`BAND_SHARE`] % and then,
-/// when not found there, once in the whole page.
+/// The zone in `page` (grey levels), levelled when it is turned, looked for as
+/// [`ATTEMPTS`] says; the whole page only when nothing like a zone was found before.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, deadline: Instant) -> MrzReading {
+    let levelled = deskew::levelled(page);
+    let page = levelled.as_ref().unwrap_or(page);
     let (width, height) = page.dimensions();
-    let top = height - height * BAND_SHARE / 100;
-    let band = imageops::crop_imm(page, 0, top, width, height - top).to_image();
-    let attempts = READ_WIDTHS
-        .iter()
-        .map(|width| (&band, *width))
-        .chain([(page, READ_WIDTHS[0])]);
     let mut found = MrzReading::NotFound;
-    for (attempt, (image, width)) in attempts.enumerate() {
-        // The whole page only when nothing like a zone was in the band.
-        if attempt == READ_WIDTHS.len() && found != MrzReading::NotFound {
+    for (share, read_width) in ATTEMPTS {
+        if Instant::now() >= deadline || (share == 100 && found != MrzReading::NotFound) {
             break;
         }
-        if Instant::now() >= deadline {
-            break;
-        }
-        match read_in(image, width, ocr, deadline) {
+        let top = height - height * share / 100;
+        let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
+        match read_in(&part, read_width, ocr, deadline) {
             Ok(MrzReading::Read(read)) => return MrzReading::Read(read),
             Ok(MrzReading::CheckDigitInvalid) => found = MrzReading::CheckDigitInvalid,
             Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => {}
@@ -64,22 +68,23 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, deadline: Instant) -> MrzReading {
     found
 }
 
-/// `image` scaled to `width` (when narrower) and read.
+/// `image` scaled to `width` and read.
 fn read_in(
     image: &GrayImage,
     width: u32,
     ocr: &Ocr,
     deadline: Instant,
 ) -> Result<MrzReading, OcrError> {
-    let scaled;
-    let image = if image.width() < width {
-        let height = u64::from(image.height()) * u64::from(width) / u64::from(image.width());
-        scaled = imageops::resize(image, width, height as u32, FilterType::CatmullRom);
-        &scaled
-    } else {
-        image
-    };
-    let glyphs = ocr.glyphs(image, deadline)?;
+    // Too small to hold a zone (and to scale: a zero side would not).
+    if image.width() < 30 || image.height() < 10 {
+        return Ok(MrzReading::NotFound);
+    }
+    // At most READ_PIXELS: a tall photo read whole at the zone's width would be huge.
+    let (have_width, have_height) = (f64::from(image.width()), f64::from(image.height()));
+    let width = f64::from(width).min((READ_PIXELS * have_width / have_height).sqrt());
+    let height = (have_height * width / have_width).max(1.0);
+    let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
+    let glyphs = ocr.glyphs(&image, deadline)?;
     Ok(zone(&cells(glyphs)))
 }
 

@@ -3,7 +3,7 @@
 //! model misreads the `<` filler, whose box gives it away).
 
 use std::io::{ErrorKind, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -80,11 +80,6 @@ impl Ocr {
         Self {
             command: command.into(),
         }
-    }
-
-    /// The command it runs.
-    pub fn command(&self) -> &Path {
-        &self.command
     }
 
     /// The MRZ characters tesseract finds in `image`, one text block of uniform lines

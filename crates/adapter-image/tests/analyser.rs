@@ -74,6 +74,68 @@ fn a_clean_passport_page_reads_with_every_field() {
 }
 
 #[test]
+fn a_page_photographed_askew_reads_too() {
+    for degrees in [-7.0, 4.0] {
+        let turned = degrade::rotate(&page(&Passport::sample(), None), degrees);
+        let report = analysed(&turned, MRZ);
+        assert!(
+            matches!(report.mrz, Some(MrzReading::Read(_))),
+            "{degrees}: {report:?}"
+        );
+    }
+}
+
+#[test]
+fn a_page_photographed_on_a_table_reads_too() {
+    let page = degrade::scale(&page(&Passport::sample(), None), 0.6);
+    let mut photo = RgbImage::from_pixel(1600, 1200, image::Rgb([60, 50, 45]));
+    let (left, top) = ((1600 - page.width()) / 2, (1200 - page.height()) / 2);
+    image::imageops::overlay(&mut photo, &page, i64::from(left), i64::from(top));
+    let report = analysed(&degrade::rotate(&photo, 3.0), MRZ);
+    assert!(
+        matches!(report.mrz, Some(MrzReading::Read(_))),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn an_id_card_zone_of_three_lines_reads() {
+    let font = fixtures::passport::ocrb_font().expect("the OCR-B font (fonts-ocr-b)");
+    let mut card = RgbImage::from_pixel(1012, 638, image::Rgb([226, 232, 238]));
+    let zone = [
+        "I<UTOD231458907<<<<<<<<<<<<<<<",
+        "7408122F1204159UTO<<<<<<<<<<<6",
+        "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+    ];
+    for (i, line) in zone.iter().enumerate() {
+        let y = 430 + 62 * i as i32;
+        imageproc::drawing::draw_text_mut(
+            &mut card,
+            image::Rgb([20, 20, 20]),
+            40,
+            y,
+            48.0,
+            &font,
+            line,
+        );
+    }
+    let Some(MrzReading::Read(read)) = analysed(&card, MRZ).mrz else {
+        panic!("the zone was not read");
+    };
+    assert_eq!(read.document_type.as_deref(), Some("id_card"));
+    assert_eq!(read.document_number.as_deref(), Some("D23145890"));
+    assert_eq!(
+        read.date_of_birth,
+        Some(time::macros::date!(1974 - 08 - 12))
+    );
+    assert_eq!(read.expires_on, Some(time::macros::date!(2012 - 04 - 15)));
+    assert_eq!(
+        (read.first_name.as_deref(), read.last_name.as_deref()),
+        (Some("ANNA"), Some("ERIKSSON"))
+    );
+}
+
+#[test]
 fn a_broken_check_digit_is_named() {
     let passport = Passport::sample().with_broken_check_digit();
     let report = analysed(&page(&passport, None), MRZ);
@@ -137,6 +199,24 @@ fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
             started.elapsed() < Duration::from_secs(2),
             "{:?}",
             started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_tiny_image_is_too_small_and_nothing_breaks() {
+    let wanted = Wanted {
+        barcode: true,
+        mrz: true,
+        faces: true,
+    };
+    for (width, height) in [(1, 1), (5, 3), (300, 2)] {
+        let tiny = RgbImage::from_pixel(width, height, image::Rgb([120, 130, 140]));
+        let report = Analyser::default().analyse(&degrade::png(&tiny), wanted);
+        assert!(report.quality.contains(&QualityIssue::TooSmall));
+        assert_eq!(
+            (report.mrz, report.faces),
+            (Some(MrzReading::NotFound), Some(0))
         );
     }
 }

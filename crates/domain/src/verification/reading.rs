@@ -119,6 +119,8 @@ impl QualityIssue {
 }
 
 /// What a licence's barcode gave.
+// One reading per image, moved once: boxing the read would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BarcodeReading {
     /// No PDF417 barcode was found.
@@ -130,6 +132,8 @@ pub enum BarcodeReading {
 }
 
 /// What a passport's machine-readable zone gave.
+// One reading per image, moved once: boxing the read would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MrzReading {
     /// No zone was found.
