@@ -13,9 +13,11 @@ pub mod ocr;
 pub mod quality;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use tokio::sync::Semaphore;
 use domain::ports::ImageAnalysis;
 use domain::verification::{BarcodeReading, ImageReport, MrzReading, Wanted};
 
@@ -30,15 +32,21 @@ pub const TIME_BUDGET: Duration = Duration::from_secs(20);
 pub struct Analyser {
     ocr: Ocr,
     budget: Duration,
+    /// One image at a time per core, whoever asks (uploads judged as they arrive and the
+    /// verification workers alike): the analysis is all CPU, and more at once would only
+    /// slow the API down.
+    cores: Arc<Semaphore>,
 }
 
 impl Analyser {
     /// The analysis, running tesseract as `ocr_command` (from the configuration), or as
     /// `tesseract` on the `PATH` when `None`.
     pub fn new(ocr_command: Option<PathBuf>) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Self {
             ocr: ocr_command.map(Ocr::new).unwrap_or_default(),
             budget: TIME_BUDGET,
+            cores: Arc::new(Semaphore::new(cores)),
         }
     }
 
@@ -117,6 +125,8 @@ fn outcome(reading: &MrzReading) -> &'static str {
 #[async_trait]
 impl ImageAnalysis for Analyser {
     async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+        // The semaphore is never closed; a closed one would only mean no waiting.
+        let _core = self.cores.acquire().await.ok();
         let analyser = self.clone();
         let work = tokio::task::spawn_blocking(move || analyser.analyse(&image, wanted));
         match tokio::time::timeout(self.budget, work).await {
