@@ -1,0 +1,130 @@
+//! How long reading a licence's barcode takes, photo by photo: the cases of
+//! `tests/barcode.rs`, timed (no personal data: the licence is a fixture's).
+//!
+//! `cargo run --release -p adapter-image --example barcode_timings`
+
+use std::io::Cursor;
+use std::time::Instant;
+
+use adapter_image::barcode::read_barcode;
+use domain::verification::BarcodeReading;
+use fixtures::licence::Licence;
+use image::{DynamicImage, GrayImage, Luma, RgbImage, imageops};
+use imageproc::geometric_transformations::{Interpolation, Projection, rotate_about_center, warp};
+
+fn grey(card: &RgbImage) -> GrayImage {
+    DynamicImage::ImageRgb8(card.clone()).into_luma8()
+}
+
+/// The card on a darker table, turned clockwise by `degrees`, scaled by `scale`.
+fn photo(card: &RgbImage, degrees: f32, scale: f32) -> GrayImage {
+    let card = grey(card);
+    let margin = card.width() / 3;
+    let mut table = GrayImage::from_pixel(
+        card.width() + 2 * margin,
+        card.height() + 2 * margin,
+        Luma([90]),
+    );
+    imageops::replace(&mut table, &card, i64::from(margin), i64::from(margin));
+    let turned = rotate_about_center(
+        &table,
+        degrees.to_radians(),
+        Interpolation::Bilinear,
+        Luma([90]),
+    );
+    let (w, h) = (
+        (turned.width() as f32 * scale) as u32,
+        (turned.height() as f32 * scale) as u32,
+    );
+    imageops::resize(&turned, w, h, imageops::FilterType::Triangle)
+}
+
+fn jpeg(image: &GrayImage, quality: u8) -> GrayImage {
+    let mut bytes = Vec::new();
+    let encoder =
+        image::codecs::jpeg::JpegEncoder::new_with_quality(Cursor::new(&mut bytes), quality);
+    image.write_with_encoder(encoder).expect("JPEG encoding");
+    image::load_from_memory(&bytes)
+        .expect("JPEG decoding")
+        .into_luma8()
+}
+
+fn blur(image: &GrayImage, sigma: f32) -> GrayImage {
+    imageproc::filter::gaussian_blur_f32(image, sigma)
+}
+
+/// The photo taken from a little to the side: one edge of the frame shorter.
+fn perspective(image: &GrayImage) -> GrayImage {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let from = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+    let to = [(0.0, 0.0), (w, h * 0.08), (w, h * 0.92), (0.0, h)];
+    let projection = Projection::from_control_points(from, to).expect("a projection");
+    warp(image, &projection, Interpolation::Bilinear, Luma([90]))
+}
+
+/// Grey on grey: a dim, hazy photo.
+fn low_contrast(image: &GrayImage) -> GrayImage {
+    let mut image = image.clone();
+    for pixel in image.pixels_mut() {
+        pixel.0[0] = 100 + pixel.0[0] / 4;
+    }
+    image
+}
+
+fn main() {
+    let licence = Licence::sample();
+    let back = licence.back();
+    let cases: Vec<(String, GrayImage)> = vec![
+        ("clean 1200x760".into(), grey(&back)),
+        ("60 % (720x456)".into(), {
+            let g = grey(&back);
+            imageops::resize(&g, 720, 456, imageops::FilterType::Triangle)
+        }),
+        ("JPEG q70, 5 deg".into(), jpeg(&photo(&back, 5.0, 1.0), 70)),
+        ("3 deg".into(), photo(&back, 3.0, 1.0)),
+        ("9 deg".into(), photo(&back, 9.0, 1.0)),
+        ("15 deg".into(), photo(&back, 15.0, 1.0)),
+        ("30 deg".into(), photo(&back, 30.0, 1.0)),
+        ("-40 deg".into(), photo(&back, -40.0, 1.0)),
+        ("8 deg, 4000 px photo".into(), photo(&back, 8.0, 2.25)),
+        ("8 deg, 60 % photo".into(), photo(&back, 8.0, 0.6)),
+        ("8 deg, 35 % photo".into(), photo(&back, 8.0, 0.35)),
+        (
+            "12 deg, 60 %, JPEG q40".into(),
+            jpeg(&photo(&back, 12.0, 0.6), 40),
+        ),
+        ("45 deg".into(), photo(&back, 45.0, 1.0)),
+        (
+            "blur sigma 1.5, 7 deg".into(),
+            blur(&photo(&back, 7.0, 1.0), 1.5),
+        ),
+        ("perspective".into(), perspective(&photo(&back, 0.0, 1.0))),
+        (
+            "low contrast, 10 deg".into(),
+            low_contrast(&photo(&back, 10.0, 1.0)),
+        ),
+        (
+            "blank card".into(),
+            GrayImage::from_pixel(1200, 760, Luma([235])),
+        ),
+        ("front (no barcode)".into(), grey(&licence.front(None))),
+        (
+            "foreign PDF417".into(),
+            grey(&licence.back_carrying("NOT A LICENCE")),
+        ),
+    ];
+    for (name, image) in cases {
+        let start = Instant::now();
+        let outcome = match read_barcode(&image) {
+            BarcodeReading::Read(_) => "read",
+            BarcodeReading::Invalid => "invalid",
+            BarcodeReading::NotFound => "not found",
+        };
+        println!(
+            "{name:<24} {:>5}x{:<5} {outcome:<10} {:>6} ms",
+            image.width(),
+            image.height(),
+            start.elapsed().as_millis()
+        );
+    }
+}
