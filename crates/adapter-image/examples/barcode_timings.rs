@@ -49,6 +49,40 @@ fn jpeg(image: &GrayImage, quality: u8) -> GrayImage {
         .into_luma8()
 }
 
+/// The card turned by `degrees` on a table `margin` card widths wide on each side, the
+/// whole scaled to `width` pixels wide.
+fn framed(card: &RgbImage, degrees: f32, margin: f32, width: u32) -> GrayImage {
+    let card = grey(card);
+    let m = (card.width() as f32 * margin) as u32;
+    let mut table = GrayImage::from_pixel(card.width() + 2 * m, card.height() + 2 * m, Luma([90]));
+    imageops::replace(&mut table, &card, i64::from(m), i64::from(m));
+    let turned = rotate_about_center(
+        &table,
+        degrees.to_radians(),
+        Interpolation::Bilinear,
+        Luma([90]),
+    );
+    let height = turned.height() * width / turned.width();
+    imageops::resize(&turned, width, height, imageops::FilterType::Triangle)
+}
+
+/// The card turned by `degrees` on a table of strong stripes at 35 degrees.
+fn striped(card: &RgbImage, degrees: f32) -> GrayImage {
+    let mut image = photo(card, degrees, 1.0);
+    let (sin, cos) = (35f32.to_radians().sin(), 35f32.to_radians().cos());
+    for (x, y, pixel) in image.enumerate_pixels_mut() {
+        if pixel.0[0] == 90 {
+            let along = x as f32 * cos + y as f32 * sin;
+            pixel.0[0] = if ((along / 12.0) as u32).is_multiple_of(2) {
+                40
+            } else {
+                200
+            };
+        }
+    }
+    image
+}
+
 fn blur(image: &GrayImage, sigma: f32) -> GrayImage {
     imageproc::filter::gaussian_blur_f32(image, sigma)
 }
@@ -103,6 +137,15 @@ fn main() {
             "low contrast, 10 deg".into(),
             low_contrast(&photo(&back, 10.0, 1.0)),
         ),
+        (
+            "card 1/3 of 4032 px, 6 deg".into(),
+            framed(&back, 6.0, 1.0, 4032),
+        ),
+        (
+            "card 1/2 of 4032 px, 6 deg".into(),
+            framed(&back, 6.0, 0.5, 4032),
+        ),
+        ("striped table, 10 deg".into(), striped(&back, 10.0)),
         (
             "blank card".into(),
             GrayImage::from_pixel(1200, 760, Luma([235])),

@@ -2,9 +2,9 @@
 //! and parsed as an AAMVA record.
 //!
 //! A photo is scaled to a working size, straightened when its content is turned (rxing's
-//! detector gives up past about 3 degrees) and tried; then tried as it is, then enlarged
-//! when it is small. That is at most 3 decodes, each a fraction of a second, and none is
-//! started past the deadline.
+//! detector gives up past about 3 degrees) and tried; then tried as it is, then turned by
+//! the next likeliest angle, then enlarged when it is small. That is at most 4 decodes,
+//! each a fraction of a second, and none is started past the deadline.
 
 mod deskew;
 mod pdf417;
@@ -52,14 +52,24 @@ pub fn read_barcode_until(image: &GrayImage, deadline: Instant) -> BarcodeReadin
     };
     // Measuring the skew costs a fraction of a decode that fails, so a turned photo is
     // straightened before its first decode; the photo as it is comes next, in case the
-    // edges of its background misled the measure.
-    let straight = deskew::skew_degrees(&working)
-        .filter(|degrees| degrees.abs() >= NEGLIGIBLE_SKEW)
-        .map(|degrees| deskew::rotated_back(&working, degrees));
+    // edges of its background misled the measure, then turned by the next likeliest
+    // angle.
+    let angles = deskew::skew_candidates(&working);
+    let significant = |degrees: &&f32| degrees.abs() >= NEGLIGIBLE_SKEW;
+    let straight = angles
+        .first()
+        .filter(significant)
+        .map(|&degrees| deskew::rotated_back(&working, degrees));
     let mut text = straight
         .iter()
         .chain(std::iter::once(&working))
         .find_map(&mut attempt);
+    if text.is_none() {
+        text = angles
+            .get(1)
+            .filter(significant)
+            .and_then(|&degrees| attempt(&deskew::rotated_back(&working, degrees)));
+    }
     let best = straight.as_ref().unwrap_or(&working);
     let small = best.width().max(best.height()) < SMALL_SIDE;
     if text.is_none() && small && Instant::now() < deadline {

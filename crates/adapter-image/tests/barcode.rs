@@ -90,6 +90,25 @@ fn a_turned_photo_reads_once_straightened() {
 }
 
 #[test]
+fn a_card_turned_on_a_striped_table_reads() {
+    // The table's stripes outvote the card's edges: the card's turn is the second guess.
+    let licence = Licence::sample();
+    let mut image = photo(&licence.back(), 10.0);
+    let (sin, cos) = 35f32.to_radians().sin_cos();
+    for (x, y, pixel) in image.enumerate_pixels_mut() {
+        if pixel.0[0] == 90 {
+            let along = x as f32 * cos + y as f32 * sin;
+            pixel.0[0] = if ((along / 12.0) as u32).is_multiple_of(2) {
+                40
+            } else {
+                200
+            };
+        }
+    }
+    assert_reads(&image, &licence, "striped table");
+}
+
+#[test]
 fn a_smaller_photo_reads() {
     let licence = Licence::sample();
     let back = grey(&licence.back());

@@ -19,13 +19,64 @@ const BLUR_SIGMA: f32 = 1.2;
 /// Gradients weaker than this (Sobel units, out of about 1020) are noise, not edges.
 const MIN_MAGNITUDE: f32 = 80.0;
 
-/// The rotation of the image's content in degrees, in (-45, 45]: positive when it is
-/// turned clockwise (as seen on screen). `None` when the image has too few edges to say.
-pub fn skew_degrees(image: &GrayImage) -> Option<f32> {
+/// A second orientation is a candidate only this far from the first (degrees): closer,
+/// it is the same edges and rxing reads either.
+const DISTINCT_DEGREES: f32 = 3.0;
+
+/// The likely rotations of the image's content in degrees, in (-45, 45], positive when it
+/// is turned clockwise (as seen on screen), the likeliest first: the dominant edge
+/// orientation and, when the background has strong edges of its own (a striped table, a
+/// keyboard), the next distinct one. Empty when the image has too few edges to say.
+pub fn skew_candidates(image: &GrayImage) -> Vec<f32> {
     // Pixel staircases of sharp edges bias the measure towards the axes (by about a
     // tenth of the angle); a slight blur turns them back into slopes.
     let small = gaussian_blur_f32(&fit(image, MEASURE_SIDE), BLUR_SIGMA);
-    dominant_orientation(&small)
+    let Some(histogram) = orientation_histogram(&small) else {
+        return Vec::new();
+    };
+    let bins = histogram.len() as isize;
+    let window = BINS_PER_DEGREE as isize / 2;
+    let at = |i: isize| histogram[i.rem_euclid(bins) as usize];
+    // Peaks of the histogram smoothed over 1 degree (circularly), each refined by the
+    // weighted mean of the bins around it.
+    let smoothed: Vec<f32> = (0..bins)
+        .map(|i| (-window..=window).map(|d| at(i + d)).sum())
+        .collect();
+    let refined = |peak: isize| {
+        let (mut weight, mut moment) = (0f32, 0f32);
+        for d in -window..=window {
+            weight += at(peak + d);
+            moment += at(peak + d) * d as f32;
+        }
+        let bin = peak as f32 + if weight > 0.0 { moment / weight } else { 0.0 };
+        signed((bin + 0.5) / BINS_PER_DEGREE as f32)
+    };
+    // A peak is the highest bin within a degree either side: the slopes of a broad peak
+    // are not peaks of their own.
+    let reach = BINS_PER_DEGREE as isize;
+    let is_peak = |i: isize| {
+        (-reach..=reach)
+            .all(|d| smoothed[i as usize] >= smoothed[(i + d).rem_euclid(bins) as usize])
+    };
+    let highest = |exclude: Option<f32>| {
+        (0..bins)
+            .filter(|&i| {
+                is_peak(i)
+                    && exclude.is_none_or(|e| {
+                        signed(i as f32 / BINS_PER_DEGREE as f32 - e).abs() >= DISTINCT_DEGREES
+                    })
+            })
+            .max_by(|&a, &b| smoothed[a as usize].total_cmp(&smoothed[b as usize]))
+    };
+    let Some(first) = highest(None) else {
+        return Vec::new();
+    };
+    let first_degrees = refined(first);
+    let mut candidates = vec![first_degrees];
+    if let Some(second) = highest(Some(first_degrees)).filter(|&i| smoothed[i as usize] > 0.0) {
+        candidates.push(refined(second));
+    }
+    candidates
 }
 
 /// An orientation modulo 90 degrees as an angle in (-45, 45].
@@ -38,8 +89,9 @@ fn signed(degrees: f32) -> f32 {
     }
 }
 
-/// The orientation, modulo 90 degrees, that the edges of `image` mostly have.
-fn dominant_orientation(image: &GrayImage) -> Option<f32> {
+/// The edges of `image` by orientation modulo 90 degrees, weighted by their strength;
+/// `None` when it has none.
+fn orientation_histogram(image: &GrayImage) -> Option<Vec<f32>> {
     let gx = horizontal_sobel(image);
     let gy = vertical_sobel(image);
     let bins = 90 * BINS_PER_DEGREE;
@@ -58,22 +110,7 @@ fn dominant_orientation(image: &GrayImage) -> Option<f32> {
         histogram[bin] += magnitude;
         total += magnitude;
     }
-    if total <= 0.0 {
-        return None;
-    }
-    // The peak of the histogram smoothed over 1 degree (circularly), then refined by the
-    // weighted mean of the bins around it.
-    let window = BINS_PER_DEGREE as isize / 2;
-    let at = |i: isize| histogram[i.rem_euclid(bins as isize) as usize];
-    let smoothed = |i: isize| (-window..=window).map(|d| at(i + d)).sum::<f32>();
-    let peak = (0..bins as isize).max_by(|&a, &b| smoothed(a).total_cmp(&smoothed(b)))?;
-    let (mut weight, mut moment) = (0f32, 0f32);
-    for d in -window..=window {
-        weight += at(peak + d);
-        moment += at(peak + d) * d as f32;
-    }
-    let bin = peak as f32 + if weight > 0.0 { moment / weight } else { 0.0 };
-    Some(signed((bin + 0.5) / BINS_PER_DEGREE as f32))
+    (total > 0.0).then_some(histogram)
 }
 
 /// `image` turned by `-degrees`, on a canvas grown so that no corner is cut off; the
@@ -115,31 +152,58 @@ mod tests {
 
     use super::*;
 
+    fn back() -> GrayImage {
+        DynamicImage::ImageRgb8(fixtures::licence::Licence::sample().back()).into_luma8()
+    }
+
     #[test]
-    fn the_measured_skew_is_the_turn_of_the_card_modulo_a_right_angle() {
-        let back =
-            DynamicImage::ImageRgb8(fixtures::licence::Licence::sample().back()).into_luma8();
+    fn the_likeliest_skew_is_the_turn_of_the_card_modulo_a_right_angle() {
+        let back = back();
         // Within half a degree: rxing reads up to about 3.
-        for degrees in [0.0f32, 1.0, 3.0, -6.0, 12.0, 33.0, 45.0] {
-            let turned = rotated_back(&back, -degrees);
-            let measured = skew_degrees(&turned).expect("a card has edges");
+        for degrees in [0.0f32, 3.0, -6.0, 12.0, 33.0, 45.0] {
+            let measured = skew_candidates(&rotated_back(&back, -degrees));
+            let first = measured.first().copied().unwrap_or(f32::NAN);
             assert!(
-                signed(measured - degrees).abs() < 0.5,
-                "{degrees}: {measured}"
+                signed(first - degrees).abs() < 0.5,
+                "{degrees}: {measured:?}"
             );
         }
-        // Turned by a right angle plus a little reads as the little.
         let turned = rotate_about_center(
             &back,
             93f32.to_radians(),
             Interpolation::Bilinear,
             Luma([255]),
         );
-        let measured = skew_degrees(&turned).expect("a card has edges");
-        assert!((measured - 3.0).abs() < 0.5, "{measured}");
+        let measured = skew_candidates(&turned);
+        assert!((measured[0] - 3.0).abs() < 0.5, "{measured:?}");
         assert_eq!(
-            skew_degrees(&GrayImage::from_pixel(50, 50, Luma([128]))),
-            None
+            skew_candidates(&GrayImage::from_pixel(50, 50, Luma([128]))),
+            Vec::<f32>::new()
+        );
+    }
+
+    #[test]
+    fn strong_edges_around_the_card_leave_its_turn_a_candidate() {
+        // The card turned by 10 degrees on a table striped at 35 degrees.
+        let mut photo = GrayImage::from_fn(1800, 1400, |x, y| {
+            let along = x as f32 * 35f32.to_radians().cos() + y as f32 * 35f32.to_radians().sin();
+            Luma([if ((along / 12.0) as u32).is_multiple_of(2) {
+                40
+            } else {
+                200
+            }])
+        });
+        let card = rotated_back(&back(), -10.0);
+        imageops::replace(&mut photo, &card, 200, 200);
+        let measured = skew_candidates(&photo);
+        assert_eq!(measured.len(), 2, "{measured:?}");
+        assert!(
+            measured.iter().any(|d| (d - 10.0).abs() < 0.5),
+            "{measured:?}"
+        );
+        assert!(
+            measured.iter().any(|d| (d - 35.0).abs() < 0.5),
+            "{measured:?}"
         );
     }
 
