@@ -83,6 +83,23 @@ fn striped(card: &RgbImage, degrees: f32) -> GrayImage {
     image
 }
 
+/// Grey noise in blocks of 3 pixels: edges everywhere, in every direction, and no code,
+/// the most a reader can be asked to search (a fixed sequence, so every run times the same).
+fn noise(width: u32, height: u32) -> GrayImage {
+    let mut state: u32 = 0x2545_f491;
+    let blocks: Vec<u8> = (0..(width / 3 + 1) * (height / 3 + 1))
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state >> 24) as u8
+        })
+        .collect();
+    GrayImage::from_fn(width, height, |x, y| {
+        Luma([blocks[((y / 3) * (width / 3 + 1) + x / 3) as usize]])
+    })
+}
+
 fn blur(image: &GrayImage, sigma: f32) -> GrayImage {
     imageproc::filter::gaussian_blur_f32(image, sigma)
 }
@@ -151,6 +168,12 @@ fn main() {
             GrayImage::from_pixel(1200, 760, Luma([235])),
         ),
         ("front (no barcode)".into(), grey(&licence.front(None))),
+        (
+            "front, 4032 px photo".into(),
+            framed(&licence.front(None), 4.0, 0.5, 4032),
+        ),
+        ("noise 4032x3024 (worst)".into(), noise(4032, 3024)),
+        ("noise 1000x700 (enlarged)".into(), noise(1000, 700)),
         (
             "foreign PDF417".into(),
             grey(&licence.back_carrying("NOT A LICENCE")),

@@ -39,7 +39,7 @@ pub fn parse(text: &str) -> Option<DocumentRead> {
     Some(read(&header, kind, &elements))
 }
 
-/// The header: who issued the card, in which version, and where its subfiles are.
+/// The header: who issued the card and where its subfiles are.
 #[derive(Debug)]
 struct Header {
     /// The issuer identification number, when 6 digits follow the file type.
