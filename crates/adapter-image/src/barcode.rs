@@ -31,7 +31,8 @@ const NEGLIGIBLE_SKEW: f32 = 0.75;
 /// The time [`read_barcode`] allows itself; well within the 20 s a document gets.
 const DEFAULT_BUDGET: Duration = Duration::from_secs(8);
 
-/// What the PDF417 of a licence photo says, within [`DEFAULT_BUDGET`].
+/// What the PDF417 of a licence photo says, within 8 seconds (see
+/// [`read_barcode_until`]).
 pub fn read_barcode(image: &GrayImage) -> BarcodeReading {
     read_barcode_until(image, Instant::now() + DEFAULT_BUDGET)
 }
