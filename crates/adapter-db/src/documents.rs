@@ -3,15 +3,15 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::{Document, DocumentStatus, Evidence, FileType, Side, StoredFile};
-use domain::verification::{DocumentRead, ReadSource};
-use time::Date;
 use domain::ids::{DocumentId, FileId};
 use domain::merchant::MerchantId;
 use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{DocumentRepository, StoreError, StoreResult};
 use domain::profile::ProfileId;
+use domain::verification::{DocumentRead, ReadSource};
 use serde::{Deserialize, Serialize};
+use time::Date;
 
 use domain::template::Feature;
 
@@ -125,7 +125,11 @@ struct StoredRead {
 impl StoredRead {
     fn of(read: &DocumentRead) -> Self {
         Self {
-            source: read.source.map(|s| s.as_str()).unwrap_or_default().to_owned(),
+            source: read
+                .source
+                .map(|s| s.as_str())
+                .unwrap_or_default()
+                .to_owned(),
             document_type: read.document_type.clone(),
             issuer: read.issuer.clone(),
             first_name: read.first_name.clone(),

@@ -5,6 +5,8 @@
 
 #![warn(missing_docs)]
 
+pub mod aamva;
+pub mod barcode;
 pub mod decode;
 pub mod deskew;
 pub mod faces;
@@ -17,9 +19,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use tokio::sync::Semaphore;
 use domain::ports::ImageAnalysis;
 use domain::verification::{BarcodeReading, ImageReport, MrzReading, Wanted};
+use tokio::sync::Semaphore;
 
 use crate::ocr::Ocr;
 
@@ -71,8 +73,11 @@ impl Analyser {
         let decoded_ms = started.elapsed().as_millis();
         let quality = quality::issues(&image);
         let quality_ms = started.elapsed().as_millis() - decoded_ms;
-        // merged with image-barcode: wanted.barcode.then(|| barcode::read_barcode(&image.gray))
-        let barcode = wanted.barcode.then_some(BarcodeReading::NotFound);
+        let barcode_started = Instant::now();
+        let barcode = wanted
+            .barcode
+            .then(|| barcode::read_barcode_until(&image.gray, deadline));
+        let barcode_ms = barcode_started.elapsed().as_millis();
         let mrz_started = Instant::now();
         let mrz = wanted
             .mrz
@@ -90,9 +95,11 @@ impl Analyser {
         tracing::info!(
             decoded_ms,
             quality_ms,
+            barcode_ms,
             mrz_ms,
             faces_ms = faces_started.elapsed().as_millis(),
             issues = quality.len(),
+            barcode = barcode.as_ref().map(barcode_outcome),
             mrz = mrz.as_ref().map(outcome),
             faces,
             "image analysed"
@@ -109,6 +116,15 @@ impl Analyser {
 impl Default for Analyser {
     fn default() -> Self {
         Self::new(None)
+    }
+}
+
+/// What a barcode reading came to, without what it says (for the logs).
+fn barcode_outcome(reading: &BarcodeReading) -> &'static str {
+    match reading {
+        BarcodeReading::NotFound => "not_found",
+        BarcodeReading::Invalid => "invalid",
+        BarcodeReading::Read(_) => "read",
     }
 }
 

@@ -32,7 +32,12 @@ fn mark(agrees: Option<bool>) -> &'static str {
 }
 
 fn joined(parts: &[Option<&str>]) -> String {
-    parts.iter().flatten().copied().collect::<Vec<_>>().join(" ")
+    parts
+        .iter()
+        .flatten()
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The tables of a document's readings, compared with `profile`.

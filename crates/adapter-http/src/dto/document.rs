@@ -1,7 +1,7 @@
 use domain::document::{Document, Evidence};
-use domain::verification::DocumentRead;
 use domain::ids::DocumentId;
 use domain::profile::{Country, LongText, Profile, ShortText, Ssn, State};
+use domain::verification::DocumentRead;
 use serde::Serialize;
 use utoipa::ToSchema;
 

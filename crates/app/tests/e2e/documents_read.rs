@@ -37,7 +37,9 @@ pub fn available() -> bool {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    tesseract && fixtures::passport::ocrb_font().is_ok() && fixtures::faces::photo("obama.jpg").is_some()
+    tesseract
+        && fixtures::passport::ocrb_font().is_ok()
+        && fixtures::faces::photo("obama.jpg").is_some()
 }
 
 fn today() -> Date {
@@ -45,7 +47,12 @@ fn today() -> Date {
 }
 
 fn iso(day: Date) -> String {
-    format!("{:04}-{:02}-{:02}", day.year(), u8::from(day.month()), day.day())
+    format!(
+        "{:04}-{:02}-{:02}",
+        day.year(),
+        u8::from(day.month()),
+        day.day()
+    )
 }
 
 fn face(name: &str) -> RgbImage {
@@ -181,7 +188,10 @@ fn failed(verification: &Value, name: &str, reason: &str) {
     let (status, reasons) = outcome(verification, name);
     assert_eq!(status, "failed", "{name}: {verification}");
     assert!(
-        reasons.as_array().expect("reasons").contains(&json!(reason)),
+        reasons
+            .as_array()
+            .expect("reasons")
+            .contains(&json!(reason)),
         "{name} for {reason}: {verification}"
     );
 }
@@ -229,12 +239,26 @@ fn clean_documents(backend: Backend) {
     let portrait = face("obama.jpg");
     let front = degrade::jpeg(&licence.front(Some(&portrait)), 90);
     let back = degrade::png(&licence.back());
-    let page = passport.page(Some(&face("obama2.jpg"))).expect("OCR-B font");
+    let page = passport
+        .page(Some(&face("obama2.jpg")))
+        .expect("OCR-B font");
     upload_usable(&env, &token, "driver_licence_upload", Some("front"), &front);
     upload_usable(&env, &token, "driver_licence_upload", Some("back"), &back);
     upload_usable(&env, &token, "passport_upload", None, &degrade::png(&page));
-    upload_usable(&env, &token, "selfie_upload", None, &degrade::jpeg(&portrait, 90));
-    type_and_submit(&env, &token, &licence, &licence.postal, Some(licence.date_of_birth));
+    upload_usable(
+        &env,
+        &token,
+        "selfie_upload",
+        None,
+        &degrade::jpeg(&portrait, 90),
+    );
+    type_and_submit(
+        &env,
+        &token,
+        &licence,
+        &licence.postal,
+        Some(licence.date_of_birth),
+    );
 
     let verification = completed(&env.client(), &url);
     for name in [
@@ -256,7 +280,10 @@ fn clean_documents(backend: Backend) {
     }
     assert_eq!(
         outcome(&verification, "face_match"),
-        ("not_applicable".to_owned(), json!(["face_matcher_unavailable"]))
+        (
+            "not_applicable".to_owned(),
+            json!(["face_matcher_unavailable"])
+        )
     );
     assert_eq!(verification["status"], "passed", "{verification}");
     let text = verification.to_string();
@@ -276,7 +303,10 @@ fn clean_documents(backend: Backend) {
         .flat_map(|d| d["data"].as_array().expect("data"))
         .filter_map(|e| e.get("side"))
         .collect();
-    assert!(sides.contains(&&json!("front")) && sides.contains(&&json!("back")), "{all:?}");
+    assert!(
+        sides.contains(&&json!("front")) && sides.contains(&&json!("back")),
+        "{all:?}"
+    );
     let barcode = licences
         .iter()
         .find_map(|d| {
@@ -302,13 +332,24 @@ fn clean_documents(backend: Backend) {
 
     // Checks that decoded every photo kept the server well within its memory budget.
     let peak = env.server.peak_memory_bytes();
-    assert!(peak < 400 * 1024 * 1024, "peak resident memory {peak} bytes");
+    assert!(
+        peak < 400 * 1024 * 1024,
+        "peak resident memory {peak} bytes"
+    );
 }
 
 /// One licence per failure, each for its own client: (what is wrong, its card, the
 /// number the profile keeps, the postal code typed, the birth date typed, the check that
 /// must fail, its reason).
-type WrongLicence = (&'static str, Licence, String, String, Option<Date>, &'static str, &'static str);
+type WrongLicence = (
+    &'static str,
+    Licence,
+    String,
+    String,
+    Option<Date>,
+    &'static str,
+    &'static str,
+);
 
 fn wrong_licences(backend: Backend) {
     let env = Env::start(backend);
@@ -329,18 +370,78 @@ fn wrong_licences(backend: Backend) {
         ..holder()
     };
     let cases: Vec<WrongLicence> = vec![
-        ("fifteen", fifteen, sample.number.clone(), sample.postal.clone(), None, "minimum_age", "minimum_age_not_met"),
-        ("expired", expired, sample.number.clone(), sample.postal.clone(), Some(sample.date_of_birth), "document_expiry", "document_expired"),
-        ("name", other_name, sample.number.clone(), sample.postal.clone(), Some(sample.date_of_birth), "name_match", "name_mismatch"),
-        ("birth", holder(), sample.number.clone(), sample.postal.clone(), Some(sample.date_of_birth + Duration::days(1)), "date_of_birth_match", "date_of_birth_mismatch"),
-        ("number", holder(), "X9999999".to_owned(), sample.postal.clone(), Some(sample.date_of_birth), "document_number_match", "document_number_mismatch"),
-        ("address", holder(), sample.number.clone(), "10001".to_owned(), Some(sample.date_of_birth), "address_match", "address_mismatch"),
+        (
+            "fifteen",
+            fifteen,
+            sample.number.clone(),
+            sample.postal.clone(),
+            None,
+            "minimum_age",
+            "minimum_age_not_met",
+        ),
+        (
+            "expired",
+            expired,
+            sample.number.clone(),
+            sample.postal.clone(),
+            Some(sample.date_of_birth),
+            "document_expiry",
+            "document_expired",
+        ),
+        (
+            "name",
+            other_name,
+            sample.number.clone(),
+            sample.postal.clone(),
+            Some(sample.date_of_birth),
+            "name_match",
+            "name_mismatch",
+        ),
+        (
+            "birth",
+            holder(),
+            sample.number.clone(),
+            sample.postal.clone(),
+            Some(sample.date_of_birth + Duration::days(1)),
+            "date_of_birth_match",
+            "date_of_birth_mismatch",
+        ),
+        (
+            "number",
+            holder(),
+            "X9999999".to_owned(),
+            sample.postal.clone(),
+            Some(sample.date_of_birth),
+            "document_number_match",
+            "document_number_mismatch",
+        ),
+        (
+            "address",
+            holder(),
+            sample.number.clone(),
+            "10001".to_owned(),
+            Some(sample.date_of_birth),
+            "address_match",
+            "address_mismatch",
+        ),
     ];
     let steps = json!({"driver_licence_upload": 1, "address_submit": 1, "date_of_birth_submit": 2});
     let mut sent = Vec::new();
     for (what, card, number, postal, born, _, _) in &cases {
-        let (token, url) = quiz(&env, &format!("{what}@example.com"), card, number, steps.clone());
-        upload_usable(&env, &token, "driver_licence_upload", Some("back"), &degrade::png(&card.back()));
+        let (token, url) = quiz(
+            &env,
+            &format!("{what}@example.com"),
+            card,
+            number,
+            steps.clone(),
+        );
+        upload_usable(
+            &env,
+            &token,
+            "driver_licence_upload",
+            Some("back"),
+            &degrade::png(&card.back()),
+        );
         type_and_submit(&env, &token, card, postal, *born);
         sent.push(url);
     }
@@ -348,7 +449,13 @@ fn wrong_licences(backend: Backend) {
     let askew = degrade::jpeg(&degrade::rotate(&sample.back(), 9.0), 85);
     let (token, askew_url) = quiz(&env, "askew@example.com", &sample, &sample.number, steps);
     upload_usable(&env, &token, "driver_licence_upload", Some("back"), &askew);
-    type_and_submit(&env, &token, &sample, &sample.postal, Some(sample.date_of_birth));
+    type_and_submit(
+        &env,
+        &token,
+        &sample,
+        &sample.postal,
+        Some(sample.date_of_birth),
+    );
 
     for ((what, _, _, _, _, name, reason), url) in cases.iter().zip(&sent) {
         let verification = completed(&env.client(), url);
@@ -360,7 +467,12 @@ fn wrong_licences(backend: Backend) {
         }
     }
     let askew = completed(&env.client(), &askew_url);
-    for name in ["barcode", "name_match", "document_number_match", "address_match"] {
+    for name in [
+        "barcode",
+        "name_match",
+        "document_number_match",
+        "address_match",
+    ] {
         passed(&askew, name);
     }
 }
@@ -378,23 +490,52 @@ fn bad_images(backend: Backend) {
     );
     // A blurred, small photo of the back: the answer says at once what is wrong.
     let small = degrade::scale(&degrade::blur(&licence.back(), 4.0), 0.4);
-    let reply = upload(&env, &token, "driver_licence_upload", Some("back"), &degrade::jpeg(&small, 80));
+    let reply = upload(
+        &env,
+        &token,
+        "driver_licence_upload",
+        Some("back"),
+        &degrade::jpeg(&small, 80),
+    );
     let out = reply.assert_status(200);
     assert_eq!(out["quality"]["status"], "failed", "{out}");
-    let reasons = out["quality"]["reasons"].as_array().expect("reasons").clone();
+    let reasons = out["quality"]["reasons"]
+        .as_array()
+        .expect("reasons")
+        .clone();
     assert!(
         reasons.contains(&json!("image_too_small")) && reasons.contains(&json!("image_blurry")),
         "{out}"
     );
     // A side is only a licence's or another ID's, and only front or back.
-    upload(&env, &token, "driver_licence_upload", Some("top"), &degrade::png(&licence.back()))
-        .assert_error(400, &["SIDE_INVALID"]);
-    let page = passport.page(Some(&face("obama2.jpg"))).expect("OCR-B font");
-    upload(&env, &token, "passport_upload", Some("front"), &degrade::png(&page))
-        .assert_error(400, &["SIDE_INVALID"]);
+    upload(
+        &env,
+        &token,
+        "driver_licence_upload",
+        Some("top"),
+        &degrade::png(&licence.back()),
+    )
+    .assert_error(400, &["SIDE_INVALID"]);
+    let page = passport
+        .page(Some(&face("obama2.jpg")))
+        .expect("OCR-B font");
+    upload(
+        &env,
+        &token,
+        "passport_upload",
+        Some("front"),
+        &degrade::png(&page),
+    )
+    .assert_error(400, &["SIDE_INVALID"]);
     upload_usable(&env, &token, "passport_upload", None, &degrade::png(&page));
     // A "selfie" of the card's back: usable, but nobody in it.
-    upload_usable(&env, &token, "selfie_upload", None, &degrade::png(&licence.back()));
+    upload_usable(
+        &env,
+        &token,
+        "selfie_upload",
+        None,
+        &degrade::png(&licence.back()),
+    );
     post_json(&env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
 
     let verification = completed(&env.client(), &url);

@@ -343,7 +343,11 @@ impl ClientService {
     /// has, in report order; none for a document of PDFs only.
     pub async fn quality(&self, document: &Document) -> Result<Vec<QualityIssue>, DomainError> {
         let mut issues = Vec::new();
-        for file in document.files().iter().filter(|f| f.file_type != FileType::Pdf) {
+        for file in document
+            .files()
+            .iter()
+            .filter(|f| f.file_type != FileType::Pdf)
+        {
             let report = match self.ports.store.get(&file.file_id).await? {
                 Some(bytes) => self.ports.images.examine(bytes, Wanted::default()).await,
                 None => ImageReport::unreadable(Wanted::default()),

@@ -122,7 +122,10 @@ impl Claimed {
     pub fn number_agrees(&self, read: &DocumentRead) -> Option<bool> {
         let typed = self.licence_number.as_deref()?;
         match read.source {
-            Some(ReadSource::Barcode) => Some(matching::numbers_agree(typed, read.document_number.as_deref()?)),
+            Some(ReadSource::Barcode) => Some(matching::numbers_agree(
+                typed,
+                read.document_number.as_deref()?,
+            )),
             _ => None,
         }
     }
