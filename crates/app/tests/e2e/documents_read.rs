@@ -12,7 +12,8 @@ use time::{Date, Duration, OffsetDateTime};
 
 use crate::Scenario;
 use crate::client_pages::post_json;
-use crate::support::{Backend, Env, Part, Reply, multipart};
+use crate::dashboard;
+use crate::support::{Backend, Env, Part, Reply, leaks, multipart};
 use crate::verification::completed;
 
 pub const SCENARIOS: &[Scenario] = &[
@@ -232,7 +233,8 @@ fn read_from<'a>(document: &'a Value, source: &str) -> &'a Value {
 }
 
 fn clean_documents(backend: Backend) {
-    let env = Env::start(backend);
+    // Everything logged, to show that nothing read is.
+    let env = Env::start_with(backend, &[("IDV_LOG", "debug")]);
     let licence = holder();
     let passport = passport_of(&licence);
     let (token, url) = quiz(
@@ -335,6 +337,36 @@ fn clean_documents(backend: Backend) {
     assert_eq!(mrz["document_number"], passport.number);
     assert_eq!(mrz["date_of_birth"], iso(passport.birth));
     assert_eq!(mrz["expires_on"], iso(passport.expiry));
+
+    // What was read is sealed where it is stored, and never logged.
+    let born = iso(licence.date_of_birth);
+    let read_values = [&*licence.number, &passport.number, &*licence.street, &*born];
+    leaks::assert_stored_sealed(&env, &read_values);
+    leaks::assert_not_logged(&env, &read_values);
+
+    // The reviewer sees what was read beside what was typed, each comparison marked.
+    let password = dashboard::reviewer(&env, "rita@example.com");
+    let cookie = dashboard::signed_in(&env, "rita@example.com", password);
+    let list = dashboard::page(&env, "/dashboard/profiles", &cookie);
+    let profile = dashboard::page(&env, &dashboard::first_profile_link(&list), &cookie);
+    let html = profile.text();
+    assert!(
+        html.contains("Read from the barcode, beside what was typed"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Read from the machine-readable zone"),
+        "{html}"
+    );
+    assert!(html.contains(&licence.number), "the number read is shown");
+    assert!(
+        html.contains("Agrees") && !html.contains("Differs"),
+        "{html}"
+    );
+    assert!(
+        html.contains("(front)") && html.contains("(back)"),
+        "each file's side"
+    );
 
     // Checks that decoded every photo kept the server well within its memory budget.
     let peak = env.server.peak_memory_bytes();

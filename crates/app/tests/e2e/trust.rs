@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::Scenario;
 use crate::auth::compat_signature;
 use crate::client_pages::{send_quiz, upload};
+use crate::support::leaks::{assert_stored_sealed, contains, every_file_under};
 use crate::support::{Backend, Env, Server, TestDatabase, jpeg, profile, with};
 
 pub const SCENARIOS: &[Scenario] = &[
@@ -235,23 +236,6 @@ fn random_digits(seed: u128) -> String {
     format!("{}{:08}", 1 + seed % 8, (seed / 7) % 100_000_000)
 }
 
-fn every_file_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            every_file_under(&path, out);
-        } else if path.file_name().is_some_and(|n| n != "server.log") {
-            out.push(path);
-        }
-    }
-}
-
-fn contains(haystack: &[u8], needle: &str) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|w| w == needle.as_bytes())
-}
-
 fn nothing_in_clear(backend: Backend) {
     let env = Env::start(backend);
     let seed = std::time::SystemTime::now()
@@ -295,40 +279,10 @@ fn nothing_in_clear(backend: Backend) {
         assert!(!verification.contains(secret), "{secret} in {verification}");
     }
 
-    let mut files = Vec::new();
-    every_file_under(env.server.db.data_dir.path(), &mut files);
-    assert!(
-        files.iter().any(|f| f.to_string_lossy().contains("files")),
-        "{files:?}"
+    assert_stored_sealed(
+        &env,
+        &[&*ssn, &licence, &marker, &token, &code, "1966-07-08"],
     );
-    for file in &files {
-        let bytes = std::fs::read(file).expect("readable");
-        for secret in [&*ssn, &licence, &marker, &token, &code, "1966-07-08"] {
-            assert!(
-                !contains(&bytes, secret),
-                "{secret} in clear in {}",
-                file.display()
-            );
-        }
-    }
-    if let Some(url) = &env.server.db.url {
-        let dump = std::process::Command::new("pg_dump")
-            .arg(url)
-            .output()
-            .expect("pg_dump runs");
-        assert!(
-            dump.status.success(),
-            "{}",
-            String::from_utf8_lossy(&dump.stderr)
-        );
-        assert!(dump.stdout.len() > 1000, "a real dump");
-        for secret in [&*ssn, &licence, &marker, &token, &code, "1966-07-08"] {
-            assert!(
-                !contains(&dump.stdout, secret),
-                "{secret} in clear in pg_dump"
-            );
-        }
-    }
     // The merchant still reads everything, and downloads the exact bytes.
     let got = env.client().call("profile/get", &pair());
     let p = &got.assert_status(200)["profile"];

@@ -4,6 +4,7 @@
 
 pub mod client;
 pub mod database;
+pub mod leaks;
 pub mod receiver;
 pub mod s3;
 mod server;
