@@ -58,7 +58,7 @@ enum StoredEntry {
         side: Option<String>,
     },
     /// What a verification read (its `source` tells it from a file).
-    Read(StoredRead),
+    Read(Box<StoredRead>),
     Agreement {
         signed_name: String,
         /// Unix seconds.
@@ -217,7 +217,10 @@ fn data_text(evidence: &Evidence, read: &[DocumentRead]) -> String {
             fingerprint: fingerprint.clone(),
         }],
     };
-    entries.extend(read.iter().map(|r| StoredEntry::Read(StoredRead::of(r))));
+    entries.extend(
+        read.iter()
+            .map(|r| StoredEntry::Read(Box::new(StoredRead::of(r)))),
+    );
     serde_json::to_string(&entries).unwrap_or_default()
 }
 

@@ -34,7 +34,7 @@ pub enum EvidenceEntry {
     },
     /// What verification read from the document's images (contract §13), one entry per
     /// source; fields the document does not show are left out.
-    Read(ReadEntry),
+    Read(Box<ReadEntry>),
     /// `agreement_sign`.
     Agreement {
         signed_name: String,
@@ -107,7 +107,7 @@ impl ReadEntry {
 impl EvidenceEntry {
     fn of(evidence: &Evidence, read: &[DocumentRead]) -> Vec<Self> {
         let mut entries = Self::of_evidence(evidence);
-        entries.extend(read.iter().map(|r| Self::Read(ReadEntry::of(r))));
+        entries.extend(read.iter().map(|r| Self::Read(Box::new(ReadEntry::of(r)))));
         entries
     }
 

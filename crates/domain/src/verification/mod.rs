@@ -287,9 +287,12 @@ mod tests {
         );
     }
 
+    /// A change to a clean reading, the check it must fail and the reason.
+    type Mismatch = (fn(&mut DocumentRead), CheckName, Reason);
+
     #[test]
     fn each_mismatch_fails_its_own_check_with_its_reason() {
-        let cases: [(fn(&mut DocumentRead), CheckName, Reason); 7] = [
+        let cases: [Mismatch; 7] = [
             (
                 |r| r.expires_on = Some(date!(2025 - 01 - 01)),
                 CheckName::DocumentExpiry,
