@@ -559,6 +559,10 @@ fn bad_images(backend: Backend) {
     )
     .assert_error(400, &["SIDE_INVALID"]);
     upload_usable(&env, &token, "passport_upload", None, &degrade::png(&page));
+    // The PNG bomb (874 KB declaring 30000 x 30000 pixels) never reaches the analysis:
+    // the upload reads its header and refuses it (the analysis would call it unreadable).
+    upload(&env, &token, "selfie_upload", None, &degrade::png_bomb())
+        .assert_error(400, &["FILE_INVALID"]);
     // A "selfie" of the card's back: usable, but nobody in it.
     upload_usable(
         &env,
@@ -576,4 +580,6 @@ fn bad_images(backend: Backend) {
     failed(&verification, "mrz", "mrz_check_digit_invalid");
     failed(&verification, "selfie_face", "no_face");
     assert_eq!(verification["status"], "review", "{verification}");
+    let peak = env.server.peak_memory_bytes();
+    assert!(peak < 400 * 1024 * 1024, "peak resident memory {peak} bytes");
 }
