@@ -31,7 +31,10 @@ fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
 
 fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {
     let started = Instant::now();
-    let report = Analyser::default().analyse(&degrade::jpeg(img, 85), wanted);
+    // A generous budget: these tests are about what is read, and a machine busy with other
+    // builds must not turn a slow read into a missing one (the budget has its own test).
+    let analyser = Analyser::default().with_budget(Duration::from_secs(300));
+    let report = analyser.analyse(&degrade::jpeg(img, 85), wanted);
     eprintln!("analysed in {:?}", started.elapsed());
     report
 }

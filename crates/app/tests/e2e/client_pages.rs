@@ -662,9 +662,21 @@ fn tokens_stay_out_of_logs(backend: Backend) {
     env.client().send("GET", &format!("/q/{code}"), &[], b"");
     upload(&env, &token, "passport_upload", &[("p.jpg", &jpeg(100))]).assert_status(200);
     let log_path = env.server.db.data_dir.path().join("server.log");
-    // The log is written as requests finish; give the last line a moment.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let log = std::fs::read_to_string(log_path).expect("server log");
+    // The log is written as requests finish: a request made after the others, once
+    // logged, says theirs are written too.
+    env.client().send("GET", "/log-sentinel", &[], b"");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let log = loop {
+        let log = std::fs::read_to_string(&log_path).expect("server log");
+        if log.contains("log-sentinel") || std::time::Instant::now() > deadline {
+            break log;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(
+        log.contains("log-sentinel"),
+        "the sentinel request is logged: {log}"
+    );
     assert!(log.contains("/quiz/"), "requests are logged: {log}");
     assert!(!log.contains(&token), "the token is cut in logs");
     assert!(!log.contains(&code), "the short code is cut in logs");

@@ -108,6 +108,21 @@ fn create_profile(env: &Env, n: usize) {
         .assert_status(201);
 }
 
+/// Everything `receiver` got once a sentinel, made by `make` after the events under test,
+/// has arrived too, the sentinel (whatever `is_sentinel` recognises) left out. A second
+/// delivery of an earlier event is due before the sentinel's, so waiting for the
+/// sentinel, rather than for a while, is what lets a test say nothing more came.
+fn received_through_sentinel(
+    receiver: &Receiver,
+    make: impl FnOnce(),
+    is_sentinel: impl Fn(&Received) -> bool,
+) -> Vec<Received> {
+    make();
+    let received = receiver.wait_until(WAIT, |r| r.iter().any(&is_sentinel));
+    assert!(received.iter().any(&is_sentinel), "the sentinel arrived");
+    received.into_iter().filter(|r| !is_sentinel(r)).collect()
+}
+
 fn distinct_ids(received: &[Received]) -> HashSet<String> {
     received.iter().map(|r| r.id.clone()).collect()
 }
@@ -277,11 +292,14 @@ fn other_merchant(backend: Backend) {
         .assert_error(400, &["DELIVERY_NOT_FOUND"]);
     let listed = theirs.call("webhook/read", &json!({}));
     assert_eq!(listed.assert_status(200)["total_count"], 0);
-    // The other merchant's events never reach this merchant's endpoint.
+    // The other merchant's events are never owed to this merchant's endpoint: what an
+    // event owes is written with it, in its transaction, so the endpoint's delivery log
+    // already says so when the call returns (nothing unowed is ever sent).
+    let owed_before = deliveries(&env, &id).len();
     theirs
         .call("profile/create", &profile("them@example.com", "4165550999"))
         .assert_status(201);
-    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(deliveries(&env, &id).len(), owed_before);
     assert!(
         receiver
             .received()
@@ -374,14 +392,12 @@ fn quiz_flow(backend: Backend) {
         "document_status_changed",
         "note_created",
     ];
-    let received = receiver.wait_until(WAIT, |r| r.len() >= expected.len());
-    // Anything sent twice would arrive by now.
-    std::thread::sleep(Duration::from_secs(1));
-    let received = if received.len() == expected.len() {
-        receiver.received()
-    } else {
-        received
-    };
+    receiver.wait_until(WAIT, |r| r.len() >= expected.len());
+    let received = received_through_sentinel(
+        &receiver,
+        || create_profile(&env, 9),
+        |r| r.body.contains("p9@example.com"),
+    );
     let mut kinds: Vec<String> = received.iter().map(Received::kind).collect();
     kinds.sort();
     let mut wanted: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
@@ -553,11 +569,12 @@ fn gone_disables(backend: Backend) {
         (json!("failed"), json!(410))
     );
     assert_eq!(first["next_attempt_at"], Value::Null);
-    // While it is off, events are not owed to it: nothing is kept for later.
+    // While it is off, events are not owed to it: nothing is kept for later. What an
+    // event owes is written in its transaction, so the log says so at once, and an
+    // endpoint is only ever sent what it is owed.
     create_profile(&env, 2);
-    std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(receiver.received().len(), 1);
     assert_eq!(deliveries(&env, &id).len(), 1);
+    assert_eq!(receiver.received().len(), 1);
     // On again: new events go out, and a retry sends the failed one again.
     env.client()
         .call("webhook/update", &json!({"webhook_id": id, "enabled": 1}))
@@ -588,18 +605,26 @@ fn events_filter(backend: Backend) {
     env.client()
         .call("note/create", &with(key, "note", json!("checked")))
         .assert_status(201);
-    let received = receiver.wait_until(WAIT, |r| !r.is_empty());
-    std::thread::sleep(Duration::from_secs(1));
-    let received = if received.len() == 1 {
-        receiver.received()
-    } else {
-        received
+    receiver.wait_until(WAIT, |r| !r.is_empty());
+    // The sentinel is a note too: the only events this endpoint listens to.
+    let sentinel = || {
+        create_profile(&env, 2);
+        let key = json!({"email_address": "p2@example.com", "mobile_number": "4165500002"});
+        env.client()
+            .call("note/create", &with(key, "note", json!("sentinel")))
+            .assert_status(201);
     };
+    let received =
+        received_through_sentinel(&receiver, sentinel, |r| r.body.contains("p2@example.com"));
     let kinds: Vec<String> = received.iter().map(Received::kind).collect();
     assert_eq!(kinds, ["note_created"]);
     let log = deliveries(&env, &id);
-    assert_eq!(log.len(), 1);
-    assert_eq!(log[0]["type"], "note_created");
+    assert_eq!(
+        log.len(),
+        2,
+        "the note and the sentinel's note alone were owed"
+    );
+    assert!(log.iter().all(|d| d["type"] == "note_created"), "{log:?}");
 }
 
 fn rotation(backend: Backend) {
@@ -652,9 +677,13 @@ pub fn two_instances_deliver_each_event_once(backend: Backend) {
             .assert_status(201);
     }
     receiver.wait_until(WAIT, |r| distinct_ids(r).len() >= EVENTS);
-    // Give a second delivery of anything every chance to arrive.
-    std::thread::sleep(Duration::from_secs(3));
-    let received = receiver.received();
+    let sentinel = || {
+        let body = profile("sentinel@example.com", "4165599999");
+        clients[0].call("profile/create", &body).assert_status(201);
+    };
+    let received = received_through_sentinel(&receiver, sentinel, |r| {
+        r.body.contains("sentinel@example.com")
+    });
     assert_eq!(distinct_ids(&received).len(), EVENTS);
     assert_eq!(received.len(), EVENTS, "no event was delivered twice");
 }
