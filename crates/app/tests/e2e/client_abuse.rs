@@ -259,100 +259,10 @@ fn empty_part_stores_nothing(backend: Backend) {
     assert_eq!(env.server.stored_files().len(), 1);
 }
 
-/// Writes bits least significant first, as deflate packs them.
-#[derive(Default)]
-struct Bits {
-    bytes: Vec<u8>,
-    used: u32,
-}
-
-impl Bits {
-    fn push(&mut self, value: u32, count: u32) {
-        for i in 0..count {
-            if self.used.is_multiple_of(8) {
-                self.bytes.push(0);
-            }
-            let bit = ((value >> i) & 1) as u8;
-            *self.bytes.last_mut().expect("a byte") |= bit << (self.used % 8);
-            self.used += 1;
-        }
-    }
-
-    /// A Huffman code, which deflate writes most significant bit first.
-    fn code(&mut self, code: u32, length: u32) {
-        let reversed = (0..length).fold(0, |r, i| r | (((code >> i) & 1) << (length - 1 - i)));
-        self.push(reversed, length);
-    }
-}
-
-/// A zlib stream of `count` zero bytes: one literal, then copies of 258 bytes at distance
-/// 1 under the fixed Huffman codes (13 bits per 258 bytes), the way a decompression bomb
-/// is made.
-fn zlib_of_zeros(count: u64) -> Vec<u8> {
-    let mut bits = Bits::default();
-    bits.push(1, 1); // the last block
-    bits.push(1, 2); // fixed Huffman codes
-    let literal_zero = |bits: &mut Bits| bits.code(0b0011_0000, 8);
-    literal_zero(&mut bits);
-    let rest = count - 1;
-    for _ in 0..rest / 258 {
-        bits.code(0b1100_0101, 8); // length 258 (code 285)
-        bits.code(0, 5); // distance 1
-    }
-    for _ in 0..rest % 258 {
-        literal_zero(&mut bits);
-    }
-    bits.code(0, 7); // end of block
-    let mut out = vec![0x78, 0x01];
-    out.extend(bits.bytes);
-    // Adler-32 of zeros: the first sum stays 1, the second adds 1 per byte.
-    let adler = ((count % 65521) << 16) | 1;
-    out.extend_from_slice(&(adler as u32).to_be_bytes());
-    out
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let mut checked = kind.to_vec();
-    checked.extend_from_slice(data);
-    out.extend_from_slice(&checked);
-    out.extend_from_slice(&crc32(&checked).to_be_bytes());
-}
-
-/// A valid black PNG of `side` x `side` pixels, one bit each: its pixels decompress to
-/// `side` x (1 + `side` / 8) bytes, from a file of a few hundred KiB.
-fn black_png(side: u32) -> Vec<u8> {
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut header = Vec::new();
-    header.extend_from_slice(&side.to_be_bytes());
-    header.extend_from_slice(&side.to_be_bytes());
-    header.extend_from_slice(&[1, 0, 0, 0, 0]); // 1 bit, greyscale, deflate, no filter, no interlace
-    png_chunk(&mut png, b"IHDR", &header);
-    let row = 1 + u64::from(side).div_ceil(8);
-    png_chunk(&mut png, b"IDAT", &zlib_of_zeros(row * u64::from(side)));
-    png_chunk(&mut png, b"IEND", &[]);
-    png
-}
-
 fn huge_images_refused(backend: Backend) {
     let env = Env::start(backend);
     let (token, _, _) = send_quiz(&env, json!({"passport_upload": 1}));
-    let bomb = black_png(30_000);
+    let bomb = fixtures::degrade::png_bomb();
     assert!(bomb.len() < 1024 * 1024, "{} bytes", bomb.len());
     let reply = upload(&env, &token, "passport_upload", &[("scan.png", &bomb)]);
     reply.assert_error(400, &["FILE_INVALID"]);
@@ -372,7 +282,10 @@ fn huge_images_refused(backend: Backend) {
         &env,
         &token,
         "passport_upload",
-        &[("id.png", &black_png(2_000))],
+        &[(
+            "id.png",
+            &fixtures::degrade::png(&image::RgbImage::new(2_000, 2_000)),
+        )],
     )
     .assert_status(200);
     upload(&env, &token, "passport_upload", &[("id.jpg", &jpeg(500))]).assert_status(200);

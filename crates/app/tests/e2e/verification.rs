@@ -39,7 +39,7 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// The checks every verification lists, in order.
-const CHECKS: [&str; 16] = [
+pub const CHECKS: [&str; 16] = [
     "ssn_format",
     "minimum_age",
     "duplicate_identity",
