@@ -2,6 +2,8 @@
 //! PostgreSQL, chosen by the database URL, with one code path for both.
 
 mod audit;
+mod backlogs;
+mod backup;
 mod connection;
 mod documents;
 mod encoding;
@@ -39,6 +41,7 @@ use std::path::PathBuf;
 use domain::ports::{DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
+pub use backup::{BackupError, BackupKind, restore as restore_database};
 pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool, PoolShape};
 use failure::Failure;
@@ -180,29 +183,19 @@ impl Database {
         self.backend.describe()
     }
 
-    /// The file store at `url` (contract §11), sealing files with this database's master
-    /// key: `file:///PATH` or, by default, the local store under `default_root`;
-    /// `s3://BUCKET[/PREFIX]` for an S3-compatible store configured by the `AWS_*`
-    /// variables.
+    /// The master key's fingerprint (a keyed digest; it reveals nothing of the key).
+    pub fn master_key_fingerprint(&self) -> &str {
+        self.vault.fingerprint()
+    }
+
+    /// The file store at `url`, sealing files with this database's master key (see
+    /// `file_store`).
     pub fn file_store(
         &self,
         url: Option<&str>,
         default_root: PathBuf,
     ) -> Result<Arc<dyn DocumentStore>, String> {
-        match url.map(str::trim).filter(|u| !u.is_empty()) {
-            None => Ok(Arc::new(FileStore::new(default_root, self.vault.clone()))),
-            Some(url) if url.starts_with("s3://") => {
-                Ok(Arc::new(ObjectFiles::s3(url, self.vault.clone())?))
-            }
-            Some(url) => match url.strip_prefix("file://") {
-                Some(path) if path.starts_with('/') => {
-                    Ok(Arc::new(FileStore::new(path, self.vault.clone())))
-                }
-                _ => Err(format!(
-                    "IDV_STORAGE_URL must be file:///ABSOLUTE/PATH or s3://BUCKET[/PREFIX], not {url}"
-                )),
-            },
-        }
+        file_store(url, default_root, self.vault.clone())
     }
 
     /// After a deletion on SQLite: the erased rows are zeroed in the database file
@@ -295,4 +288,25 @@ pub fn sealed_under(url: &str) -> Result<Option<String>, OpenError> {
         .connect_once()
         .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
     Ok(sealing::sealed_under(&mut conn))
+}
+
+/// The file store at `url` (contract §11), sealing files under `vault`'s master key:
+/// `file:///PATH` or, by default, the local store under `default_root`;
+/// `s3://BUCKET[/PREFIX]` for an S3-compatible store configured by the `AWS_*` variables.
+/// Needs no database: a restore checks the store is empty before any database exists.
+pub fn file_store(
+    url: Option<&str>,
+    default_root: PathBuf,
+    vault: Arc<Vault>,
+) -> Result<Arc<dyn DocumentStore>, String> {
+    match url.map(str::trim).filter(|u| !u.is_empty()) {
+        None => Ok(Arc::new(FileStore::new(default_root, vault))),
+        Some(url) if url.starts_with("s3://") => Ok(Arc::new(ObjectFiles::s3(url, vault)?)),
+        Some(url) => match url.strip_prefix("file://") {
+            Some(path) if path.starts_with('/') => Ok(Arc::new(FileStore::new(path, vault))),
+            _ => Err(format!(
+                "IDV_STORAGE_URL must be file:///ABSOLUTE/PATH or s3://BUCKET[/PREFIX], not {url}"
+            )),
+        },
+    }
 }

@@ -13,6 +13,7 @@ mod error;
 mod fields;
 mod file_answer;
 mod handlers;
+pub mod metrics;
 pub mod openapi;
 mod pages;
 mod ratelimit;
@@ -31,6 +32,7 @@ pub use connections::ConnectionCap;
 pub use dashboard::{Access as DashboardAccess, DashboardSettings};
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
+pub use metrics::MetricsExport;
 pub use ratelimit::{FailureGate, InProcess, RateLimits};
 pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
@@ -42,13 +44,15 @@ pub fn dashboard_routes() -> Vec<(&'static str, String, DashboardAccess)> {
     dashboard::routes()
 }
 
-/// Builds the application: routes, envelope middleware, shared state.
+/// Builds the application: routes, envelope middleware, shared state. `metrics`: serve
+/// `/metrics` here, to loopback clients only (`None` when it has a listener of its own).
 pub fn app(
     state: ApiState,
     limits: web::Data<RateLimits>,
     proxies: web::Data<TrustedProxies>,
     dashboard: DashboardSettings,
     body_deadline: BodyDeadline,
+    metrics: Option<MetricsExport>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -67,8 +71,14 @@ pub fn app(
         .configure(routes::configure)
         .configure(pages::configure)
         .configure(dashboard::configure)
+        .configure(|cfg| {
+            if let Some(export) = metrics {
+                metrics::configure(export, metrics::Audience::Loopback)(cfg);
+            }
+        })
         .default_service(web::to(handlers::fallback::not_found))
         // Inside the envelope, which answers a body given up with 408.
         .wrap(from_fn(body::bounded))
         .wrap(from_fn(envelope::middleware))
+        .wrap(from_fn(metrics::record))
 }

@@ -55,6 +55,25 @@ pub enum Command {
     /// Manage the file store.
     #[command(subcommand)]
     Storage(StorageCommand),
+    /// Write a consistent copy of the database, every stored file (sealed, as stored) and
+    /// a manifest to a new or empty folder, while the service runs. The master key is not
+    /// in it (only its fingerprint): keep the key apart.
+    Backup {
+        /// The folder to write (created 0700 if missing; refused if not empty).
+        #[arg(long)]
+        to: PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Restore a backup into an empty database and an empty file store, under the
+    /// backup's master key (checked against the manifest's fingerprint first).
+    Restore {
+        /// A folder written by `idv backup`.
+        #[arg(long)]
+        from: PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
     /// Print a merchant's audit trail (sign-ins, failures, lock-outs, sign-outs, key and
     /// user changes, dashboard views of profiles and files) as JSON lines, oldest first.
     Audit {
@@ -170,6 +189,10 @@ pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port (printed at start).
     #[arg(long, env = "IDV_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+    /// Serve `/metrics` on this address instead (to whoever reaches it); unset, it is
+    /// served on the main address to clients on this machine only.
+    #[arg(long, env = "IDV_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
     /// Address clients reach the service at, for quiz links. Default: http:// + bind.
     #[arg(long, env = "IDV_PUBLIC_URL")]
     pub public_url: Option<String>,

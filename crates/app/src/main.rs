@@ -2,10 +2,12 @@
 //! the command; everything else is wiring.
 
 mod audit_cmd;
+mod backup;
 mod call;
 mod cli;
 mod master_key;
 mod merchant_cmd;
+mod metrics;
 mod passwords;
 mod second_factor;
 mod serve;
@@ -52,6 +54,8 @@ async fn main() -> anyhow::Result<()> {
             since,
             storage,
         } => audit_cmd::run(&merchant, since, &storage).await,
+        Command::Backup { to, storage } => backup::backup(&to, &storage).await,
+        Command::Restore { from, storage } => backup::restore(&from, &storage).await,
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
             Ok(())

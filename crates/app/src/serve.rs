@@ -3,8 +3,8 @@ use std::sync::Arc;
 
 use actix_web::{HttpServer, web};
 use adapter_http::{
-    ApiState, BodyDeadline, ConnectionCap, DashboardSettings, FailureGate, InProcess, RateLimits,
-    TrustedProxies,
+    ApiState, BodyDeadline, ConnectionCap, DashboardSettings, FailureGate, InProcess,
+    MetricsExport, RateLimits, TrustedProxies,
 };
 use adapter_image::Analyser;
 use adapter_webhook::HttpSender;
@@ -15,7 +15,7 @@ use ipnet::IpNet;
 
 use crate::cli::ServeArgs;
 use crate::wiring::{self, DatabaseReadiness};
-use crate::{sweeper, verification_worker, webhook_worker};
+use crate::{metrics, sweeper, verification_worker, webhook_worker};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -107,6 +107,24 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         secure_cookies: public_url.starts_with("https://"),
         public_origin: origin_of(&public_url),
     };
+    let export = MetricsExport {
+        handle: metrics::install()?,
+        backlogs: Arc::new(db.clone()),
+        clock: state.clock.clone(),
+    };
+    // With a metrics address of its own, the main address does not serve `/metrics`.
+    let (on_main, metrics_server) = match args.metrics_bind {
+        Some(address) => {
+            let export = export.clone();
+            let server = HttpServer::new(move || adapter_http::metrics::app(export.clone()))
+                .workers(1)
+                .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
+                .bind(address)
+                .with_context(|| format!("binding IDV_METRICS_BIND {address}"))?;
+            (None, Some(server))
+        }
+        None => (Some(export), None),
+    };
     let server = HttpServer::new(move || {
         adapter_http::app(
             state.clone(),
@@ -114,6 +132,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             proxies.clone(),
             dashboard.clone(),
             body_deadline,
+            on_main.clone(),
         )
     })
     .on_connect(move |io, connection| connections.on_connect(io, connection))
@@ -121,6 +140,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     .listen(listener)?;
     // On stdout, for scripts and tests that start the server on port 0.
     println!("listening on http://{bound}");
+    if let Some(metrics) = metrics_server {
+        // Logged, not printed: scripts read the one line above and may close stdout.
+        for address in metrics.addrs() {
+            tracing::info!(%address, "serving /metrics");
+        }
+        // Stops with the process; a scrape in flight does not matter.
+        actix_web::rt::spawn(metrics.run());
+    }
     tracing::info!(database = %db.describe(), %public_url, "serving");
     // actix-web stops gracefully on SIGTERM and SIGINT.
     let served = server.run().await;

@@ -25,18 +25,30 @@ pub async fn run(cmd: StorageCommand) -> anyhow::Result<()> {
         "{} copied, {} already there and verified, {} files",
         report.copied,
         report.verified,
-        report.copied + report.verified
+        report.files()
     );
     Ok(())
 }
 
 #[derive(Debug, Default)]
-struct Report {
+pub struct Report {
     copied: usize,
     verified: usize,
 }
 
-async fn migrate(source: &dyn DocumentStore, target: &dyn DocumentStore) -> anyhow::Result<Report> {
+impl Report {
+    /// Every file the target now holds of the source's.
+    pub fn files(&self) -> usize {
+        self.copied + self.verified
+    }
+}
+
+/// Copies every finished file of `source` missing from `target`, and checks each copy
+/// (and each file already there) against the original by its SHA-256.
+pub async fn migrate(
+    source: &dyn DocumentStore,
+    target: &dyn DocumentStore,
+) -> anyhow::Result<Report> {
     let present: HashSet<FileId> = target
         .list()
         .await

@@ -19,6 +19,7 @@ pub fn start(service: VerificationService, workers: usize) {
             loop {
                 match service.run_next().await {
                     Ok(Some(done)) => {
+                        crate::metrics::checks_run(&done);
                         tracing::info!(
                             verification = %done.id,
                             status = done.status.as_str(),

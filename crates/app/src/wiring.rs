@@ -33,14 +33,19 @@ pub fn open_database(storage: &StorageArgs) -> anyhow::Result<Database> {
     create_private_dir(dir)
         .and_then(|()| fs::set_permissions(dir, fs::Permissions::from_mode(0o700)))
         .with_context(|| format!("creating the data directory {}", dir.display()))?;
-    let url = match &storage.database_url {
-        Some(url) => url.clone(),
-        None => dir.join(SQLITE_FILE).display().to_string(),
-    };
+    let url = database_url(storage);
     let key = master_key::load(storage.master_key.as_deref(), dir, || {
         Ok(adapter_db::sealed_under(&url)?)
     })?;
     Ok(Database::open(&url, Arc::new(Vault::new(&key)))?)
+}
+
+/// The configured database: `IDV_DATABASE_URL`, or the SQLite file in the data directory.
+pub fn database_url(storage: &StorageArgs) -> String {
+    match &storage.database_url {
+        Some(url) => url.clone(),
+        None => storage.data_dir.join(SQLITE_FILE).display().to_string(),
+    }
 }
 
 /// Opens and migrates: what every command that uses the data needs first. Refuses a

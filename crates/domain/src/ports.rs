@@ -555,3 +555,22 @@ pub trait SessionRepository: Send + Sync {
     /// Uncounts an attempt that did not fail (it signed in, or was refused unchecked).
     async fn withdraw_attempt(&self, attempt: &str) -> StoreResult<()>;
 }
+
+/// How far a background queue is behind: what the metrics report at each scrape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Backlog {
+    /// Jobs waiting (verifications pending, deliveries not yet delivered nor given up).
+    pub waiting: u64,
+    /// When the oldest of them became due; `None` when nothing waits.
+    pub oldest_due: Option<OffsetDateTime>,
+}
+
+/// The background queues' backlogs, read cheaply (a count and a minimum per queue), so
+/// that a scrape never weighs on the service.
+#[async_trait]
+pub trait Backlogs: Send + Sync {
+    /// Verifications waiting for a worker, oldest by queueing time.
+    async fn verifications(&self) -> StoreResult<Backlog>;
+    /// Webhook deliveries still to be attempted, oldest by their next attempt's time.
+    async fn webhook_deliveries(&self) -> StoreResult<Backlog>;
+}

@@ -5,6 +5,7 @@
 //! `IDV_TEST_REQUIRE_POSTGRES=1` (as in CI) they run and fail instead.
 
 mod auth;
+mod backup;
 mod browser;
 mod browser_dashboard;
 mod client_abuse;
@@ -16,6 +17,7 @@ mod durability;
 mod edge;
 mod events;
 mod instances;
+mod metrics;
 mod outage;
 mod php;
 mod profiles;
@@ -64,6 +66,8 @@ fn main() {
         dashboard_review::SCENARIOS,
         sign_in::SCENARIOS,
         verification::SCENARIOS,
+        metrics::SCENARIOS,
+        backup::SCENARIOS,
     ]
     .concat();
 

@@ -65,7 +65,7 @@ const WAIT: Duration = Duration::from_secs(90);
 
 /// A quiz asking for an SSN and a date of birth, sent to `email`/`mobile` by `client`;
 /// returns its long address.
-fn quiz_for(client: &Client, email: &str, mobile: &str) -> String {
+pub fn quiz_for(client: &Client, email: &str, mobile: &str) -> String {
     let body = with(
         profile(email, mobile),
         "template",
@@ -77,7 +77,7 @@ fn quiz_for(client: &Client, email: &str, mobile: &str) -> String {
 }
 
 /// The client answers the quiz at `url` and submits it.
-fn answer(env: &Env, url: &str, ssn: &str, date_of_birth: &str) {
+pub fn answer(env: &Env, url: &str, ssn: &str, date_of_birth: &str) {
     let token = url.rsplit('/').next().expect("token");
     post_json(
         env,

@@ -13,7 +13,7 @@ pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
 pub use receiver::{Received, Receiver, SlowReceiver};
 pub use s3::S3;
-pub use server::{Merchant, Server};
+pub use server::{MASTER_KEY, Merchant, Server, idv};
 
 use serde_json::Value;
 

@@ -5,7 +5,7 @@ use super::client::Client;
 use super::database::TestDatabase;
 
 /// The same master key for the CLI and the server of one test.
-const MASTER_KEY: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+pub const MASTER_KEY: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
 #[derive(Debug, Clone)]
 pub struct Merchant {
@@ -65,14 +65,7 @@ impl Server {
 
     /// A command of the binary with this test's storage settings.
     pub fn idv(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_idv"));
-        cmd.env_clear()
-            .env("IDV_DATA_DIR", self.db.data_dir.path())
-            .env("IDV_MASTER_KEY", MASTER_KEY)
-            .env("IDV_LOG", "warn");
-        if let Some(url) = &self.db.url {
-            cmd.env("IDV_DATABASE_URL", url);
-        }
+        let mut cmd = idv(&self.db);
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
@@ -185,6 +178,20 @@ impl Server {
     pub fn client(&self, merchant: &Merchant) -> Client {
         Client::new(&self.base_url, merchant)
     }
+}
+
+/// A command of the binary on `db`, with the tests' master key, before any server runs
+/// on it (a restore).
+pub fn idv(db: &TestDatabase) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idv"));
+    cmd.env_clear()
+        .env("IDV_DATA_DIR", db.data_dir.path())
+        .env("IDV_MASTER_KEY", MASTER_KEY)
+        .env("IDV_LOG", "warn");
+    if let Some(url) = &db.url {
+        cmd.env("IDV_DATABASE_URL", url);
+    }
+    cmd
 }
 
 fn parse_credentials(out: &str) -> Merchant {

@@ -1,0 +1,216 @@
+//! A consistent copy of the database while the service runs, and putting one back
+//! (`idv backup`, `idv restore`). SQLite copies itself with `VACUUM INTO`, which reads one
+//! snapshot of the database (WAL readers never block the writer) and writes a compact
+//! file; PostgreSQL is copied by its own tools, `pg_dump` in the custom format (one
+//! snapshot too) and `pg_restore`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use diesel::RunQueryDsl;
+use diesel::sql_types::{BigInt, Text};
+use diesel_migrations::MigrationHarness;
+use domain::ports::StoreError;
+
+use crate::Database;
+use crate::connection::{AnyConnection, Backend, Manager};
+use crate::failure::Failure;
+
+/// Which database a backup holds, and the file its copy is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackupKind {
+    Sqlite,
+    Postgres,
+}
+
+impl BackupKind {
+    pub fn of(url: &str) -> Self {
+        if Backend::from_url(url).is_sqlite() {
+            Self::Sqlite
+        } else {
+            Self::Postgres
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sqlite => "sqlite",
+            Self::Postgres => "postgres",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        [Self::Sqlite, Self::Postgres]
+            .into_iter()
+            .find(|k| k.as_str() == raw)
+    }
+
+    /// The database's file inside a backup folder.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Self::Sqlite => "database.sqlite3",
+            Self::Postgres => "database.pgdump",
+        }
+    }
+}
+
+/// A database restored into something that already holds data, or a copy that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("{0} is not empty: restore only into an empty database")]
+    NotEmpty(String),
+    #[error("{tool} failed on {database}: {detail}")]
+    Tool {
+        tool: &'static str,
+        database: String,
+        detail: String,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Database {
+    /// Writes a consistent copy of the whole database to `to` (a file that must not
+    /// exist), taken at one instant while writers go on. Returns the newest schema
+    /// migration it holds.
+    pub async fn snapshot(&self, to: PathBuf) -> Result<String, BackupError> {
+        match &self.backend {
+            Backend::Sqlite(_) => {
+                // The version is read just before the copy: migrations run only before a
+                // server serves, never between the two.
+                let version = self
+                    .read(move |conn| {
+                        let version = schema_version(conn)?;
+                        diesel::sql_query("VACUUM INTO ?")
+                            .bind::<Text, _>(to.display().to_string())
+                            .execute(conn)?;
+                        Ok(version)
+                    })
+                    .await?;
+                Ok(version)
+            }
+            Backend::Postgres(url) => {
+                let version = self.read(schema_version).await?;
+                run_tool(
+                    Command::new("pg_dump")
+                        .arg("--format=custom")
+                        .arg("--no-owner")
+                        .arg("--no-privileges")
+                        .arg("--file")
+                        .arg(&to)
+                        .arg("--dbname")
+                        .arg(url),
+                    "pg_dump",
+                    &self.backend,
+                )?;
+                Ok(version)
+            }
+        }
+    }
+}
+
+/// The newest schema migration applied.
+fn schema_version(conn: &mut AnyConnection) -> Result<String, Failure> {
+    let applied = match conn {
+        AnyConnection::Sqlite(c) => c.applied_migrations(),
+        AnyConnection::Postgresql(c) => c.applied_migrations(),
+    }
+    .map_err(|e| Failure::Store(StoreError::Internal(e.to_string())))?;
+    Ok(applied
+        .iter()
+        .map(ToString::to_string)
+        .max()
+        .unwrap_or_default())
+}
+
+/// Puts the copy `from` (made by `snapshot` of a database of the same kind) in place of
+/// the database at `url`, which must be empty: a missing SQLite file, or a PostgreSQL
+/// database without tables. Migrations and the master key are checked afterwards, by
+/// `Database::migrate`.
+pub fn restore(url: &str, from: &Path) -> Result<(), BackupError> {
+    let backend = Backend::from_url(url);
+    ensure_empty(&backend)?;
+    match &backend {
+        Backend::Sqlite(path) => {
+            // The copy takes the backup file's mode; the database is private again after.
+            std::fs::copy(from, path)
+                .and_then(|_| std::fs::File::open(path)?.sync_all())
+                .and_then(|()| crate::connection::create_private_file(path))
+                .map_err(|e| BackupError::Tool {
+                    tool: "copy",
+                    database: backend.describe(),
+                    detail: e.to_string(),
+                })
+        }
+        Backend::Postgres(url) => run_tool(
+            Command::new("pg_restore")
+                .arg("--exit-on-error")
+                .arg("--single-transaction")
+                .arg("--no-owner")
+                .arg("--no-privileges")
+                .arg("--dbname")
+                .arg(url)
+                .arg(from),
+            "pg_restore",
+            &backend,
+        ),
+    }
+}
+
+/// Refuses a database that holds anything.
+fn ensure_empty(backend: &Backend) -> Result<(), BackupError> {
+    let not_empty = || BackupError::NotEmpty(backend.describe());
+    match backend {
+        Backend::Sqlite(path) => match std::fs::metadata(path) {
+            Ok(m) if m.len() > 0 => Err(not_empty()),
+            _ => Ok(()),
+        },
+        Backend::Postgres(_) => {
+            #[derive(diesel::QueryableByName)]
+            struct Tables {
+                #[diesel(sql_type = BigInt)]
+                count: i64,
+            }
+            let mut conn = Manager(backend.clone())
+                .connect_once()
+                .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+            let tables: Tables = diesel::sql_query(
+                "SELECT count(*) AS count FROM pg_catalog.pg_tables \
+                 WHERE schemaname = current_schema()",
+            )
+            .get_result(&mut conn)
+            .map_err(|e| StoreError::Internal(e.to_string()))?;
+            if tables.count > 0 {
+                return Err(not_empty());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Runs a PostgreSQL tool; its own error text says what went wrong (it names no value
+/// of the database, and the URL's password is not part of what we report).
+fn run_tool(
+    command: &mut Command,
+    tool: &'static str,
+    backend: &Backend,
+) -> Result<(), BackupError> {
+    let failed = |detail: String| BackupError::Tool {
+        tool,
+        database: backend.describe(),
+        detail,
+    };
+    let output = command.output().map_err(|e| {
+        failed(format!(
+            "cannot run it ({e}); is it installed and on the PATH?"
+        ))
+    })?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(failed(format!(
+        "{}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr).trim()
+    )))
+}
