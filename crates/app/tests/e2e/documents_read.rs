@@ -14,7 +14,7 @@ use crate::Scenario;
 use crate::client_pages::post_json;
 use crate::dashboard;
 use crate::support::{Backend, Env, Part, Reply, leaks, multipart};
-use crate::verification::{CHECKS, completed};
+use crate::verification::{CHECKS, check, completed};
 
 pub const SCENARIOS: &[Scenario] = &[
     (
@@ -165,15 +165,6 @@ fn type_and_submit(env: &Env, token: &str, licence: &Licence, postal: &str, born
     }
     post_json(env, &format!("/quiz/{token}/fields"), fields).assert_status(200);
     post_json(env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
-}
-
-fn check<'a>(verification: &'a Value, name: &str) -> &'a Value {
-    verification["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("{name} listed in {verification}"))
 }
 
 fn outcome(verification: &Value, name: &str) -> (String, Value) {

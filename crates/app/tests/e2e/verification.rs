@@ -102,7 +102,8 @@ pub fn completed(client: &Client, url: &str) -> Value {
     }
 }
 
-fn check<'a>(verification: &'a Value, name: &str) -> &'a Value {
+/// The check of this name in a verification.
+pub fn check<'a>(verification: &'a Value, name: &str) -> &'a Value {
     verification["checks"]
         .as_array()
         .expect("checks")
