@@ -581,5 +581,8 @@ fn bad_images(backend: Backend) {
     failed(&verification, "selfie_face", "no_face");
     assert_eq!(verification["status"], "review", "{verification}");
     let peak = env.server.peak_memory_bytes();
-    assert!(peak < 400 * 1024 * 1024, "peak resident memory {peak} bytes");
+    assert!(
+        peak < 400 * 1024 * 1024,
+        "peak resident memory {peak} bytes"
+    );
 }
