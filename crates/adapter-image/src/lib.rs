@@ -100,12 +100,26 @@ impl Analyser {
         self
     }
 
-    /// Whether faces are described for matching.
+    /// Whether faces are described for matching: the models were read.
+    #[cfg(feature = "face-match")]
     pub fn matches_faces(&self) -> bool {
-        #[cfg(feature = "face-match")]
-        return self.matcher.is_some();
-        #[cfg(not(feature = "face-match"))]
+        self.matcher.is_some()
+    }
+
+    /// Whether faces are described for matching: never in this build.
+    #[cfg(not(feature = "face-match"))]
+    pub fn matches_faces(&self) -> bool {
         false
+    }
+
+    /// The report on an image that could not be analysed, saying whether faces would
+    /// have been matched.
+    fn unreadable(&self, wanted: Wanted) -> ImageReport {
+        let mut report = ImageReport::unreadable(wanted);
+        if !self.matches_faces() {
+            report.descriptor = wanted.faces.then_some(FaceDescriptor::Unavailable);
+        }
+        report
     }
 
     /// The largest face of `image` described, when faces are matched.
@@ -140,7 +154,7 @@ impl Analyser {
                 elapsed_ms = started.elapsed().as_millis(),
                 "image unreadable"
             );
-            return ImageReport::unreadable(wanted);
+            return self.unreadable(wanted);
         };
         let decoded_ms = started.elapsed().as_millis();
         let quality = quality::issues(&image);
@@ -160,7 +174,7 @@ impl Analyser {
                 elapsed_ms = started.elapsed().as_millis(),
                 "image analysis out of time"
             );
-            return ImageReport::unreadable(wanted);
+            return self.unreadable(wanted);
         }
         let faces_started = Instant::now();
         let faces = wanted.faces.then(|| faces::count_faces(&image.gray));
@@ -242,7 +256,7 @@ impl ImageAnalysis for Analyser {
             // work panicked: either way nothing usable came of the image.
             Ok(Err(_)) | Err(_) => {
                 tracing::warn!("image analysis failed or out of time");
-                ImageReport::unreadable(wanted)
+                self.unreadable(wanted)
             }
         }
     }

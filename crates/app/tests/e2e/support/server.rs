@@ -73,6 +73,12 @@ impl Server {
         if let Some(url) = &self.db.url {
             cmd.env("IDV_DATABASE_URL", url);
         }
+        // A build that matches faces does so with the models the tests were given.
+        if let Some(models) = std::env::var_os("IDV_FACE_MODELS")
+            && cfg!(feature = "face-match")
+        {
+            cmd.env("IDV_FACE_MODELS", models);
+        }
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
