@@ -182,7 +182,8 @@ fn main() {
     // the feature) makes their absence a failure. The default build has no such tests.
     if cfg!(feature = "face-match") {
         let require = std::env::var("IDV_TEST_REQUIRE_FACE_MATCH").is_ok_and(|v| v == "1");
-        let skip = !(face_match::matching() && documents_read::available()) && !require;
+        let ready = face_match::matching() && documents_read::available();
+        let skip = !ready && !require;
         if skip {
             eprintln!(
                 "dlib's face models (scripts/face_models.sh, IDV_FACE_MODELS) or the document \
