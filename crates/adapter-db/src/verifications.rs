@@ -87,6 +87,8 @@ fn check_json(c: &Check) -> Value {
             let value = match detail {
                 Detail::Flag(flag) => json!(flag),
                 Detail::Number(n) => json!(n),
+                // Stored as the API shows it; a float is read back as hundredths.
+                Detail::Decimal(h) => json!(Detail::decimal_value(*h)),
             };
             (name.clone(), value)
         })
@@ -112,6 +114,9 @@ fn check_of(v: &Value) -> Option<Check> {
         .map(|(name, value)| {
             let detail = match value {
                 Value::Bool(flag) => Detail::Flag(*flag),
+                Value::Number(n) if n.is_f64() => {
+                    Detail::Decimal((n.as_f64()? * 100.0).round() as i64)
+                }
                 other => Detail::Number(other.as_i64()?),
             };
             Some((name.clone(), detail))
@@ -332,5 +337,27 @@ impl IdentityIndex for Database {
             Ok(u64::try_from(others).unwrap_or(0))
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_of_every_kind_read_back_as_stored() {
+        let check = Check::failed(
+            CheckName::FaceMatch,
+            vec![Reason::FaceMismatch],
+            vec![
+                ("distance".to_owned(), Detail::Decimal(42)),
+                ("whole".to_owned(), Detail::Decimal(100)),
+                ("faces".to_owned(), Detail::Number(1)),
+                ("matches".to_owned(), Detail::Flag(false)),
+            ],
+        );
+        let stored = check_json(&check);
+        assert_eq!(stored["details"]["distance"], json!(0.42));
+        assert_eq!(check_of(&stored), Some(check));
     }
 }

@@ -7,7 +7,10 @@ use std::io::Cursor;
 use domain::document::MAX_IMAGE_PIXELS;
 use image::imageops::{self, FilterType};
 use image::metadata::Orientation;
-use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits};
+use image::{
+    DynamicImage, GrayImage, ImageBuffer, ImageDecoder, ImageFormat, ImageReader, Limits, Pixel,
+    RgbImage,
+};
 
 /// The long side the analysis works at: larger photos are scaled down to it, which
 /// keeps a 50-megapixel upload to a few megabytes of work while an MRZ's characters
@@ -24,11 +27,20 @@ pub struct Decoded {
     pub height: u32,
     /// The pixels, scaled down to at most [`ANALYSIS_LONG_SIDE`] on the long side.
     pub gray: GrayImage,
+    /// The colours, scaled down to the long side asked for, when asked for: a face
+    /// matcher describes faces in colour, every other analysis works on `gray`.
+    pub colour: Option<RgbImage>,
 }
 
 /// The image in `bytes` (JPEG or PNG), or `None` when it is anything else, is damaged, or
 /// declares more than [`MAX_IMAGE_PIXELS`].
 pub fn decode(bytes: &[u8]) -> Option<Decoded> {
+    decode_with_colour(bytes, None)
+}
+
+/// The same, keeping its colours too at most `colour_long_side` on the long side, when
+/// given.
+pub fn decode_with_colour(bytes: &[u8], colour_long_side: Option<u32>) -> Option<Decoded> {
     let reader = || {
         ImageReader::new(Cursor::new(bytes))
             .with_guessed_format()
@@ -56,24 +68,29 @@ pub fn decode(bytes: &[u8]) -> Option<Decoded> {
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut decoded = DynamicImage::from_decoder(decoder).ok()?;
     decoded.apply_orientation(orientation);
+    let colour = colour_long_side.map(|side| shrink(decoded.to_rgb8(), side));
     let gray = decoded.into_luma8();
     Some(Decoded {
         width,
         height,
         gray: shrink(gray, ANALYSIS_LONG_SIDE),
+        colour,
     })
 }
 
-/// `gray` scaled so that its long side is at most `long_side`.
-pub fn shrink(gray: GrayImage, long_side: u32) -> GrayImage {
-    let (width, height) = gray.dimensions();
+/// `image` scaled so that its long side is at most `long_side`.
+pub fn shrink<P: Pixel + 'static>(
+    image: ImageBuffer<P, Vec<P::Subpixel>>,
+    long_side: u32,
+) -> ImageBuffer<P, Vec<P::Subpixel>> {
+    let (width, height) = image.dimensions();
     let longest = width.max(height);
     if longest <= long_side {
-        return gray;
+        return image;
     }
     let scale =
         |side: u32| ((u64::from(side) * u64::from(long_side) / u64::from(longest)) as u32).max(1);
-    imageops::resize(&gray, scale(width), scale(height), FilterType::Triangle)
+    imageops::resize(&image, scale(width), scale(height), FilterType::Triangle)
 }
 
 #[cfg(test)]

@@ -9,21 +9,28 @@ pub mod aamva;
 pub mod barcode;
 pub mod decode;
 pub mod deskew;
+#[cfg(feature = "face-match")]
+pub mod face_match;
 pub mod faces;
 pub mod mrz;
 pub mod ocr;
 pub mod quality;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use domain::ports::ImageAnalysis;
-use domain::verification::{BarcodeReading, ImageReport, MrzReading, Wanted};
+use domain::verification::{BarcodeReading, FaceDescriptor, ImageReport, MrzReading, Wanted};
 use tokio::sync::Semaphore;
 
 use crate::ocr::Ocr;
+
+/// The long side a face is described at: the size faces are counted at
+/// ([`faces::DETECTION_LONG_SIDE`]), enough for dlib's detector to find a portrait of a
+/// quarter of a card.
+pub const DESCRIBE_LONG_SIDE: u32 = faces::DETECTION_LONG_SIDE;
 
 /// How long one image may take, decoding to faces (the contract's 20 s).
 pub const TIME_BUDGET: Duration = Duration::from_secs(20);
@@ -38,6 +45,9 @@ pub struct Analyser {
     /// verification workers alike): the analysis is all CPU, and more at once would only
     /// slow the API down.
     cores: Arc<Semaphore>,
+    /// dlib's face matcher, when this build has one and its models were found.
+    #[cfg(feature = "face-match")]
+    matcher: Option<Arc<face_match::Matcher>>,
 }
 
 impl Analyser {
@@ -49,6 +59,80 @@ impl Analyser {
             ocr: ocr_command.map(Ocr::new).unwrap_or_default(),
             budget: TIME_BUDGET,
             cores: Arc::new(Semaphore::new(cores)),
+            #[cfg(feature = "face-match")]
+            matcher: None,
+        }
+    }
+
+    /// The same matching faces with the models in `dir` (`IDV_FACE_MODELS`). Without
+    /// them, or in a build without the `face-match` feature, a warning is logged and
+    /// faces are counted but not matched (`face_matcher_unavailable`).
+    #[cfg(feature = "face-match")]
+    pub fn with_face_models(mut self, dir: Option<&Path>) -> Self {
+        let Some(dir) = dir else {
+            tracing::warn!("no face models (IDV_FACE_MODELS): faces will not be matched");
+            return self;
+        };
+        let started = Instant::now();
+        match face_match::Matcher::open(dir) {
+            Ok(matcher) => {
+                tracing::info!(
+                    elapsed_ms = started.elapsed().as_millis(),
+                    "face models read"
+                );
+                self.matcher = Some(Arc::new(matcher));
+            }
+            Err(error) => {
+                tracing::warn!(%error, "face models unreadable: faces will not be matched");
+            }
+        }
+        self
+    }
+
+    /// The same: this build has no face matcher, whatever models are given.
+    #[cfg(not(feature = "face-match"))]
+    pub fn with_face_models(self, dir: Option<&Path>) -> Self {
+        if dir.is_some() {
+            tracing::warn!(
+                "face models given, but this build has no face matcher (feature face-match)"
+            );
+        }
+        self
+    }
+
+    /// Whether faces are described for matching: the models were read.
+    #[cfg(feature = "face-match")]
+    pub fn matches_faces(&self) -> bool {
+        self.matcher.is_some()
+    }
+
+    /// Whether faces are described for matching: never in this build.
+    #[cfg(not(feature = "face-match"))]
+    pub fn matches_faces(&self) -> bool {
+        false
+    }
+
+    /// The report on an image that could not be analysed, saying whether faces would
+    /// have been matched.
+    fn unreadable(&self, wanted: Wanted) -> ImageReport {
+        let mut report = ImageReport::unreadable(wanted);
+        if !self.matches_faces() {
+            report.descriptor = wanted.faces.then_some(FaceDescriptor::Unavailable);
+        }
+        report
+    }
+
+    /// The largest face of `image` described, when faces are matched.
+    fn describe(&self, image: &decode::Decoded) -> FaceDescriptor {
+        match &image.colour {
+            #[cfg(feature = "face-match")]
+            Some(colour) => self
+                .matcher
+                .as_ref()
+                .map_or(FaceDescriptor::Unavailable, |matcher| {
+                    matcher.describe(colour)
+                }),
+            _ => FaceDescriptor::Unavailable,
         }
     }
 
@@ -63,12 +147,14 @@ impl Analyser {
     pub fn analyse(&self, bytes: &[u8], wanted: Wanted) -> ImageReport {
         let started = Instant::now();
         let deadline = started + self.budget;
-        let Some(image) = decode::decode(bytes) else {
+        // Colours are kept only to describe a face.
+        let colour = (wanted.faces && self.matches_faces()).then_some(DESCRIBE_LONG_SIDE);
+        let Some(image) = decode::decode_with_colour(bytes, colour) else {
             tracing::info!(
                 elapsed_ms = started.elapsed().as_millis(),
                 "image unreadable"
             );
-            return ImageReport::unreadable(wanted);
+            return self.unreadable(wanted);
         };
         let decoded_ms = started.elapsed().as_millis();
         let quality = quality::issues(&image);
@@ -88,20 +174,29 @@ impl Analyser {
                 elapsed_ms = started.elapsed().as_millis(),
                 "image analysis out of time"
             );
-            return ImageReport::unreadable(wanted);
+            return self.unreadable(wanted);
         }
         let faces_started = Instant::now();
         let faces = wanted.faces.then(|| faces::count_faces(&image.gray));
+        let faces_ms = faces_started.elapsed().as_millis();
+        let describe_started = Instant::now();
+        // A face is described only where one was counted: the rest is the domain's.
+        let descriptor = faces.map(|n| match n {
+            0 if self.matches_faces() => FaceDescriptor::NotFound,
+            _ => self.describe(&image),
+        });
         tracing::info!(
             decoded_ms,
             quality_ms,
             barcode_ms,
             mrz_ms,
-            faces_ms = faces_started.elapsed().as_millis(),
+            faces_ms,
+            describe_ms = describe_started.elapsed().as_millis(),
             issues = quality.len(),
             barcode = barcode.as_ref().map(barcode_outcome),
             mrz = mrz.as_ref().map(outcome),
             faces,
+            described = descriptor.as_ref().map(described),
             "image analysed"
         );
         ImageReport {
@@ -109,6 +204,7 @@ impl Analyser {
             barcode,
             mrz,
             faces,
+            descriptor,
         }
     }
 }
@@ -125,6 +221,15 @@ fn barcode_outcome(reading: &BarcodeReading) -> &'static str {
         BarcodeReading::NotFound => "not_found",
         BarcodeReading::Invalid => "invalid",
         BarcodeReading::Read(_) => "read",
+    }
+}
+
+/// What describing a face came to, without the description (for the logs).
+fn described(descriptor: &FaceDescriptor) -> &'static str {
+    match descriptor {
+        FaceDescriptor::Unavailable => "unavailable",
+        FaceDescriptor::NotFound => "not_found",
+        FaceDescriptor::Found(_) => "found",
     }
 }
 
@@ -151,7 +256,7 @@ impl ImageAnalysis for Analyser {
             // work panicked: either way nothing usable came of the image.
             Ok(Err(_)) | Err(_) => {
                 tracing::warn!("image analysis failed or out of time");
-                ImageReport::unreadable(wanted)
+                self.unreadable(wanted)
             }
         }
     }

@@ -238,6 +238,12 @@ pub struct ServeArgs {
     /// the `mrz` check is not applicable: `ocr_unavailable`).
     #[arg(long, env = "IDV_TESSERACT", default_value = "tesseract")]
     pub tesseract: std::path::PathBuf,
+    /// The directory of dlib's face models (`scripts/face_models.sh`) that match the
+    /// selfie against the ID's portrait in a build with the `face-match` feature
+    /// (without them, or without the feature, `face_match` is not applicable:
+    /// `face_matcher_unavailable`).
+    #[arg(long, env = "IDV_FACE_MODELS")]
+    pub face_models: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

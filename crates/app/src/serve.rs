@@ -42,7 +42,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             limits,
             webhook_allow_private: args.webhook_allow_private,
         },
-        Arc::new(Analyser::new(Some(args.tesseract.clone()))),
+        Arc::new(
+            Analyser::new(Some(args.tesseract.clone()))
+                .with_face_models(args.face_models.as_deref()),
+        ),
     );
     let proxies = args
         .trusted_proxies

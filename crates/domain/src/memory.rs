@@ -37,8 +37,8 @@ use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
 use crate::user::{TotpSecret, User};
 use crate::verification::{
-    BarcodeReading, DocumentRead, IdentityKind, ImageReport, MrzReading, Verification,
-    VerificationStatus, Wanted,
+    BarcodeReading, DocumentRead, FaceDescriptor, IdentityKind, ImageReport, MrzReading,
+    Verification, VerificationStatus, Wanted,
 };
 use crate::webhook::Delivery;
 
@@ -1256,7 +1256,8 @@ impl VerificationRepository for MemoryVerifications {
 }
 
 /// An image analysis that answers what it was told to for given bytes, and finds a
-/// clean image with nothing in it otherwise.
+/// clean image with nothing in it otherwise (and no face matcher: script a
+/// [`FaceDescriptor`] to match faces).
 #[derive(Debug, Default)]
 pub struct ScriptedImages(Mutex<Vec<(Vec<u8>, ImageReport)>>);
 
@@ -1278,6 +1279,7 @@ impl ImageAnalysis for ScriptedImages {
                 barcode: wanted.barcode.then_some(BarcodeReading::NotFound),
                 mrz: wanted.mrz.then_some(MrzReading::NotFound),
                 faces: wanted.faces.then_some(0),
+                descriptor: wanted.faces.then_some(FaceDescriptor::Unavailable),
             },
         }
     }

@@ -41,6 +41,7 @@ impl CheckView {
                     let value = match detail {
                         Detail::Flag(flag) => Value::from(*flag),
                         Detail::Number(n) => Value::from(*n),
+                        Detail::Decimal(h) => Value::from(Detail::decimal_value(*h)),
                     };
                     (name.clone(), value)
                 })

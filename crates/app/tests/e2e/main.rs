@@ -16,6 +16,7 @@ mod documents_read;
 mod durability;
 mod edge;
 mod events;
+mod face_match;
 mod instances;
 mod metrics;
 mod outage;
@@ -177,6 +178,31 @@ fn main() {
             });
             let skip_backend = backend == Backend::Postgres && skip_postgres;
             trials.push(trial.with_ignored_flag(skip_reading || skip_backend));
+        }
+    }
+
+    // Matching faces needs a build with the feature, dlib's models (IDV_FACE_MODELS) and
+    // what reading documents needs; IDV_TEST_REQUIRE_FACE_MATCH=1 (as in CI's run with
+    // the feature) makes their absence a failure. The default build has no such tests.
+    if cfg!(feature = "face-match") {
+        let require = std::env::var("IDV_TEST_REQUIRE_FACE_MATCH").is_ok_and(|v| v == "1");
+        let ready = face_match::matching() && documents_read::available();
+        let skip = !ready && !require;
+        if skip {
+            eprintln!(
+                "dlib's face models (scripts/face_models.sh, IDV_FACE_MODELS) or the document \
+                 tools are missing; the face-matching tests are reported as ignored."
+            );
+        }
+        for backend in [Backend::Sqlite, Backend::Postgres] {
+            for &(name, scenario) in face_match::SCENARIOS {
+                let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
+                    scenario(backend);
+                    Ok(())
+                });
+                let skip_backend = backend == Backend::Postgres && skip_postgres;
+                trials.push(trial.with_ignored_flag(skip || skip_backend));
+            }
         }
     }
 

@@ -157,9 +157,10 @@ fn impossible_ssn(backend: Backend) {
         (json!("failed"), json!(["ssn_invalid"]))
     );
     assert_eq!(check(&verification, "minimum_age")["status"], "passed");
+    // No selfie nor ID to match.
     assert_eq!(
         check(&verification, "face_match")["reasons"],
-        json!(["face_matcher_unavailable"])
+        json!(["no_document"])
     );
     assert_eq!(verification["quiz_url"], url);
     assert!(verification["completed_at"].is_string());

@@ -307,6 +307,17 @@ pub enum Detail {
     Flag(bool),
     /// A whole number (`"minimum_age": 18`, `"other_profiles": 2`).
     Number(i64),
+    /// A number in hundredths (`Decimal(42)` is `"distance": 0.42`): kept whole so that
+    /// a check stays comparable and stored exactly.
+    Decimal(i64),
+}
+
+impl Detail {
+    /// The value of a [`Detail::Decimal`] as a number (0.42 for 42 hundredths).
+    pub fn decimal_value(hundredths: i64) -> f64 {
+        // Hundredths of a distance or a score: far inside f64's exact integers.
+        hundredths as f64 / 100.0
+    }
 }
 
 /// What one check found.

@@ -9,6 +9,7 @@
 
 mod check;
 pub mod documents;
+pub mod face_match;
 pub mod identity;
 pub mod matching;
 mod policy;
@@ -19,8 +20,8 @@ pub use documents::{Claimed, Examined};
 pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
-    BarcodeReading, DocumentRead, ImageReport, MARKED_AGES, MrzReading, QualityIssue, ReadSource,
-    Wanted,
+    BarcodeReading, DocumentRead, FaceDescriptor, ImageReport, MARKED_AGES, MrzReading,
+    QualityIssue, ReadSource, Wanted,
 };
 
 use time::{Date, OffsetDateTime};
@@ -150,7 +151,7 @@ pub fn checks(facts: &Facts) -> Vec<Check> {
         documents::address_match(&reads, &facts.claimed),
         documents::selfie_face(&facts.images),
         documents::document_portrait(&facts.images),
-        Check::not_applicable(CheckName::FaceMatch, Reason::FaceMatcherUnavailable),
+        face_match::face_match(&facts.images),
     ]
 }
 
@@ -407,10 +408,7 @@ mod tests {
         assert_eq!(reasons(CheckName::Mrz), [Reason::NoDocument]);
         assert_eq!(reasons(CheckName::SelfieFace), [Reason::NoDocument]);
         assert_eq!(reasons(CheckName::NameMatch), [Reason::NothingRead]);
-        assert_eq!(
-            reasons(CheckName::FaceMatch),
-            [Reason::FaceMatcherUnavailable]
-        );
+        assert_eq!(reasons(CheckName::FaceMatch), [Reason::NoDocument]);
         let no_ocr = vec![image(
             "d2",
             Feature::PassportUpload,

@@ -157,8 +157,23 @@ pub struct Wanted {
     pub faces: bool,
 }
 
+/// The face an image shows, described for matching (`face_match`): how the analysis
+/// answers for an image whose faces were [`Wanted`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum FaceDescriptor {
+    /// This build, or this machine (its models missing), cannot describe faces.
+    Unavailable,
+    /// The matcher found no face to describe.
+    NotFound,
+    /// The largest face found, as the matcher's values (dlib's ResNet encoder: 128 of
+    /// them); two faces are the same person when they are close (see
+    /// [`super::face_match`]).
+    Found(Vec<f32>),
+}
+
 /// What the analysis found in one image; what was not [`Wanted`] is `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+// Not `Eq`: a face descriptor is made of floats.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ImageReport {
     /// Why it is not usable; empty when it is.
     pub quality: Vec<QualityIssue>,
@@ -168,6 +183,9 @@ pub struct ImageReport {
     pub mrz: Option<MrzReading>,
     /// How many faces it shows, when wanted.
     pub faces: Option<usize>,
+    /// Its largest face described for matching, when faces were wanted; `None` there
+    /// counts as [`FaceDescriptor::Unavailable`].
+    pub descriptor: Option<FaceDescriptor>,
 }
 
 impl ImageReport {
@@ -178,6 +196,7 @@ impl ImageReport {
             barcode: wanted.barcode.then_some(BarcodeReading::NotFound),
             mrz: wanted.mrz.then_some(MrzReading::NotFound),
             faces: wanted.faces.then_some(0),
+            descriptor: wanted.faces.then_some(FaceDescriptor::NotFound),
         }
     }
 }
@@ -200,6 +219,7 @@ mod tests {
         assert_eq!(report.quality, [QualityIssue::Unreadable]);
         assert_eq!(report.barcode, Some(BarcodeReading::NotFound));
         assert_eq!((report.mrz, report.faces), (None, Some(0)));
+        assert_eq!(report.descriptor, Some(FaceDescriptor::NotFound));
         let reasons: Vec<Reason> = QualityIssue::ALL.iter().map(QualityIssue::reason).collect();
         assert!(reasons.iter().all(Reason::is_failure));
     }
