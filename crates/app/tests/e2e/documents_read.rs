@@ -167,20 +167,7 @@ fn type_and_submit(env: &Env, token: &str, licence: &Licence, postal: &str, born
     post_json(env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
 }
 
-<<<<<<< HEAD
-fn outcome(verification: &Value, name: &str) -> (String, Value) {
-=======
-pub fn check<'a>(verification: &'a Value, name: &str) -> &'a Value {
-    verification["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("{name} listed in {verification}"))
-}
-
 pub fn outcome(verification: &Value, name: &str) -> (String, Value) {
->>>>>>> face-match
     let c = check(verification, name);
     (
         c["status"].as_str().expect("status").to_owned(),

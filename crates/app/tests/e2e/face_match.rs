@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 
 use crate::Scenario;
 use crate::client_pages::post_json;
-use crate::documents_read::{check, face, holder, outcome, passport_of, quiz, upload_usable};
+use crate::documents_read::{face, holder, outcome, passport_of, quiz, upload_usable};
 use crate::support::{Backend, Env};
+use crate::verification::check;
 use crate::verification::completed;
 
 pub const SCENARIOS: &[Scenario] = &[

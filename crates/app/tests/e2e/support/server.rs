@@ -65,24 +65,7 @@ impl Server {
 
     /// A command of the binary with this test's storage settings.
     pub fn idv(&self) -> Command {
-<<<<<<< HEAD
         let mut cmd = idv(&self.db);
-=======
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_idv"));
-        cmd.env_clear()
-            .env("IDV_DATA_DIR", self.db.data_dir.path())
-            .env("IDV_MASTER_KEY", MASTER_KEY)
-            .env("IDV_LOG", "warn");
-        if let Some(url) = &self.db.url {
-            cmd.env("IDV_DATABASE_URL", url);
-        }
-        // A build that matches faces does so with the models the tests were given.
-        if let Some(models) = std::env::var_os("IDV_FACE_MODELS")
-            && cfg!(feature = "face-match")
-        {
-            cmd.env("IDV_FACE_MODELS", models);
-        }
->>>>>>> face-match
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
@@ -207,6 +190,12 @@ pub fn idv(db: &TestDatabase) -> Command {
         .env("IDV_LOG", "warn");
     if let Some(url) = &db.url {
         cmd.env("IDV_DATABASE_URL", url);
+    }
+    // A build that matches faces does so with the models the tests were given.
+    if let Some(models) = std::env::var_os("IDV_FACE_MODELS")
+        && cfg!(feature = "face-match")
+    {
+        cmd.env("IDV_FACE_MODELS", models);
     }
     cmd
 }
