@@ -14,7 +14,7 @@ use domain::quiz::Quiz;
 use domain::validation::parse_object_id;
 use serde::Deserialize;
 
-use super::reading::{ReadTable, side_label, tables};
+use super::reading::{ReadTable, tables};
 use super::verification::VerificationSection;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::handlers::State;
@@ -208,7 +208,7 @@ fn document_row(profile: &Profile, d: &Document) -> DocumentRow {
                 url: format!("/dashboard/documents/{}/files/{}", d.id, f.file_id),
                 name: f.file_name.clone(),
                 image: f.file_type != FileType::Pdf,
-                side: side_label(f.side),
+                side: f.side.map_or("", |s| s.as_str()),
             })
             .collect(),
         read: tables(profile, &d.read),

@@ -2,7 +2,6 @@
 //! keeps, each comparison marked as the checks judge it (contract §13, issue: the reviewer
 //! sees why a check failed without opening the images).
 
-use domain::document::Side;
 use domain::profile::Profile;
 use domain::verification::{Claimed, DocumentRead};
 
@@ -120,13 +119,4 @@ pub(super) fn tables(profile: &Profile, read: &[DocumentRead]) -> Vec<ReadTable>
             }
         })
         .collect()
-}
-
-/// A file's side as the reviewer reads it.
-pub(super) fn side_label(side: Option<Side>) -> &'static str {
-    match side {
-        Some(Side::Front) => "front",
-        Some(Side::Back) => "back",
-        None => "",
-    }
 }

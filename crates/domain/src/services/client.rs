@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
+use super::examine_stored;
 use crate::document::{
     Document, DocumentStatus, Evidence, FileType, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD,
     MAX_IMAGE_PIXELS, Side, StoredFile,
@@ -23,7 +24,7 @@ use crate::profile::{
 use crate::quiz::{Quiz, QuizLink, QuizLinks, QuizState, QuizWithClient, UploadLimits};
 use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
-use crate::verification::{ImageReport, QualityIssue, Verification, Wanted};
+use crate::verification::{QualityIssue, Verification, Wanted};
 
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -348,10 +349,8 @@ impl ClientService {
             .iter()
             .filter(|f| f.file_type != FileType::Pdf)
         {
-            let report = match self.ports.store.get(&file.file_id).await? {
-                Some(bytes) => self.ports.images.examine(bytes, Wanted::default()).await,
-                None => ImageReport::unreadable(Wanted::default()),
-            };
+            let (store, images) = (self.ports.store.as_ref(), self.ports.images.as_ref());
+            let report = examine_stored(store, images, &file.file_id, Wanted::default()).await?;
             issues.extend(report.quality);
         }
         issues.sort_unstable();
@@ -632,6 +631,7 @@ mod tests {
     use crate::quiz::QuizUsage;
     use crate::services::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
     use crate::template::Requirement;
+    use crate::verification::ImageReport;
     use futures_executor::block_on;
     use std::sync::atomic::Ordering;
 

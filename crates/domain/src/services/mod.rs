@@ -30,8 +30,9 @@ use crate::DomainError;
 use crate::error::Resource;
 use crate::ids::FileId;
 use crate::merchant::MerchantId;
-use crate::ports::{DocumentStore, ProfileRepository, StoreError};
+use crate::ports::{DocumentStore, ImageAnalysis, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileKey};
+use crate::verification::{ImageReport, Wanted};
 
 /// The merchant's profile with this pair, or `NotFound(Profile)`.
 async fn find_profile(
@@ -56,6 +57,20 @@ impl From<StoreError> for DomainError {
             other => DomainError::Internal(other.to_string()),
         }
     }
+}
+
+/// What `images` finds in a stored file, looking for `wanted`; a file the store no longer
+/// holds is reported unreadable (the sweeper or an erasure took it).
+async fn examine_stored(
+    store: &dyn DocumentStore,
+    images: &dyn ImageAnalysis,
+    file_id: &FileId,
+    wanted: Wanted,
+) -> Result<ImageReport, DomainError> {
+    Ok(match store.get(file_id).await? {
+        Some(bytes) => images.examine(bytes, wanted).await,
+        None => ImageReport::unreadable(wanted),
+    })
 }
 
 /// Removes the files of a change that has committed (or of an upload given up). Every file

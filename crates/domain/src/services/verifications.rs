@@ -20,11 +20,11 @@ use crate::ports::{
 use crate::profile::{Profile, ProfileKey, ProfileStatus};
 use crate::quiz::{Quiz, QuizLink, QuizLinks};
 use crate::verification::{
-    Claimed, DocumentRead, Examined, Facts, IdentityKind, ImageReport, Verification,
-    VerificationStatus, checks, document_key, documents,
+    Claimed, DocumentRead, Examined, Facts, IdentityKind, Verification, VerificationStatus, checks,
+    document_key, documents,
 };
 
-use super::find_profile;
+use super::{examine_stored, find_profile};
 
 /// How long a worker holds a job: past it, another worker runs it again (a crash).
 pub const CLAIM: Duration = Duration::seconds(60);
@@ -249,10 +249,9 @@ impl VerificationService {
                 let Some(wanted) = documents::wanted(document.step, file.side) else {
                     continue;
                 };
-                let report = match p.store.get(&file.file_id).await? {
-                    Some(bytes) => p.images.examine(bytes, wanted).await,
-                    None => ImageReport::unreadable(wanted),
-                };
+                let report =
+                    examine_stored(p.store.as_ref(), p.images.as_ref(), &file.file_id, wanted)
+                        .await?;
                 examined.push(Examined {
                     document_id: document.id.clone(),
                     step: document.step,
@@ -422,6 +421,7 @@ mod tests {
         SubmittedFormFields,
     };
     use crate::template::Feature;
+    use crate::verification::ImageReport;
     use crate::verification::{BarcodeReading, CheckStatus, ReadSource};
     use crate::verification::{CheckName, Policy, Reason};
     use futures_executor::block_on;
