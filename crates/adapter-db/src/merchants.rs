@@ -4,7 +4,8 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::ids::UserId;
 use domain::merchant::{
-    ApiKey, ExposeSecret, IpNet, KeyAccess, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
+    ApiKey, ExposeSecret, IpNet, KeyAccess, Language, Merchant, MerchantId, MerchantSettings,
+    QuizExpiryDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::{MinimumAge, Policy};
@@ -25,6 +26,7 @@ struct MerchantRow {
     minimum_age: i32,
     verification_policy: String,
     auto_decision: bool,
+    default_language: String,
 }
 
 /// The settings' columns, as a change writes them.
@@ -35,6 +37,7 @@ struct SettingsRow {
     minimum_age: i32,
     verification_policy: String,
     auto_decision: bool,
+    default_language: String,
 }
 
 impl SettingsRow {
@@ -51,6 +54,7 @@ impl SettingsRow {
             minimum_age: i32::from(s.minimum_age.years()),
             verification_policy: serde_json::Value::Object(choices).to_string(),
             auto_decision: s.auto_decision,
+            default_language: s.default_language.as_str().to_owned(),
         }
     }
 }
@@ -66,6 +70,7 @@ impl MerchantRow {
             minimum_age: s.minimum_age,
             verification_policy: s.verification_policy,
             auto_decision: s.auto_decision,
+            default_language: s.default_language,
         }
     }
 
@@ -79,6 +84,8 @@ impl MerchantRow {
             serde_json::from_str(&self.verification_policy).map_err(|e| corrupt(column, e))?;
         let policy = Policy::parse(choices.iter().map(|(r, d)| (r.as_str(), d.as_str())))
             .map_err(|e| corrupt(column, e))?;
+        let default_language = Language::parse(&self.default_language)
+            .map_err(|e| corrupt("merchants.default_language", e))?;
         Ok(Merchant {
             id: MerchantId(self.id),
             name: self.name,
@@ -87,6 +94,7 @@ impl MerchantRow {
                 minimum_age,
                 policy,
                 auto_decision: self.auto_decision,
+                default_language,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

@@ -10,6 +10,7 @@ diesel::table! {
         minimum_age -> Integer,
         verification_policy -> Text,
         auto_decision -> Bool,
+        default_language -> Text,
     }
 }
 

@@ -16,6 +16,7 @@ mod handlers;
 pub mod metrics;
 pub mod openapi;
 mod pages;
+mod qr;
 mod ratelimit;
 mod redact;
 mod routes;

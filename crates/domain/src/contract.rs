@@ -1041,6 +1041,7 @@ async fn merchant_keys(p: Ports) {
         ])
         .expect("valid"),
         auto_decision: true,
+        default_language: crate::merchant::Language::Fr,
     };
     p.merchants
         .save_settings(&m, &settings)

@@ -167,6 +167,40 @@ impl Default for QuizExpiryDays {
     }
 }
 
+/// A language the client's pages speak (contract §14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Language {
+    /// English, the default.
+    #[default]
+    En,
+    /// French.
+    Fr,
+    /// Spanish.
+    Es,
+}
+
+impl Language {
+    /// Every language, English first.
+    pub const ALL: [Language; 3] = [Language::En, Language::Fr, Language::Es];
+
+    /// The ISO 639-1 code, as the API, `?lang` and `<html lang>` spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Fr => "fr",
+            Language::Es => "es",
+        }
+    }
+
+    /// The language of an ISO 639-1 code, in any case.
+    pub fn parse(code: &str) -> Result<Self, Invalid> {
+        Self::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(code))
+            .ok_or_else(|| Invalid::new("must be en, fr or es"))
+    }
+}
+
 /// What a merchant may tune for their own account.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MerchantSettings {
@@ -179,6 +213,9 @@ pub struct MerchantSettings {
     /// Whether a verification's outcome sets the profile's status (`passed`: Approved,
     /// `declined`: Declined; `review` leaves it to a person).
     pub auto_decision: bool,
+    /// What the client's pages speak when neither the link (`?lang`) nor the browser
+    /// (`Accept-Language`) names a language they speak.
+    pub default_language: Language,
 }
 
 /// A change of settings: what is `Some` is set, the rest kept.
@@ -192,6 +229,8 @@ pub struct SettingsChanges {
     pub policy: Option<Policy>,
     /// Turns automatic decisions on or off.
     pub auto_decision: Option<bool>,
+    /// A new default language.
+    pub default_language: Option<Language>,
 }
 
 impl MerchantSettings {
@@ -202,6 +241,7 @@ impl MerchantSettings {
             minimum_age: changes.minimum_age.unwrap_or(self.minimum_age),
             policy: changes.policy.unwrap_or(self.policy),
             auto_decision: changes.auto_decision.unwrap_or(self.auto_decision),
+            default_language: changes.default_language.unwrap_or(self.default_language),
         }
     }
 }
@@ -218,6 +258,18 @@ mod tests {
         assert!(QuizExpiryDays::new(31).is_err());
         assert!(QuizExpiryDays::new(-5).is_err());
         assert_eq!(MerchantSettings::default().quiz_expiry_days.days(), 5);
+    }
+
+    #[test]
+    fn languages_are_their_iso_codes_in_any_case() {
+        for language in Language::ALL {
+            assert_eq!(Language::parse(language.as_str()), Ok(language));
+        }
+        assert_eq!(Language::parse("FR"), Ok(Language::Fr));
+        assert!(Language::parse("de").is_err());
+        assert!(Language::parse("").is_err());
+        assert!(Language::parse("fr-CA").is_err());
+        assert_eq!(MerchantSettings::default().default_language, Language::En);
     }
 
     #[test]

@@ -4,12 +4,9 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use base64::Engine;
 use domain::event::Actor;
 use domain::profile::ProfileChanges;
 use domain::services::{QuizRequest, TemplateChoice};
-use qrcode::QrCode;
-use qrcode::render::svg;
 use serde::Deserialize;
 
 use domain::ids::{QuizId, TemplateId};
@@ -97,7 +94,7 @@ pub(super) async fn show(
             template: &quiz.template.name,
             state: quiz_state(&quiz, state.clock.now()),
             expires_at: rfc3339(quiz.expired_at.unwrap_or(quiz.expires_at)),
-            qr_code: qr_code(&links.tiny_url),
+            qr_code: crate::qr::data_address(&links.tiny_url),
             long_url: links.long_url,
             tiny_url: links.tiny_url,
         },
@@ -112,44 +109,5 @@ pub(super) fn quiz_state(quiz: &Quiz, now: OffsetDateTime) -> &'static str {
         QuizState::Submitted => "Submitted",
         QuizState::Expired => "Expired",
         QuizState::Deleted => "Deleted",
-    }
-}
-
-/// `link` as a QR code, an SVG in a `data:` address (the pages' security policy allows
-/// images from `data:` and nothing inline); `None` for a link too long for any QR code
-/// (the page still shows it as text).
-fn qr_code(link: &str) -> Option<String> {
-    let code = QrCode::new(link.as_bytes()).ok()?;
-    let svg = code
-        .render::<svg::Color>()
-        .min_dimensions(240, 240)
-        .quiet_zone(true)
-        .build();
-    Some(format!(
-        "data:image/svg+xml;base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(svg)
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_qr_code_is_an_svg_image() {
-        let address = qr_code("https://idv.example/q/AbCdEfGh12").expect("encoded");
-        let encoded = address
-            .strip_prefix("data:image/svg+xml;base64,")
-            .expect("a data address");
-        let svg = base64::engine::general_purpose::STANDARD
-            .decode(encoded)
-            .expect("base64");
-        let svg = String::from_utf8(svg).expect("text");
-        assert!(svg.contains("<svg") && svg.contains("</svg>"), "{svg}");
-        assert_eq!(
-            qr_code(&"x".repeat(8000)),
-            None,
-            "past what a QR code holds"
-        );
     }
 }

@@ -4,7 +4,9 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use domain::merchant::{ExposeSecret, KeyAccess, KeyOptions, QuizExpiryDays, SettingsChanges};
+use domain::merchant::{
+    ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, SettingsChanges,
+};
 use domain::paging::Page;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
@@ -51,6 +53,9 @@ struct SettingsPage<'a> {
     csrf_token: &'a str,
     merchant: &'a str,
     expiry_days: u8,
+    /// The default language's code, and each language's code and name.
+    language: &'static str,
+    languages: [(&'static str, &'static str); 3],
     verification: PolicyForm,
     keys: Vec<KeyRow>,
     webhooks: Vec<WebhookCard>,
@@ -84,6 +89,8 @@ pub(super) async fn show(
             csrf_token: &session.csrf_token,
             merchant: &merchant.name,
             expiry_days: merchant.settings.quiz_expiry_days.days(),
+            language: merchant.settings.default_language.as_str(),
+            languages: Language::ALL.map(|l| (l.as_str(), language_name(l))),
             verification: PolicyForm::of(&merchant.settings),
             keys: keys
                 .iter()
@@ -104,6 +111,15 @@ pub(super) async fn show(
             webhooks: cards,
         },
     ))
+}
+
+/// A language by its own name, as a merchant picks it.
+fn language_name(language: Language) -> &'static str {
+    match language {
+        Language::En => "English",
+        Language::Fr => "Français",
+        Language::Es => "Español",
+    }
 }
 
 fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
@@ -140,15 +156,18 @@ fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
 }
 
 #[derive(Deserialize)]
-pub(super) struct ExpiryForm {
+pub(super) struct GeneralForm {
     #[serde(default)]
     quiz_expiry_days: String,
+    /// Absent (a form from before languages): kept.
+    default_language: Option<String>,
 }
 
-/// `POST /dashboard/settings`: the default expiry of new quizzes.
+/// `POST /dashboard/settings`: the default expiry of new quizzes and the client's pages'
+/// default language.
 pub(super) async fn save(
     state: State,
-    AdminPosted(Posted { reviewer, form }): AdminPosted<ExpiryForm>,
+    AdminPosted(Posted { reviewer, form }): AdminPosted<GeneralForm>,
 ) -> Result<HttpResponse, DashboardError> {
     let days = form.quiz_expiry_days.trim().parse::<i64>().ok();
     let days = days
@@ -156,8 +175,14 @@ pub(super) async fn save(
         .ok_or_else(|| {
             DashboardError::not_saved("The default expiry is a whole number of days from 1 to 30.")
         })?;
+    let language = form
+        .default_language
+        .map(|code| Language::parse(code.trim()))
+        .transpose()
+        .map_err(|_| DashboardError::not_saved("The default language is en, fr or es."))?;
     let changes = SettingsChanges {
         quiz_expiry_days: Some(days),
+        default_language: language,
         ..SettingsChanges::default()
     };
     state

@@ -19,6 +19,10 @@ pub struct SettingsView {
     /// 1: a verification's outcome sets the profile's status (`passed`: Approved,
     /// `declined`: Declined); 0: a person decides.
     pub auto_decision: u8,
+    /// What the client's pages speak when neither the link (`?lang`) nor the browser
+    /// names one of theirs: `en`, `fr` or `es`.
+    #[schema(example = "en")]
+    pub default_language: &'static str,
 }
 
 impl SettingsView {
@@ -33,6 +37,7 @@ impl SettingsView {
                 .map(|(reason, decision)| (reason.as_str(), decision.as_str()))
                 .collect(),
             auto_decision: u8::from(settings.auto_decision),
+            default_language: settings.default_language.as_str(),
         }
     }
 }

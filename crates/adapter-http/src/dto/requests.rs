@@ -246,6 +246,9 @@ pub struct SettingsRequest {
     /// 0 or 1.
     #[schema(minimum = 0, maximum = 1)]
     pub auto_decision: Option<i64>,
+    /// The client's pages' default language: `en`, `fr` or `es`.
+    #[schema(pattern = "^(en|fr|es)$")]
+    pub default_language: Option<String>,
 }
 
 /// webhook/create.

@@ -21,8 +21,9 @@ use futures_util::{Stream, StreamExt};
 use ring::digest;
 
 use super::MAX_UPLOAD_BYTES;
-use super::respond::{DocumentMade, after_post, api_error};
+use super::respond::{DocumentMade, after_post, api_error, back_to_page, redirect_to, wants_json};
 use super::sniff::{HEAD_BYTES, Tail, sniff};
+use super::view::Uploaded;
 use crate::body;
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -393,15 +394,26 @@ pub async fn handle(
         // The document is stored: a store that cannot give its files back now costs the
         // answer its quality, never the upload (the verification judges them again).
         match state.client.quality(&document).await {
-            Ok(issues) => Ok(DocumentMade::uploaded(&document, &issues)),
+            Ok(issues) => {
+                let made = DocumentMade::uploaded(&document, &issues);
+                Ok((made, Some(Uploaded { step, side, issues })))
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "upload stored, its quality not judged");
-                Ok(DocumentMade::of(&document))
+                Ok((DocumentMade::of(&document), None))
             }
         }
     }
     .await;
-    after_post(&state, &req, &link, result).await
+    // A person is sent back to the form the photo came from, told there whether it is
+    // usable (in their language: the page says it).
+    if let Ok((_, Some(uploaded))) = &result
+        && !wants_json(&req)
+    {
+        let back = back_to_page(&req, &link, &uploaded.query(), uploaded.step.name());
+        return Ok(redirect_to(back));
+    }
+    after_post(&state, &req, &link, result.map(|(made, _)| made)).await
 }
 
 #[cfg(test)]

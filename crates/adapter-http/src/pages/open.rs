@@ -2,8 +2,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, Responder, web};
 use domain::quiz::{QuizLink, QuizState};
 
+use super::locale::Locale;
 use super::respond::{api_error, expired_page, not_found_page, quiz_page, thanks_page, wants_json};
-use super::view::SessionJson;
+use super::view::{SessionJson, Uploaded};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -19,9 +20,10 @@ pub async fn short(
         .find_links(&QuizLink::Code(code.into_inner().into()))
         .await
     {
-        Ok(links) => Ok(redirect_found(links.long_url)),
+        // A language the short link chose goes on with the client.
+        Ok(links) => Ok(redirect_found(links.long_url + &lang_kept(&req))),
         Err(e) if wants_json(&req) => Err(api_error(e)),
-        Err(_) => Ok(not_found_page()),
+        Err(_) => Ok(not_found_page(&req)),
     }
 }
 
@@ -31,7 +33,12 @@ fn redirect_found(location: String) -> HttpResponse {
         .finish()
 }
 
-/// `GET /quiz/{token}`: the quiz page, or what became of the quiz.
+fn lang_kept(req: &HttpRequest) -> String {
+    Locale::of(req, domain::merchant::Language::En).query()
+}
+
+/// `GET /quiz/{token}`: the quiz page, or what became of the quiz. After an upload the
+/// page says, at the form it came from, whether its photo is usable.
 pub async fn page(
     state: State,
     req: HttpRequest,
@@ -41,7 +48,7 @@ pub async fn page(
     let session = match state.client.open(&link).await {
         Ok(session) => session,
         Err(e) if wants_json(&req) => return Err(api_error(e)),
-        Err(_) => return Ok(not_found_page()),
+        Err(_) => return Ok(not_found_page(&req)),
     };
     if wants_json(&req) {
         if session.state == QuizState::Expired {
@@ -50,9 +57,12 @@ pub async fn page(
         return Ok(Reply::ok(SessionJson::of(&session)).respond_to(&req));
     }
     Ok(match session.state {
-        QuizState::Active => quiz_page(StatusCode::OK, &session, None),
-        QuizState::Submitted => thanks_page(&session.merchant_name),
-        QuizState::Expired => expired_page(),
-        QuizState::Deleted => not_found_page(),
+        QuizState::Active => {
+            let uploaded = Uploaded::from_query(req.query_string());
+            quiz_page(StatusCode::OK, &req, &session, None, uploaded.as_ref())
+        }
+        QuizState::Submitted => thanks_page(&req, &session),
+        QuizState::Expired => expired_page(&req, session.merchant_language),
+        QuizState::Deleted => not_found_page(&req),
     })
 }

@@ -10,13 +10,15 @@ use askama::Template;
 use domain::DomainError;
 use domain::document::Document;
 use domain::error::Resource;
+use domain::merchant::Language;
 use domain::quiz::{Quiz, QuizLink};
 use domain::services::QuizSession;
 use domain::template::Feature;
 use domain::verification::{CheckStatus, QualityIssue};
 use serde::Serialize;
 
-use super::view::{MessagePage, QuizPage};
+use super::locale::Locale;
+use super::view::{MessagePage, QuizPage, Uploaded};
 use crate::envelope::Reply;
 use crate::error::ApiError;
 use crate::handlers::State;
@@ -45,43 +47,57 @@ pub fn redirect_to(path: String) -> HttpResponse {
         .finish()
 }
 
-pub fn not_found_page() -> HttpResponse {
+fn message_page(status: StatusCode, t: &Locale, heading: &str, text: String) -> HttpResponse {
     let page = MessagePage {
-        heading: "Link not found",
-        text:
-            "This verification link does not exist or was withdrawn. Ask the sender for a new one."
-                .to_owned(),
+        lang: t.language.as_str(),
+        heading: t.text(heading),
+        text,
     };
-    html(StatusCode::NOT_FOUND, &page)
+    html(status, &page)
 }
 
-pub fn expired_page() -> HttpResponse {
-    let page = MessagePage {
-        heading: "This link has expired",
-        text: "Verification links are valid for a limited time. Ask the sender for a new one."
-            .to_owned(),
-    };
-    html(StatusCode::GONE, &page)
+/// A link that names no quiz: the merchant is unknown, so the request alone chooses
+/// the language (English if it names none the pages speak).
+pub fn not_found_page(req: &HttpRequest) -> HttpResponse {
+    let t = Locale::of(req, Language::En);
+    message_page(
+        StatusCode::NOT_FOUND,
+        &t,
+        "not-found-heading",
+        t.text("not-found-text"),
+    )
 }
 
-pub fn thanks_page(merchant: &str) -> HttpResponse {
-    let page = MessagePage {
-        heading: "Thank you",
-        text: format!("Your verification was sent to {merchant}. You can close this page."),
-    };
-    html(StatusCode::OK, &page)
+pub fn expired_page(req: &HttpRequest, merchant_language: Language) -> HttpResponse {
+    let t = Locale::of(req, merchant_language);
+    message_page(
+        StatusCode::GONE,
+        &t,
+        "expired-heading",
+        t.text("expired-text"),
+    )
 }
 
-/// The quiz page, with any errors of the post it answers. When the quiz sends the client
-/// on after submitting, its policy lets the submit form go there. (A checked
+pub fn thanks_page(req: &HttpRequest, session: &QuizSession) -> HttpResponse {
+    let t = Locale::of(req, session.merchant_language);
+    let text = t.fill("thanks-text", &[("merchant", &session.merchant_name)]);
+    message_page(StatusCode::OK, &t, "thanks-heading", text)
+}
+
+/// The quiz page, in the client's language, with any errors of the post it answers or
+/// what became of the upload that sent the client back to it. When the quiz sends the
+/// client on after submitting, its policy lets the submit form go there. (A checked
 /// `RedirectUrl`'s origin always makes a valid header; were it not, the default policy,
 /// forms to this service only, would stand.)
 pub fn quiz_page(
     status: StatusCode,
+    req: &HttpRequest,
     session: &QuizSession,
     error: Option<&ApiError>,
+    uploaded: Option<&Uploaded>,
 ) -> HttpResponse {
-    let mut response = html(status, &QuizPage::new(session, error));
+    let t = Locale::of(req, session.merchant_language);
+    let mut response = html(status, &QuizPage::new(session, t, error, uploaded));
     if let Some(url) = &session.view.quiz.redirect_url {
         let policy = super::content_security_policy(Some(&url.origin()));
         if let Ok(value) = HeaderValue::try_from(policy) {
@@ -91,6 +107,28 @@ pub fn quiz_page(
         }
     }
     response
+}
+
+/// The quiz page's address after a post, keeping a language the link chose, with
+/// `extra` query pairs and a `#fragment` to land on.
+pub fn back_to_page(req: &HttpRequest, link: &QuizLink, extra: &str, fragment: &str) -> String {
+    let token = match link {
+        QuizLink::Token(t) => t.as_str(),
+        QuizLink::Code(c) => c.as_str(),
+    };
+    let kept = Locale::of(req, Language::En).query();
+    let query = match (kept.is_empty(), extra.is_empty()) {
+        (true, true) => String::new(),
+        (true, false) => format!("?{extra}"),
+        (false, true) => kept,
+        (false, false) => format!("{kept}&{extra}"),
+    };
+    let fragment = if fragment.is_empty() {
+        String::new()
+    } else {
+        format!("#{fragment}")
+    };
+    format!("/quiz/{token}{query}{fragment}")
 }
 
 /// The quiz's state errors, with the statuses the pages use.
@@ -121,22 +159,20 @@ pub async fn after_post(
     link: &QuizLink,
     result: Result<impl Serialize, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let token = match link {
-        QuizLink::Token(t) => t.as_str().to_owned(),
-        QuizLink::Code(c) => c.as_str().to_owned(),
-    };
     match (result, wants_json(req)) {
         (Ok(body), true) => Ok(Reply::ok(body).respond_to(req)),
-        (Ok(_), false) => Ok(redirect_to(format!("/quiz/{token}"))),
+        (Ok(_), false) => Ok(redirect_to(back_to_page(req, link, "", ""))),
         (Err(error), true) => Err(error),
         (Err(error), false) => match error.status {
-            StatusCode::NOT_FOUND => Ok(not_found_page()),
-            StatusCode::GONE => Ok(expired_page()),
-            StatusCode::CONFLICT => Ok(redirect_to(format!("/quiz/{token}"))),
+            StatusCode::NOT_FOUND => Ok(not_found_page(req)),
+            StatusCode::CONFLICT => Ok(redirect_to(back_to_page(req, link, "", ""))),
             status if status.is_server_error() => Err(error),
             _ => {
                 let session = state.client.open(link).await.map_err(api_error)?;
-                Ok(quiz_page(error.status, &session, Some(&error)))
+                if error.status == StatusCode::GONE {
+                    return Ok(expired_page(req, session.merchant_language));
+                }
+                Ok(quiz_page(error.status, req, &session, Some(&error), None))
             }
         },
     }

@@ -128,6 +128,18 @@ pub async fn fill(browser: &Client, css: &str, text: &str) {
         .expect("typed");
 }
 
+/// Sets the list of id `id` to its option `value`. (An emulated phone opens its own
+/// picker for a list, which WebDriver cannot operate; the page's script plays no part.)
+pub async fn choose(browser: &Client, id: &str, value: &str) {
+    browser
+        .execute(
+            "document.getElementById(arguments[0]).value = arguments[1];",
+            vec![json!(id), json!(value)],
+        )
+        .await
+        .expect("option chosen");
+}
+
 pub async fn click(browser: &Client, css: &str) {
     browser
         .find(Locator::Css(css))
@@ -158,13 +170,21 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
         browser.goto(&long_url).await.expect("quiz page");
         wait_for(&browser, "0 of 5 steps done").await;
         screenshot(&browser, "quiz-page-phone.png").await;
+        browser
+            .goto(&format!("{long_url}?lang=fr"))
+            .await
+            .expect("the page in French");
+        wait_for(&browser, "0 étape(s) terminée(s) sur 5").await;
+        screenshot(&browser, "quiz-page-phone-fr.png").await;
+        browser.goto(&long_url).await.expect("quiz page");
+        wait_for(&browser, "0 of 5 steps done").await;
 
         fill(&browser, "#address_line_1", "1 Main St").await;
         fill(&browser, "#city", "Toronto").await;
-        fill(&browser, "#state", "ON").await;
-        fill(&browser, "#postal", "M5V 2T6").await;
-        fill(&browser, "#country", "CA").await;
-        click(&browser, "#details button[type=submit]").await;
+        choose(&browser, "state", "ON").await;
+        choose(&browser, "country", "CA").await;
+        // Enter in a field sends its form, as a keyboard user does (WebDriver's Enter key).
+        fill(&browser, "#postal", "M5V 2T6\u{E007}").await;
         wait_for(&browser, "1 of 5 steps done").await;
 
         fill(
@@ -176,12 +196,12 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
         click(&browser, "#passport_upload button[type=submit]").await;
         wait_for(&browser, "2 of 5 steps done").await;
 
-        fill(&browser, "#full_name", "Ada Lovelace").await;
-        click(&browser, "#agreement_sign input[name=consent]").await;
-        click(&browser, "#agreement_sign button[type=submit]").await;
+        // The keyboard: Space ticks the box, Enter sends the form.
+        fill(&browser, "#agreement_sign input[name=consent]", " ").await;
+        fill(&browser, "#full_name", "Ada Lovelace\u{E007}").await;
         wait_for(&browser, "3 of 5 steps done").await;
 
-        click(&browser, "form[action$='/submit'] button").await;
+        fill(&browser, "form[action$='/submit'] button", "\u{E007}").await;
         wait_for(&browser, "Thank you").await;
         browser.close().await.expect("session closed");
     });

@@ -18,6 +18,7 @@ mod edge;
 mod events;
 mod face_match;
 mod instances;
+mod languages;
 mod metrics;
 mod outage;
 mod php;
@@ -52,6 +53,7 @@ fn main() {
         quizzes::SCENARIOS,
         quiz_lifecycle::SCENARIOS,
         client_pages::SCENARIOS,
+        languages::SCENARIOS,
         client_abuse::SCENARIOS,
         review::SCENARIOS,
         settings::SCENARIOS,

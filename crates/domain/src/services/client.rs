@@ -12,6 +12,7 @@ use crate::document::{
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Event};
 use crate::ids::FileId;
+use crate::merchant::Language;
 use crate::outbox::Outbox;
 use crate::ports::{
     Clock, DocumentStore, FileUpload, IdGenerator, ImageAnalysis, MerchantRepository,
@@ -67,6 +68,8 @@ pub struct QuizSession {
     pub view: QuizWithClient,
     /// The merchant's name, shown to the client.
     pub merchant_name: String,
+    /// The merchant's default language for the client's pages.
+    pub merchant_language: Language,
     /// The quiz's addresses.
     pub links: QuizLinks,
     /// Where the quiz stands now.
@@ -154,17 +157,18 @@ impl ClientService {
                 Err(e) => return Err(e.into()),
             }
         }
-        let merchant_name = self
+        let (merchant_name, merchant_language) = self
             .ports
             .merchants
             .find(&view.quiz.merchant_id)
             .await?
-            .map(|m| m.name)
+            .map(|m| (m.name, m.settings.default_language))
             .unwrap_or_default();
         let links = QuizLinks::of(&self.public_url, &view.quiz);
         Ok(QuizSession {
             view,
             merchant_name,
+            merchant_language,
             links,
             state,
         })

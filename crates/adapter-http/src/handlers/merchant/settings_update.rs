@@ -1,4 +1,4 @@
-use domain::merchant::{QuizExpiryDays, SettingsChanges};
+use domain::merchant::{Language, QuizExpiryDays, SettingsChanges};
 use domain::verification::{MinimumAge, Policy};
 
 use crate::dto::merchant::SettingsView;
@@ -9,10 +9,16 @@ use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
 /// The settings a request may change.
-const SETTINGS: [&str; 4] = ["quiz_expiry_days", "minimum_age", "policy", "auto_decision"];
+const SETTINGS: [&str; 5] = [
+    "quiz_expiry_days",
+    "minimum_age",
+    "policy",
+    "auto_decision",
+    "default_language",
+];
 
 /// Change any of the merchant's settings: the default quiz expiry, the minimum age, the
-/// verification policy, automatic decisions. Those not sent are kept.
+/// verification policy, automatic decisions, the client's pages' default language. Those not sent are kept.
 #[utoipa::path(post, path = "/api/v1/merchant/settings/update", tag = "merchant",
     request_body = SettingsRequest,
     responses((status = 200, description = "The settings, all of them", body = Envelope<SettingsView>)))]
@@ -32,12 +38,15 @@ pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     });
     let policy = f.check("policy", policy, Policy::parse);
     let auto_decision = f.flag("auto_decision");
+    let language = f.text("default_language");
+    let language = f.check("default_language", language, |code| Language::parse(&code));
     let changes = f.finish(|| {
         Some(SettingsChanges {
             quiz_expiry_days: days,
             minimum_age: age,
             policy,
             auto_decision,
+            default_language: language,
         })
     })?;
     let saved = state

@@ -1,0 +1,1 @@
+ALTER TABLE merchants DROP COLUMN default_language;
