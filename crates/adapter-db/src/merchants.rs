@@ -5,6 +5,7 @@ use diesel::prelude::*;
 use domain::ids::UserId;
 use domain::merchant::{
     ApiKey, ExposeSecret, IpNet, KeyAccess, Merchant, MerchantId, MerchantSettings, QuizExpiryDays,
+    RetentionDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::{MinimumAge, Policy};
@@ -25,16 +26,18 @@ struct MerchantRow {
     minimum_age: i32,
     verification_policy: String,
     auto_decision: bool,
+    retention_days: Option<i32>,
 }
 
 /// The settings' columns, as a change writes them.
 #[derive(AsChangeset)]
-#[diesel(table_name = merchants)]
+#[diesel(table_name = merchants, treat_none_as_null = true)]
 struct SettingsRow {
     quiz_expiry_days: i32,
     minimum_age: i32,
     verification_policy: String,
     auto_decision: bool,
+    retention_days: Option<i32>,
 }
 
 impl SettingsRow {
@@ -51,6 +54,7 @@ impl SettingsRow {
             minimum_age: i32::from(s.minimum_age.years()),
             verification_policy: serde_json::Value::Object(choices).to_string(),
             auto_decision: s.auto_decision,
+            retention_days: s.retention_days.map(|d| i32::from(d.days())),
         }
     }
 }
@@ -66,6 +70,7 @@ impl MerchantRow {
             minimum_age: s.minimum_age,
             verification_policy: s.verification_policy,
             auto_decision: s.auto_decision,
+            retention_days: s.retention_days,
         }
     }
 
@@ -79,6 +84,11 @@ impl MerchantRow {
             serde_json::from_str(&self.verification_policy).map_err(|e| corrupt(column, e))?;
         let policy = Policy::parse(choices.iter().map(|(r, d)| (r.as_str(), d.as_str())))
             .map_err(|e| corrupt(column, e))?;
+        let retention_days = self
+            .retention_days
+            .map(|days| RetentionDays::new(i64::from(days)))
+            .transpose()
+            .map_err(|e| corrupt("merchants.retention_days", e))?;
         Ok(Merchant {
             id: MerchantId(self.id),
             name: self.name,
@@ -87,6 +97,7 @@ impl MerchantRow {
                 minimum_age,
                 policy,
                 auto_decision: self.auto_decision,
+                retention_days,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

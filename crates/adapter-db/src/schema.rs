@@ -10,6 +10,7 @@ diesel::table! {
         minimum_age -> Integer,
         verification_policy -> Text,
         auto_decision -> Bool,
+        retention_days -> Nullable<Integer>,
     }
 }
 
@@ -62,6 +63,8 @@ diesel::table! {
         submitted_ssn -> Nullable<Text>,
         submitted_created_at -> Nullable<BigInt>,
         submitted_updated_at -> Nullable<BigInt>,
+        status_changed_at -> BigInt,
+        erased_at -> Nullable<BigInt>,
     }
 }
 

@@ -19,6 +19,11 @@ pub struct SettingsView {
     /// 1: a verification's outcome sets the profile's status (`passed`: Approved,
     /// `declined`: Declined); 0: a person decides.
     pub auto_decision: u8,
+    /// Days a profile keeps its personal data once its status has been `Approved` or
+    /// `Declined` (then its documents' files, sealed values and what was read are erased,
+    /// with the event `personal_data_erased`); null: kept until the profile is deleted.
+    #[schema(minimum = 1, maximum = 3650)]
+    pub retention_days: Option<u16>,
 }
 
 impl SettingsView {
@@ -33,6 +38,7 @@ impl SettingsView {
                 .map(|(reason, decision)| (reason.as_str(), decision.as_str()))
                 .collect(),
             auto_decision: u8::from(settings.auto_decision),
+            retention_days: settings.retention_days.map(|d| d.days()),
         }
     }
 }

@@ -246,6 +246,9 @@ pub struct SettingsRequest {
     /// 0 or 1.
     #[schema(minimum = 0, maximum = 1)]
     pub auto_decision: Option<i64>,
+    /// 1 to 3650 days; `null` keeps personal data (no retention).
+    #[schema(minimum = 1, maximum = 3650)]
+    pub retention_days: Option<i64>,
 }
 
 /// webhook/create.

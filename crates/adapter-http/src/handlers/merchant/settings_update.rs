@@ -1,4 +1,4 @@
-use domain::merchant::{QuizExpiryDays, SettingsChanges};
+use domain::merchant::{QuizExpiryDays, RetentionDays, SettingsChanges};
 use domain::verification::{MinimumAge, Policy};
 
 use crate::dto::merchant::SettingsView;
@@ -9,10 +9,17 @@ use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
 /// The settings a request may change.
-const SETTINGS: [&str; 4] = ["quiz_expiry_days", "minimum_age", "policy", "auto_decision"];
+const SETTINGS: [&str; 5] = [
+    "quiz_expiry_days",
+    "minimum_age",
+    "policy",
+    "auto_decision",
+    "retention_days",
+];
 
 /// Change any of the merchant's settings: the default quiz expiry, the minimum age, the
-/// verification policy, automatic decisions. Those not sent are kept.
+/// verification policy, automatic decisions, retention (`retention_days`: `null` keeps
+/// personal data). Those not sent are kept.
 #[utoipa::path(post, path = "/api/v1/merchant/settings/update", tag = "merchant",
     request_body = SettingsRequest,
     responses((status = 200, description = "The settings, all of them", body = Envelope<SettingsView>)))]
@@ -32,12 +39,14 @@ pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     });
     let policy = f.check("policy", policy, Policy::parse);
     let auto_decision = f.flag("auto_decision");
+    let retention_days = f.integer_patch("retention_days", RetentionDays::new);
     let changes = f.finish(|| {
         Some(SettingsChanges {
             quiz_expiry_days: days,
             minimum_age: age,
             policy,
             auto_decision,
+            retention_days,
         })
     })?;
     let saved = state
