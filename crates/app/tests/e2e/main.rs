@@ -25,6 +25,7 @@ mod profiles;
 mod quiz_lifecycle;
 mod quizzes;
 mod restricted_keys;
+mod retention;
 mod review;
 mod settings;
 mod sign_in;
@@ -69,6 +70,7 @@ fn main() {
         verification::SCENARIOS,
         metrics::SCENARIOS,
         backup::SCENARIOS,
+        retention::SCENARIOS,
     ]
     .concat();
 
