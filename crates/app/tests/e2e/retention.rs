@@ -26,6 +26,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "retention_days_are_one_to_3650_days_or_null_to_keep",
         retention_setting,
     ),
+    (
+        "the_dashboard_sets_retention_for_admins_only",
+        dashboard_retention,
+    ),
 ];
 
 /// How long the server may take to start checking and erase.
@@ -410,4 +414,48 @@ fn retention_setting(backend: Backend) {
     );
     let cleared = c.call("merchant/settings/update", &json!({"retention_days": null}));
     assert_eq!(cleared.assert_status(200)["retention_days"], Value::Null);
+}
+
+fn dashboard_retention(backend: Backend) {
+    use crate::dashboard::{admin_of, csrf_of, page, post_form, reviewer, signed_in};
+    let env = Env::start(backend);
+    let retention = || {
+        let got = env.client().call("merchant/settings/get", &json!({}));
+        got.assert_status(200)["retention_days"].clone()
+    };
+    let post = |cookie: &str, days: &str| {
+        let csrf = csrf_of(&page(&env, "/dashboard/settings", cookie));
+        post_form(
+            &env,
+            "/dashboard/settings/retention",
+            cookie,
+            &format!("csrf_token={csrf}&retention_days={days}"),
+        )
+    };
+
+    // A reviewer sees the setting but may not change it.
+    let password = reviewer(&env, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let shown = page(&env, "/dashboard/settings", &cookie).text();
+    assert!(shown.contains("name=\"retention_days\""), "{shown}");
+    assert_eq!(post(&cookie, "30").status, 403);
+    assert_eq!(retention(), Value::Null, "nothing changed");
+
+    let password = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let admin = signed_in(&env, "boss@example.com", password);
+    for refused in ["0", "3651", "ten"] {
+        assert_eq!(post(&admin, refused).status, 400, "{refused}");
+    }
+    assert_eq!(retention(), Value::Null, "nothing changed");
+    assert_eq!(post(&admin, "90").status, 303);
+    assert_eq!(retention(), 90);
+    let shown = page(&env, "/dashboard/settings", &admin).text();
+    assert!(
+        shown.contains(
+            "name=\"retention_days\" type=\"number\" min=\"1\" max=\"3650\" step=\"1\" value=\"90\""
+        ),
+        "{shown}"
+    );
+    assert_eq!(post(&admin, "").status, 303, "empty keeps personal data");
+    assert_eq!(retention(), Value::Null);
 }
