@@ -387,6 +387,36 @@ pub(crate) fn file_ids_of_profile(
     Ok(ids.into_iter().map(FileId::from).collect())
 }
 
+/// Empties every document of a profile (`Document::erase_personal_data`: no evidence,
+/// nothing read), inside the caller's transaction, and forgets their files; returns the
+/// ids of those files, for their bytes to be removed.
+pub(crate) fn erase_documents_of_profile(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    profile_id: &str,
+) -> Result<Vec<FileId>, Failure> {
+    let rows: Vec<DocumentRow> = documents::table
+        .filter(documents::profile_id.eq(profile_id))
+        .select(DocumentRow::as_select())
+        .load(conn)?;
+    let mut file_ids = Vec::new();
+    let mut document_ids = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut document = row.open(vault)?;
+        file_ids.extend(document.erase_personal_data());
+        let emptied = DocumentRow::seal(&document, vault)?;
+        diesel::update(documents::table.find(&emptied.id))
+            .set((
+                documents::data.eq(&emptied.data),
+                documents::size_bytes.eq(emptied.size_bytes),
+            ))
+            .execute(conn)?;
+        document_ids.push(emptied.id);
+    }
+    forget_files(conn, document_ids)?;
+    Ok(file_ids)
+}
+
 /// Removes the file names of the documents matched by `filter` (explicitly: SQLite's
 /// foreign keys may be off on connections other than ours).
 fn forget_files(conn: &mut AnyConnection, document_ids: Vec<String>) -> Result<(), Failure> {

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use domain::ids::UserId;
 use domain::merchant::{
     ApiKey, ExposeSecret, IpNet, KeyAccess, Language, Merchant, MerchantId, MerchantSettings,
-    QuizExpiryDays,
+    QuizExpiryDays, RetentionDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::{MinimumAge, Policy};
@@ -27,17 +27,19 @@ struct MerchantRow {
     verification_policy: String,
     auto_decision: bool,
     default_language: String,
+    retention_days: Option<i32>,
 }
 
 /// The settings' columns, as a change writes them.
 #[derive(AsChangeset)]
-#[diesel(table_name = merchants)]
+#[diesel(table_name = merchants, treat_none_as_null = true)]
 struct SettingsRow {
     quiz_expiry_days: i32,
     minimum_age: i32,
     verification_policy: String,
     auto_decision: bool,
     default_language: String,
+    retention_days: Option<i32>,
 }
 
 impl SettingsRow {
@@ -55,6 +57,7 @@ impl SettingsRow {
             verification_policy: serde_json::Value::Object(choices).to_string(),
             auto_decision: s.auto_decision,
             default_language: s.default_language.as_str().to_owned(),
+            retention_days: s.retention_days.map(|d| i32::from(d.days())),
         }
     }
 }
@@ -71,6 +74,7 @@ impl MerchantRow {
             verification_policy: s.verification_policy,
             auto_decision: s.auto_decision,
             default_language: s.default_language,
+            retention_days: s.retention_days,
         }
     }
 
@@ -86,6 +90,11 @@ impl MerchantRow {
             .map_err(|e| corrupt(column, e))?;
         let default_language = Language::parse(&self.default_language)
             .map_err(|e| corrupt("merchants.default_language", e))?;
+        let retention_days = self
+            .retention_days
+            .map(|days| RetentionDays::new(i64::from(days)))
+            .transpose()
+            .map_err(|e| corrupt("merchants.retention_days", e))?;
         Ok(Merchant {
             id: MerchantId(self.id),
             name: self.name,
@@ -95,6 +104,7 @@ impl MerchantRow {
                 policy,
                 auto_decision: self.auto_decision,
                 default_language,
+                retention_days,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

@@ -4,15 +4,17 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::event::{Activity, Event, EventStatus};
 use domain::ids::FileId;
-use domain::merchant::MerchantId;
+use domain::merchant::{MerchantId, RetentionDays};
 use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
 use domain::ports::{ProfileRepository, StoreError, StoreResult};
 use domain::profile::{
     Amount, Attributes, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    Profile, ProfileFilter, ProfileId, ProfileKey, ShortText, Ssn, State, SubmittedFormFields,
+    Profile, ProfileFilter, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, State,
+    SubmittedFormFields,
 };
 use domain::validation::Invalid;
+use time::OffsetDateTime;
 
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
@@ -21,7 +23,7 @@ diesel::define_sql_function! {
     /// SQL's `lower`, on both backends.
     fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
 }
-use crate::documents::{file_ids_of_profile, forget_files_of_profile};
+use crate::documents::{erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
 use crate::paging::{newest_first, paged};
@@ -74,6 +76,8 @@ pub(crate) struct ProfileRow {
     submitted_created_at: Option<i64>,
     #[diesel(skip_update)]
     submitted_updated_at: Option<i64>,
+    status_changed_at: i64,
+    erased_at: Option<i64>,
 }
 
 fn text<T: ToString>(value: &Option<T>) -> Option<String> {
@@ -265,6 +269,8 @@ impl ProfileRow {
             submitted_ssn: ssn,
             submitted_created_at: p.submitted.as_ref().map(|s| to_db(s.created_at)),
             submitted_updated_at: p.submitted.as_ref().map(|s| to_db(s.updated_at)),
+            status_changed_at: to_db(p.status_changed_at),
+            erased_at: p.erased_at.map(to_db),
         }
     }
 
@@ -332,6 +338,11 @@ impl ProfileRow {
             created_at: from_db("profiles.created_at", self.created_at)?,
             updated_at: from_db("profiles.updated_at", self.updated_at)?,
             revision: self.revision,
+            status_changed_at: from_db("profiles.status_changed_at", self.status_changed_at)?,
+            erased_at: self
+                .erased_at
+                .map(|at| from_db("profiles.erased_at", at))
+                .transpose()?,
         })
     }
 }
@@ -608,6 +619,74 @@ impl ProfileRepository for Database {
             })
             .await?;
         paged(rows, |r| r.open(&self.vault))
+    }
+
+    async fn due_for_erasure(
+        &self,
+        merchant: &MerchantId,
+        retention: RetentionDays,
+        now: OffsetDateTime,
+        limit: usize,
+    ) -> StoreResult<Vec<Profile>> {
+        // `Profile::due_for_erasure`, as a query (served by `profiles_by_decision`).
+        let merchant = merchant.0.clone();
+        let decided_by = to_db(now - retention.duration());
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .read(move |conn| {
+                Ok(profiles::table
+                    .filter(profiles::merchant_id.eq(merchant))
+                    .filter(profiles::status.eq_any([
+                        ProfileStatus::Approved.as_str(),
+                        ProfileStatus::Declined.as_str(),
+                    ]))
+                    .filter(profiles::status_changed_at.le(decided_by))
+                    .filter(
+                        profiles::erased_at
+                            .is_null()
+                            .or(profiles::erased_at.lt(profiles::status_changed_at.nullable())),
+                    )
+                    .order((profiles::status_changed_at.asc(), profiles::id.asc()))
+                    .limit(limit)
+                    .select(ProfileRow::as_select())
+                    .load::<ProfileRow>(conn)?)
+            })
+            .await?;
+        rows.into_iter().map(|r| r.open(&self.vault)).collect()
+    }
+
+    async fn erase_personal_data(
+        &self,
+        profile: &Profile,
+        entry: &Entry,
+    ) -> StoreResult<Vec<FileId>> {
+        let row = ProfileRow::seal(profile, &self.vault)?;
+        let event = self.sealed(entry)?;
+        let vault = self.vault.clone();
+        let file_ids = self
+            .write(move |conn| {
+                update_profile(conn, &row)?;
+                // What the client typed is written apart from the merchant's updates.
+                diesel::update(profiles::table.find(&row.id))
+                    .set((
+                        profiles::submitted_email_address.eq(None::<String>),
+                        profiles::submitted_mobile_number.eq(None::<String>),
+                        profiles::submitted_address.eq(None::<String>),
+                        profiles::submitted_date_of_birth.eq(None::<String>),
+                        profiles::submitted_ssn.eq(None::<String>),
+                        profiles::submitted_created_at.eq(None::<i64>),
+                        profiles::submitted_updated_at.eq(None::<i64>),
+                    ))
+                    .execute(conn)?;
+                let file_ids = erase_documents_of_profile(conn, &vault, &row.id)?;
+                crate::verifications::forget_identities(conn, &row.id)?;
+                persist(conn, &event)?;
+                Ok(file_ids)
+            })
+            .await?;
+        // The values erased leave no trace in SQLite's write-ahead log either.
+        self.checkpoint_after_erasure().await;
+        Ok(file_ids)
     }
 }
 

@@ -11,6 +11,7 @@ diesel::table! {
         verification_policy -> Text,
         auto_decision -> Bool,
         default_language -> Text,
+        retention_days -> Nullable<Integer>,
     }
 }
 
@@ -63,6 +64,8 @@ diesel::table! {
         submitted_ssn -> Nullable<Text>,
         submitted_created_at -> Nullable<BigInt>,
         submitted_updated_at -> Nullable<BigInt>,
+        status_changed_at -> BigInt,
+        erased_at -> Nullable<BigInt>,
     }
 }
 

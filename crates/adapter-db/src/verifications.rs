@@ -152,6 +152,12 @@ pub(crate) fn forget_claims(conn: &mut AnyConnection) -> Result<usize, Failure> 
 pub(crate) fn forget_profile(conn: &mut AnyConnection, profile: &str) -> Result<(), Failure> {
     diesel::delete(verifications::table.filter(verifications::profile_id.eq(profile)))
         .execute(conn)?;
+    forget_identities(conn, profile)
+}
+
+/// Removes the profile's entries of the identity index: keyed digests of its SSN and
+/// document numbers, which retention erases with the values.
+pub(crate) fn forget_identities(conn: &mut AnyConnection, profile: &str) -> Result<(), Failure> {
     diesel::delete(identity_index::table.filter(identity_index::profile_id.eq(profile)))
         .execute(conn)?;
     Ok(())

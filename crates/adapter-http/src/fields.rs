@@ -215,6 +215,24 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A whole-number field that may be cleared: absent keeps, `null` (or `""`) clears, a
+    /// JSON whole number is checked by `rule` and set.
+    pub fn integer_patch<T>(
+        &mut self,
+        name: &str,
+        rule: impl Fn(i64) -> Result<T, Invalid>,
+    ) -> Patch<T> {
+        match self.raw(name) {
+            Raw::Absent => Patch::Keep,
+            Raw::Empty => Patch::Clear,
+            Raw::Number(_) | Raw::Text(_) | Raw::Other => {
+                let value = self.integer(name, false);
+                self.check(name, value, rule)
+                    .map_or(Patch::Keep, Patch::Set)
+            }
+        }
+    }
+
     /// A string kept as sent, empty included (a description cleared with `""`); absent
     /// or `null` is `None`.
     pub fn text(&mut self, name: &str) -> Option<String> {
@@ -344,6 +362,27 @@ mod tests {
         f.integer("d", false);
         let err = f.finish(|| Some(())).expect_err("two problems");
         assert_eq!(err.codes(), ["B_INVALID", "C_INVALID"]);
+    }
+
+    #[test]
+    fn integer_patches_keep_clear_or_set_whole_numbers_the_rule_allows() {
+        let b = body(json!({"n": null, "s": 30, "big": 4000, "text": "30", "half": 1.5}));
+        let mut f = Fields::new(&b);
+        let rule = |d: i64| {
+            if (1..=3650).contains(&d) {
+                Ok(d)
+            } else {
+                Err(Invalid::new("out of range"))
+            }
+        };
+        assert_eq!(f.integer_patch("absent", rule), Patch::Keep);
+        assert_eq!(f.integer_patch("n", rule), Patch::Clear);
+        assert_eq!(f.integer_patch("s", rule), Patch::Set(30));
+        for refused in ["big", "text", "half"] {
+            assert_eq!(f.integer_patch(refused, rule), Patch::Keep);
+        }
+        let err = f.finish(|| Some(())).expect_err("three refused");
+        assert_eq!(err.codes(), ["BIG_INVALID", "TEXT_INVALID", "HALF_INVALID"]);
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .map(|p| p.trim().parse::<IpNet>())
         .collect::<Result<Vec<_>, _>>()
         .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
-    sweeper::start(services.documents.clone());
+    sweeper::start(services.documents.clone(), services.retention.clone());
     // One verification at a time per core at most, beside the API (contract §13).
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     verification_worker::start(services.verifications.clone(), cores);

@@ -13,8 +13,9 @@ use domain::ports::{Clock, DocumentStore, ImageAnalysis};
 use domain::quiz::UploadLimits;
 use domain::services::{
     AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
-    ProfileService, QuizPorts, QuizService, SignInPorts, SignInService, TemplateService, UserPorts,
-    UserService, VerificationPorts, VerificationService, WebhookService,
+    ProfileService, QuizPorts, QuizService, RetentionService, SignInPorts, SignInService,
+    TemplateService, UserPorts, UserService, VerificationPorts, VerificationService,
+    WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -75,6 +76,7 @@ pub struct Services {
     pub webhooks: WebhookService,
     pub sign_in: SignInService,
     pub verifications: VerificationService,
+    pub retention: RetentionService,
     pub audit: AuditTrail,
     pub clock: Arc<SystemClock>,
 }
@@ -178,6 +180,14 @@ pub fn services(
             limits,
         ),
         documents: DocumentService::new(
+            db.clone(),
+            db.clone(),
+            files.clone(),
+            clock.clone(),
+            ids.clone(),
+            outbox.clone(),
+        ),
+        retention: RetentionService::new(
             db.clone(),
             db.clone(),
             files.clone(),

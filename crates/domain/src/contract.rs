@@ -14,7 +14,9 @@ use crate::audit::{AuditAction, AuditEntry, Auditor};
 use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
 use crate::event::{Activity, Event};
 use crate::ids::UserId;
-use crate::merchant::{ApiKey, KeyAccess, Merchant, MerchantId, MerchantSettings, SecretString};
+use crate::merchant::{
+    ApiKey, KeyAccess, Merchant, MerchantId, MerchantSettings, RetentionDays, SecretString,
+};
 use crate::note::{Note, NoteText};
 use crate::outbox::Entry;
 use crate::paging::Page;
@@ -24,8 +26,8 @@ use crate::ports::{
     UserRepository,
 };
 use crate::profile::{
-    AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileFilter, ProfileId,
-    ProfileKey, ShortText, SubmittedFormFields,
+    AttributesPatch, DateOfBirth, Email, Patch, PhoneNumber, Profile, ProfileChanges,
+    ProfileFilter, ProfileId, ProfileKey, ProfileStatus, ShortText, Ssn, SubmittedFormFields,
 };
 use crate::quiz::{Quiz, QuizLink, RedirectUrl, TemplateSnapshot, UploadLimits};
 use crate::session::{Session, SessionToken};
@@ -132,6 +134,10 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("the_audit_trail_is_per_merchant_in_order", |p| {
         Box::pin(audit_in_order(p))
     }),
+    (
+        "retention_erases_the_personal_data_of_profiles_due_once",
+        |p| Box::pin(retention(p)),
+    ),
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
@@ -508,6 +514,150 @@ async fn profile_delete(p: Ports) {
     assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
     let again = p.profiles.delete(&client, &entry(tombstone.clone())).await;
     assert!(matches!(again, Err(StoreError::Missing)), "{again:?}");
+}
+
+/// `client` stored with a new status set at `at` (and an SSN), its revision bumped.
+async fn decide(p: &Ports, client: &Profile, status: ProfileStatus, at: OffsetDateTime) -> Profile {
+    let mut decided = client.clone();
+    let mut changes = ProfileChanges::none_to(client);
+    changes.attributes.ssn = Patch::Set(Ssn::parse("123456789").expect("valid"));
+    changes.attributes.date_of_birth = Patch::Set(DateOfBirth::parse("1990-01-02").expect("valid"));
+    decided.apply(changes, at).expect("valid");
+    decided.set_status(status, at);
+    decided.revision += 1;
+    let changed = Event::about(
+        format!("ev-s{}", client.id.0).into(),
+        &decided,
+        Activity::ProfileStatusChanged,
+        "",
+        at,
+    );
+    p.profiles
+        .update(&decided, &entry(changed))
+        .await
+        .expect("decided");
+    decided
+}
+
+async fn retention(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let thirty = RetentionDays::new(30).expect("valid");
+    let long_ago = NOW - time::Duration::days(40);
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    let typed = SubmittedFormFields {
+        ssn: Some(Ssn::parse("987654321").expect("valid")),
+        address: Some("1 Main St, Toronto, ON M5V 2T6, CA".into()),
+        created_at: NOW,
+        updated_at: NOW,
+        ..SubmittedFormFields::default()
+    };
+    p.quizzes
+        .save_fields(
+            &quiz,
+            &client.id,
+            &typed,
+            &entry(event("ev-typed", &client)),
+        )
+        .await
+        .expect("typed");
+    let doc = document(&client, &quiz, "d1", &[("F1", 10), ("F2", 20)]);
+    p.quizzes
+        .add_document(
+            &quiz,
+            &doc,
+            &entry(uploaded("ev-d1", &client)),
+            UploadLimits::default(),
+        )
+        .await
+        .expect("document stored");
+    let client = p
+        .profiles
+        .find(&m, &client.key)
+        .await
+        .expect("read")
+        .expect("found");
+    let due = decide(&p, &client, ProfileStatus::Approved, long_ago).await;
+    let pending = seed_profile(&p, &m, "p-pending", "pending@example.com").await;
+    decide(&p, &pending, ProfileStatus::Pending, long_ago).await;
+    let recent = seed_profile(&p, &m, "p-recent", "recent@example.com").await;
+    decide(
+        &p,
+        &recent,
+        ProfileStatus::Declined,
+        NOW - time::Duration::days(29),
+    )
+    .await;
+    let other = seed_merchant(&p, "m2").await;
+    let theirs = seed_profile(&p, &other, "p-theirs", "theirs@example.com").await;
+    decide(&p, &theirs, ProfileStatus::Declined, long_ago).await;
+
+    let found = p
+        .profiles
+        .due_for_erasure(&m, thirty, NOW, 10)
+        .await
+        .expect("read");
+    assert_eq!(found.iter().map(|f| &f.id).collect::<Vec<_>>(), [&due.id]);
+    assert_eq!(found[0].status_changed_at, long_ago, "kept as stored");
+
+    let mut erased = due.clone();
+    erased.erase_personal_data(NOW);
+    erased.revision += 1;
+    // Logs sort by id: this one sorts after every `ev-` before it.
+    let erasure = Event::about(
+        "ez-erased".into(),
+        &erased,
+        Activity::PersonalDataErased,
+        "",
+        NOW,
+    );
+    let mut files = p
+        .profiles
+        .erase_personal_data(&erased, &entry(erasure.clone()))
+        .await
+        .expect("erased");
+    files.sort();
+    assert_eq!(files, ["F1".into(), "F2".into()], "the files to remove");
+    let stored = p
+        .profiles
+        .find(&m, &due.key)
+        .await
+        .expect("read")
+        .expect("the row stays");
+    assert_eq!(
+        stored, erased,
+        "sealed values and typed fields gone, the rest kept"
+    );
+    assert_eq!((stored.attributes.ssn, stored.submitted), (None, None));
+    let documents = p.documents.list(&due.id, page(10)).await.expect("read");
+    assert_eq!(documents.total_count, 1, "the document stays");
+    assert_eq!(documents.items[0].evidence, Evidence::Files(Vec::new()));
+    assert_eq!(documents.items[0].status, DocumentStatus::Pending);
+    assert!(!p.documents.file_in_use(&"F1".into()).await.expect("read"));
+    let log = p.profiles.events(&due.id, page(50)).await.expect("read");
+    assert_eq!(log.items[0].activity, Activity::PersonalDataErased);
+    assert!(
+        log.total_count >= 5,
+        "earlier events kept: {}",
+        log.total_count
+    );
+
+    let found = p
+        .profiles
+        .due_for_erasure(&m, thirty, NOW, 10)
+        .await
+        .expect("read");
+    assert!(found.is_empty(), "erased once: {found:?}");
+    let stale = p
+        .profiles
+        .erase_personal_data(&erased, &entry(erasure))
+        .await;
+    assert!(matches!(stale, Err(StoreError::Conflict)), "{stale:?}");
+    let found = p
+        .profiles
+        .due_for_erasure(&other, thirty, NOW, 10)
+        .await
+        .expect("read");
+    assert_eq!(found.len(), 1, "each merchant's own");
 }
 
 async fn steps_merge(p: Ports) {
@@ -1042,6 +1192,7 @@ async fn merchant_keys(p: Ports) {
         .expect("valid"),
         auto_decision: true,
         default_language: crate::merchant::Language::Fr,
+        retention_days: Some(crate::merchant::RetentionDays::new(3650).expect("valid")),
     };
     p.merchants
         .save_settings(&m, &settings)

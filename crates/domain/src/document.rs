@@ -147,6 +147,16 @@ pub struct Document {
 }
 
 impl Document {
+    /// Forgets what the client handed in and what was read from it (retention, contract
+    /// §15): the document stays, with its step, status and dates, holding nothing; its
+    /// files' ids are returned for their bytes to be removed.
+    pub fn erase_personal_data(&mut self) -> Vec<FileId> {
+        let files = self.files().iter().map(|f| f.file_id.clone()).collect();
+        self.evidence = Evidence::Files(Vec::new());
+        self.read.clear();
+        files
+    }
+
     /// Its files (none for an agreement or a fingerprint).
     pub fn files(&self) -> &[StoredFile] {
         match &self.evidence {

@@ -75,11 +75,14 @@ pub enum Activity {
     /// A verification of a submitted quiz completed (its `status` is the profile's; the
     /// outcome is in `details`).
     VerificationCompleted,
+    /// Retention erased a decided profile's personal data (contract §15); the profile,
+    /// its statuses and its log stay.
+    PersonalDataErased,
 }
 
 impl Activity {
     /// Every activity.
-    pub const ALL: [Activity; 16] = [
+    pub const ALL: [Activity; 17] = [
         Self::ProfileCreated,
         Self::ProfileUpdated,
         Self::ProfileStatusChanged,
@@ -96,6 +99,7 @@ impl Activity {
         Self::DocumentDeleted,
         Self::NoteCreated,
         Self::VerificationCompleted,
+        Self::PersonalDataErased,
     ];
 
     /// The interface's name (`profile_created`...).
@@ -117,6 +121,7 @@ impl Activity {
             Self::DocumentDeleted => "document_deleted",
             Self::NoteCreated => "note_created",
             Self::VerificationCompleted => "verification_completed",
+            Self::PersonalDataErased => "personal_data_erased",
         }
     }
 

@@ -15,7 +15,7 @@ use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DocumentId, FileId, QuizId};
-use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings};
+use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, RetentionDays};
 use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
@@ -311,6 +311,48 @@ impl ProfileRepository for MemoryProfiles {
             .cloned()
             .collect();
         Ok(page_of(mine, page))
+    }
+
+    async fn due_for_erasure(
+        &self,
+        merchant: &MerchantId,
+        retention: RetentionDays,
+        now: OffsetDateTime,
+        limit: usize,
+    ) -> StoreResult<Vec<Profile>> {
+        let profiles = self.profiles.lock().expect("lock");
+        let mut due: Vec<Profile> = profiles
+            .iter()
+            .filter(|p| &p.merchant_id == merchant && p.due_for_erasure(retention, now))
+            .cloned()
+            .collect();
+        due.sort_by_key(|p| p.status_changed_at);
+        due.truncate(limit);
+        Ok(due)
+    }
+
+    async fn erase_personal_data(
+        &self,
+        profile: &Profile,
+        entry: &Entry,
+    ) -> StoreResult<Vec<FileId>> {
+        let mut profiles = self.profiles.lock().expect("lock");
+        let stored = profiles
+            .iter_mut()
+            .find(|p| p.id == profile.id)
+            .ok_or(StoreError::Missing)?;
+        if stored.revision != profile.revision - 1 {
+            return Err(StoreError::Conflict);
+        }
+        *stored = profile.clone();
+        let mut documents = self.documents.lock().expect("lock");
+        let files = documents
+            .iter_mut()
+            .filter(|d| d.profile_id == profile.id)
+            .flat_map(Document::erase_personal_data)
+            .collect();
+        self.record(entry);
+        Ok(files)
     }
 }
 

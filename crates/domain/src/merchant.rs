@@ -7,6 +7,7 @@ pub use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
 use crate::ids::UserId;
+use crate::profile::Patch;
 use crate::validation::Invalid;
 use crate::verification::{MinimumAge, Policy};
 
@@ -201,6 +202,37 @@ impl Language {
     }
 }
 
+/// How long a decided profile keeps its personal data (contract §15): days from 1 to
+/// 3650 (ten years, longer than any KYC record-keeping duty we know of asks; a merchant
+/// who must keep data longer keeps it, with no setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetentionDays(u16);
+
+impl RetentionDays {
+    /// The longest retention a merchant may set: ten years.
+    pub const MAX: u16 = 3650;
+
+    /// `days` if it is a whole number from 1 to [`RetentionDays::MAX`].
+    pub fn new(days: i64) -> Result<Self, Invalid> {
+        match u16::try_from(days) {
+            Ok(d @ 1..=Self::MAX) => Ok(Self(d)),
+            _ => Err(Invalid::new(
+                "must be a whole number of days from 1 to 3650",
+            )),
+        }
+    }
+
+    /// The number of days.
+    pub fn days(&self) -> u16 {
+        self.0
+    }
+
+    /// The same span as a duration.
+    pub fn duration(&self) -> time::Duration {
+        time::Duration::days(i64::from(self.0))
+    }
+}
+
 /// What a merchant may tune for their own account.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MerchantSettings {
@@ -216,6 +248,9 @@ pub struct MerchantSettings {
     /// What the client's pages speak when neither the link (`?lang`) nor the browser
     /// (`Accept-Language`) names a language they speak.
     pub default_language: Language,
+    /// How long a profile decided `Approved` or `Declined` keeps its personal data;
+    /// `None`: kept until the profile is deleted.
+    pub retention_days: Option<RetentionDays>,
 }
 
 /// A change of settings: what is `Some` is set, the rest kept.
@@ -231,6 +266,8 @@ pub struct SettingsChanges {
     pub auto_decision: Option<bool>,
     /// A new default language.
     pub default_language: Option<Language>,
+    /// A new retention, or none (keep personal data).
+    pub retention_days: Patch<RetentionDays>,
 }
 
 impl MerchantSettings {
@@ -242,6 +279,7 @@ impl MerchantSettings {
             policy: changes.policy.unwrap_or(self.policy),
             auto_decision: changes.auto_decision.unwrap_or(self.auto_decision),
             default_language: changes.default_language.unwrap_or(self.default_language),
+            retention_days: changes.retention_days.applied_to(self.retention_days),
         }
     }
 }
@@ -270,6 +308,34 @@ mod tests {
         assert!(Language::parse("").is_err());
         assert!(Language::parse("fr-CA").is_err());
         assert_eq!(MerchantSettings::default().default_language, Language::En);
+    }
+
+    #[test]
+    fn retention_runs_from_one_day_to_ten_years() {
+        assert_eq!(RetentionDays::new(1).map(|d| d.days()), Ok(1));
+        assert_eq!(RetentionDays::new(3650).map(|d| d.days()), Ok(3650));
+        assert!(RetentionDays::new(0).is_err());
+        assert!(RetentionDays::new(3651).is_err());
+        assert!(RetentionDays::new(-1).is_err());
+        assert_eq!(
+            MerchantSettings::default().retention_days,
+            None,
+            "kept by default"
+        );
+    }
+
+    #[test]
+    fn a_retention_change_keeps_clears_or_sets() {
+        let thirty = RetentionDays::new(30).expect("valid");
+        let set = |retention_days| SettingsChanges {
+            retention_days,
+            ..SettingsChanges::default()
+        };
+        let settings = MerchantSettings::default().changed(set(Patch::Set(thirty)));
+        assert_eq!(settings.retention_days, Some(thirty));
+        let settings = settings.changed(set(Patch::Keep));
+        assert_eq!(settings.retention_days, Some(thirty));
+        assert_eq!(settings.changed(set(Patch::Clear)).retention_days, None);
     }
 
     #[test]

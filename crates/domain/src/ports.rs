@@ -7,7 +7,7 @@ use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
-use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
+use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings, RetentionDays};
 use crate::note::Note;
 use crate::outbox::{Entry, Subscription};
 use crate::paging::{Page, Paged};
@@ -127,6 +127,27 @@ pub trait ProfileRepository: Send + Sync {
     async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>>;
     /// Newest first.
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>>;
+    /// Up to `limit` of the merchant's profiles that retention erases at `now`, those
+    /// for which [`Profile::due_for_erasure`] holds under `retention`, decided longest
+    /// ago first.
+    async fn due_for_erasure(
+        &self,
+        merchant: &MerchantId,
+        retention: RetentionDays,
+        now: OffsetDateTime,
+        limit: usize,
+    ) -> StoreResult<Vec<Profile>>;
+    /// In one transaction: stores `profile`, its personal data erased
+    /// ([`Profile::erase_personal_data`]), if its stored revision is still
+    /// `profile.revision - 1` (else `Conflict`; `Missing` if it is gone), empties each of
+    /// its documents ([`Document::erase_personal_data`]), forgets what was noted of it
+    /// in the identity index, and stores `entry`. Returns the ids of the files its
+    /// documents held, for the caller to remove.
+    async fn erase_personal_data(
+        &self,
+        profile: &Profile,
+        entry: &Entry,
+    ) -> StoreResult<Vec<FileId>>;
 }
 
 /// A merchant's stored templates.

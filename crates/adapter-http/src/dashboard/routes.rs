@@ -89,6 +89,9 @@ const ROUTES: &[Route] = &[
     get("/audit", Admin, |r| r.to(audit::list)),
     get("/settings", Reviewer, |r| r.to(settings::show)),
     post("/settings", Admin, |r| r.to(settings::save)),
+    post("/settings/retention", Admin, |r| {
+        r.to(settings::save_retention)
+    }),
     post("/settings/keys", Admin, |r| r.to(settings::create_key)),
     post("/settings/keys/{key}/disable", Admin, |r| {
         r.to(settings::disable_key)

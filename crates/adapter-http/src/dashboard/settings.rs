@@ -1,13 +1,14 @@
-//! The merchant's settings: the default quiz expiry, API keys (a new key's secret is
+//! The merchant's settings: the default quiz expiry, retention, API keys (a new key's secret is
 //! shown once), and webhook endpoints with their latest deliveries.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::merchant::{
-    ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, SettingsChanges,
+    ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, RetentionDays, SettingsChanges,
 };
 use domain::paging::Page;
+use domain::profile::Patch;
 use domain::webhook::{Delivery, Webhook};
 use serde::Deserialize;
 
@@ -56,6 +57,8 @@ struct SettingsPage<'a> {
     /// The default language's code, and each language's code and name.
     language: &'static str,
     languages: [(&'static str, &'static str); 3],
+    /// Empty when personal data is kept.
+    retention_days: String,
     verification: PolicyForm,
     keys: Vec<KeyRow>,
     webhooks: Vec<WebhookCard>,
@@ -91,6 +94,11 @@ pub(super) async fn show(
             expiry_days: merchant.settings.quiz_expiry_days.days(),
             language: merchant.settings.default_language.as_str(),
             languages: Language::ALL.map(|l| (l.as_str(), language_name(l))),
+            retention_days: merchant
+                .settings
+                .retention_days
+                .map(|d| d.days().to_string())
+                .unwrap_or_default(),
             verification: PolicyForm::of(&merchant.settings),
             keys: keys
                 .iter()
@@ -190,6 +198,43 @@ pub(super) async fn save(
         .change_settings(&reviewer.session.merchant_id, changes)
         .await?;
     Ok(redirect_to(SETTINGS.to_owned()))
+}
+
+#[derive(Deserialize)]
+pub(super) struct RetentionForm {
+    #[serde(default)]
+    retention_days: String,
+}
+
+/// `POST /dashboard/settings/retention` (admins): how long a decided profile keeps its
+/// personal data, as `merchant/settings/update` sets `retention_days`; left empty, it is
+/// kept.
+pub(super) async fn save_retention(
+    state: State,
+    AdminPosted(Posted { reviewer, form }): AdminPosted<RetentionForm>,
+) -> Result<HttpResponse, DashboardError> {
+    let retention_days = match form.retention_days.trim() {
+        "" => Patch::Clear,
+        days => days
+            .parse::<i64>()
+            .ok()
+            .and_then(|d| RetentionDays::new(d).ok())
+            .map(Patch::Set)
+            .ok_or_else(|| {
+                DashboardError::not_saved(
+                    "Retention is a whole number of days from 1 to 3650, or empty to keep personal data.",
+                )
+            })?,
+    };
+    let changes = SettingsChanges {
+        retention_days,
+        ..SettingsChanges::default()
+    };
+    state
+        .merchants
+        .change_settings(&reviewer.session.merchant_id, changes)
+        .await?;
+    Ok(redirect_to(format!("{SETTINGS}#retention")))
 }
 
 #[derive(Template)]

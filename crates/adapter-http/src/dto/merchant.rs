@@ -23,6 +23,11 @@ pub struct SettingsView {
     /// names one of theirs: `en`, `fr` or `es`.
     #[schema(example = "en")]
     pub default_language: &'static str,
+    /// Days a profile keeps its personal data once its status has been `Approved` or
+    /// `Declined` (then its documents' files, sealed values and what was read are erased,
+    /// with the event `personal_data_erased`); null: kept until the profile is deleted.
+    #[schema(minimum = 1, maximum = 3650)]
+    pub retention_days: Option<u16>,
 }
 
 impl SettingsView {
@@ -38,6 +43,7 @@ impl SettingsView {
                 .collect(),
             auto_decision: u8::from(settings.auto_decision),
             default_language: settings.default_language.as_str(),
+            retention_days: settings.retention_days.map(|d| d.days()),
         }
     }
 }

@@ -249,6 +249,9 @@ pub struct SettingsRequest {
     /// The client's pages' default language: `en`, `fr` or `es`.
     #[schema(pattern = "^(en|fr|es)$")]
     pub default_language: Option<String>,
+    /// 1 to 3650 days; `null` keeps personal data (no retention).
+    #[schema(minimum = 1, maximum = 3650)]
+    pub retention_days: Option<i64>,
 }
 
 /// webhook/create.

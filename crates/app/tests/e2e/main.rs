@@ -26,6 +26,7 @@ mod profiles;
 mod quiz_lifecycle;
 mod quizzes;
 mod restricted_keys;
+mod retention;
 mod review;
 mod settings;
 mod sign_in;
@@ -71,6 +72,7 @@ fn main() {
         verification::SCENARIOS,
         metrics::SCENARIOS,
         backup::SCENARIOS,
+        retention::SCENARIOS,
     ]
     .concat();
 

@@ -15,7 +15,7 @@ pub use status::ProfileStatus;
 
 use time::{Date, OffsetDateTime};
 
-use crate::merchant::MerchantId;
+use crate::merchant::{MerchantId, RetentionDays};
 use crate::validation::Violations;
 
 /// A profile's storage identity; never shown to merchants, who name a profile by its pair.
@@ -45,10 +45,15 @@ pub enum Patch<T> {
 
 impl<T> Patch<T> {
     fn apply_to(self, field: &mut Option<T>) {
+        *field = self.applied_to(field.take());
+    }
+
+    /// What `value` becomes with this change.
+    pub fn applied_to(self, value: Option<T>) -> Option<T> {
         match self {
-            Patch::Keep => {}
-            Patch::Clear => *field = None,
-            Patch::Set(value) => *field = Some(value),
+            Patch::Keep => value,
+            Patch::Clear => None,
+            Patch::Set(new) => Some(new),
         }
     }
 }
@@ -194,6 +199,11 @@ pub struct Profile {
     /// Bumped by every stored change; a write naming an older revision is refused, so
     /// two concurrent partial updates cannot silently overwrite each other.
     pub revision: i64,
+    /// When the status became what it is (setting the same status again does not move
+    /// it): retention counts from here.
+    pub status_changed_at: OffsetDateTime,
+    /// When retention last erased its personal data, if ever.
+    pub erased_at: Option<OffsetDateTime>,
 }
 
 impl Profile {
@@ -217,6 +227,8 @@ impl Profile {
             created_at: now,
             updated_at: now,
             revision: 0,
+            status_changed_at: now,
+            erased_at: None,
         };
         profile.apply(changes, now)?;
         Ok(profile)
@@ -239,9 +251,40 @@ impl Profile {
         Ok(())
     }
 
-    /// Sets the status (any may follow any other) and bumps the revision.
+    /// Sets the status (any may follow any other).
     pub fn set_status(&mut self, status: ProfileStatus, now: OffsetDateTime) {
+        if status != self.status {
+            self.status_changed_at = now;
+        }
         self.status = status;
+        self.updated_at = now;
+    }
+
+    /// Whether retention (contract §15) erases this profile's personal data at `now`: it
+    /// was decided (`Approved` or `Declined`) at least `retention` ago, and not erased
+    /// since that decision. A profile erased once is not erased again unless it is
+    /// decided anew (its status changed) after the erasure.
+    pub fn due_for_erasure(&self, retention: RetentionDays, now: OffsetDateTime) -> bool {
+        let decided = matches!(
+            self.status,
+            ProfileStatus::Approved | ProfileStatus::Declined
+        );
+        let erased_since = self
+            .erased_at
+            .is_some_and(|at| at >= self.status_changed_at);
+        decided && !erased_since && self.status_changed_at + retention.duration() <= now
+    }
+
+    /// Forgets the personal values the profile keeps sealed (date of birth, licence
+    /// number, SSN, and everything the client typed into quizzes). The names, the e-mail
+    /// and mobile (the pair that names the profile), the merchant's own attributes, the
+    /// status and the log stay.
+    pub fn erase_personal_data(&mut self, now: OffsetDateTime) {
+        self.attributes.date_of_birth = None;
+        self.attributes.driver_licence_id = None;
+        self.attributes.ssn = None;
+        self.submitted = None;
+        self.erased_at = Some(now);
         self.updated_at = now;
     }
 
@@ -401,6 +444,59 @@ mod tests {
             err.iter().next().map(|v| v.field.as_str()),
             Some("date_of_birth")
         );
+    }
+
+    #[test]
+    fn retention_counts_from_the_decision_and_erases_once_per_decision() {
+        let thirty = RetentionDays::new(30).expect("valid");
+        let day = time::Duration::days(1);
+        let mut p = profile();
+        assert!(
+            !p.due_for_erasure(thirty, NOW + day * 400),
+            "Pending is kept"
+        );
+        p.set_status(ProfileStatus::Approved, NOW);
+        assert!(!p.due_for_erasure(thirty, NOW + day * 29));
+        assert!(p.due_for_erasure(thirty, NOW + day * 30));
+        p.set_status(ProfileStatus::Approved, NOW + day * 10);
+        assert_eq!(
+            p.status_changed_at, NOW,
+            "the same status again moves nothing"
+        );
+
+        p.erase_personal_data(NOW + day * 30);
+        assert!(!p.due_for_erasure(thirty, NOW + day * 90), "erased once");
+        p.set_status(ProfileStatus::Declined, NOW + day * 40);
+        assert!(!p.due_for_erasure(thirty, NOW + day * 69));
+        assert!(p.due_for_erasure(thirty, NOW + day * 70), "decided anew");
+        p.set_status(ProfileStatus::Pending, NOW + day * 71);
+        assert!(!p.due_for_erasure(thirty, NOW + day * 400));
+    }
+
+    #[test]
+    fn erasure_forgets_the_sealed_values_and_keeps_the_rest() {
+        let mut p = profile();
+        let mut c = changes();
+        c.attributes.ssn = Patch::Set(Ssn::parse("123456789").expect("valid"));
+        c.attributes.date_of_birth = Patch::Set(DateOfBirth::parse("1990-01-02").expect("date"));
+        c.attributes.driver_licence_id = Patch::Set(LongText::parse("D123").expect("valid"));
+        c.attributes.city = Patch::Set(ShortText::parse("Toronto").expect("valid"));
+        p.apply(c, NOW).expect("valid");
+        p.submitted = Some(SubmittedFormFields {
+            ssn: Some(Ssn::parse("123456789").expect("valid")),
+            ..SubmittedFormFields::default()
+        });
+        let later = datetime!(2026-12-22 10:00 UTC);
+        p.erase_personal_data(later);
+        let a = &p.attributes;
+        assert_eq!(
+            (&a.ssn, &a.date_of_birth, &a.driver_licence_id),
+            (&None, &None, &None)
+        );
+        assert_eq!(p.submitted, None);
+        assert_eq!(a.city.as_ref().map(|c| c.as_str()), Some("Toronto"));
+        assert_eq!(p.full_name(), "Ada Lovelace");
+        assert_eq!((p.erased_at, p.updated_at), (Some(later), later));
     }
 
     #[test]

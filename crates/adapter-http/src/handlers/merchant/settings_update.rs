@@ -1,4 +1,4 @@
-use domain::merchant::{Language, QuizExpiryDays, SettingsChanges};
+use domain::merchant::{Language, QuizExpiryDays, RetentionDays, SettingsChanges};
 use domain::verification::{MinimumAge, Policy};
 
 use crate::dto::merchant::SettingsView;
@@ -9,16 +9,18 @@ use crate::handlers::{Answer, State};
 use crate::signed::Signed;
 
 /// The settings a request may change.
-const SETTINGS: [&str; 5] = [
+const SETTINGS: [&str; 6] = [
     "quiz_expiry_days",
     "minimum_age",
     "policy",
     "auto_decision",
     "default_language",
+    "retention_days",
 ];
 
 /// Change any of the merchant's settings: the default quiz expiry, the minimum age, the
-/// verification policy, automatic decisions, the client's pages' default language. Those not sent are kept.
+/// verification policy, automatic decisions, the client's pages' default language,
+/// retention (`retention_days`: `null` keeps personal data). Those not sent are kept.
 #[utoipa::path(post, path = "/api/v1/merchant/settings/update", tag = "merchant",
     request_body = SettingsRequest,
     responses((status = 200, description = "The settings, all of them", body = Envelope<SettingsView>)))]
@@ -40,6 +42,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     let auto_decision = f.flag("auto_decision");
     let language = f.text("default_language");
     let language = f.check("default_language", language, |code| Language::parse(&code));
+    let retention_days = f.integer_patch("retention_days", RetentionDays::new);
     let changes = f.finish(|| {
         Some(SettingsChanges {
             quiz_expiry_days: days,
@@ -47,6 +50,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
             policy,
             auto_decision,
             default_language: language,
+            retention_days,
         })
     })?;
     let saved = state

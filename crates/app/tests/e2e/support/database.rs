@@ -1,6 +1,9 @@
 use std::sync::OnceLock;
 
-use diesel::{Connection, PgConnection, RunQueryDsl};
+use diesel::pg::Pg;
+use diesel::query_builder::SqlQuery;
+use diesel::sqlite::Sqlite;
+use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl, SqliteConnection};
 use tempfile::TempDir;
 
 /// Where the PostgreSQL tests create their databases.
@@ -82,6 +85,41 @@ impl TestDatabase {
             url: self.url.clone(),
             postgres_name: None,
         }
+    }
+}
+
+impl TestDatabase {
+    /// Runs `sql` on the database behind the server's back: the test owns it (to make
+    /// time pass for a row, or to look at what is stored).
+    pub fn execute(&self, sql: &str) -> usize {
+        let query = diesel::sql_query(sql);
+        match &self.url {
+            Some(url) => query.execute(&mut self.postgres(url)),
+            None => query.execute(&mut self.sqlite()),
+        }
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
+    /// The rows `sql` selects.
+    pub fn select<T>(&self, sql: &str) -> Vec<T>
+    where
+        T: QueryableByName<Pg> + QueryableByName<Sqlite> + 'static,
+    {
+        let query: SqlQuery = diesel::sql_query(sql);
+        match &self.url {
+            Some(url) => query.load(&mut self.postgres(url)),
+            None => query.load(&mut self.sqlite()),
+        }
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
+    fn postgres(&self, url: &str) -> PgConnection {
+        PgConnection::establish(url).expect("PostgreSQL")
+    }
+
+    fn sqlite(&self) -> SqliteConnection {
+        let file = self.data_dir.path().join("idv.sqlite3");
+        SqliteConnection::establish(&file.display().to_string()).expect("SQLite")
     }
 }
 
