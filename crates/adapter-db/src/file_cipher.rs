@@ -316,7 +316,7 @@ mod tests {
     }
 
     /// A cipher of one file key, `[byte; 32]`, named `[byte; 8]`.
-    fn cipher(byte: u8) -> Arc<FileCipher> {
+    fn cipher_of(byte: u8) -> Arc<FileCipher> {
         Arc::new(FileCipher::new(Ring::new(
             (id(byte), FileCipher::key(&[byte; 32])),
             None,
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn files_of_every_size_round_trip_whatever_the_pieces() {
-        let cipher = cipher(3);
+        let cipher = cipher_of(3);
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 17] {
             let plain: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             for piece in [1000, CHUNK, 100_000] {
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn sealed_bytes_open_whatever_pieces_they_arrive_in() {
-        let cipher = cipher(3);
+        let cipher = cipher_of(3);
         let plain: Vec<u8> = (0..2 * CHUNK + 99).map(|i| (i % 241) as u8).collect();
         let sealed = seal(&cipher, "F1", &plain, 5000);
         for piece in [1, 13, HEADER, CHUNK + TAG, CHUNK + TAG + 1, 1 << 20] {
@@ -367,17 +367,17 @@ mod tests {
 
     #[test]
     fn the_bytes_are_not_in_clear_and_open_only_under_their_id_and_key() {
-        let cipher = cipher(3);
+        let cipher = cipher_of(3);
         let plain = b"MARKER-0123456789 passport scan".repeat(10);
         let sealed = seal(&cipher, "F1", &plain, 7);
         assert!(!sealed.windows(17).any(|w| w == b"MARKER-0123456789"));
         assert!(cipher.decrypt("F2", &sealed).is_err(), "other id");
-        assert!(cipher(4).decrypt("F1", &sealed).is_err(), "other key");
+        assert!(cipher_of(4).decrypt("F1", &sealed).is_err(), "other key");
     }
 
     #[test]
     fn truncated_reordered_or_altered_files_do_not_open() {
-        let cipher = cipher(3);
+        let cipher = cipher_of(3);
         let plain: Vec<u8> = (0..3 * CHUNK + 5).map(|i| (i % 13) as u8).collect();
         let sealed = seal(&cipher, "F1", &plain, CHUNK);
         // Cut after the second whole chunk: every chunk left opens, but none is the last.
@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn during_a_rotation_files_of_either_key_and_legacy_files_open() {
-        let (old, new) = (cipher(3), cipher(4));
+        let (old, new) = (cipher_of(3), cipher_of(4));
         let rotating = Arc::new(FileCipher::new(Ring::new(
             (id(4), FileCipher::key(&[4; 32])),
             Some((id(3), FileCipher::key(&[3; 32]))),

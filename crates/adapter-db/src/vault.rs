@@ -501,4 +501,114 @@ mod tests {
         );
         assert!(!a.fingerprint().contains("0707"));
     }
+
+    #[test]
+    fn during_a_rotation_values_of_either_key_open_and_reseal_under_the_new_one() {
+        let (old_key, new_key) = ([7; MASTER_KEY_LEN], [8; MASTER_KEY_LEN]);
+        let old = Vault::new(&old_key);
+        let rotating = Vault::rotating(&old_key, &new_key);
+        let new = Vault::new(&new_key);
+        assert_eq!(rotating.fingerprint(), new.fingerprint());
+        assert_eq!(rotating.previous_fingerprint(), Some(old.fingerprint()));
+        let ssn = Column("profiles.ssn");
+
+        let field = old.seal_field(ssn, "row-1", "123456789").expect("sealed");
+        let secret = old.seal(b"sec-abc", "key-1").expect("sealed");
+        assert_eq!(
+            rotating.open_field(ssn, "row-1", &field).expect("opens"),
+            "123456789"
+        );
+        assert_eq!(rotating.open(&secret, "key-1").expect("opens"), b"sec-abc");
+
+        let field = rotating
+            .reseal_field(ssn, "row-1", &field)
+            .expect("resealed")
+            .expect("was under the old key");
+        let secret = rotating
+            .reseal(&secret, "key-1")
+            .expect("resealed")
+            .expect("old");
+        assert!(field.starts_with(&format!("{}:", rotating.current_key_text())));
+        assert!(
+            rotating
+                .reseal_field(ssn, "row-1", &field)
+                .expect("ok")
+                .is_none()
+        );
+        assert!(rotating.reseal(&secret, "key-1").expect("ok").is_none());
+        assert_eq!(
+            new.open_field(ssn, "row-1", &field).expect("new key"),
+            "123456789"
+        );
+        assert_eq!(new.open(&secret, "key-1").expect("new key"), b"sec-abc");
+        assert!(old.open_field(ssn, "row-1", &field).is_err(), "the old key");
+        assert!(old.open(&secret, "key-1").is_err(), "the old key");
+        assert!(
+            rotating.reseal_field(ssn, "row-2", &field).is_ok(),
+            "current: kept"
+        );
+        assert!(
+            rotating
+                .reseal_field(Column("x"), "row-1", "k1:AAAA")
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn values_sealed_before_key_ids_open_under_the_oldest_key() {
+        let (old_key, new_key) = ([7; MASTER_KEY_LEN], [8; MASTER_KEY_LEN]);
+        let old = Vault::new(&old_key);
+        let ssn = Column("profiles.ssn");
+        // As earlier versions sealed them: `k1:` fields, untagged secrets.
+        let (_, keys) = old.keys.current();
+        let aad = field_aad(KeyId::Legacy, ssn, "row-1");
+        let sealed = old
+            .seal_with(&keys.data, b"123456789", &aad)
+            .expect("sealed");
+        let field = format!("k1:{}", STANDARD_NO_PAD.encode(sealed));
+        let secret = old
+            .seal_with(&keys.secrets, b"sec-abc", b"key-1")
+            .expect("sealed");
+
+        let rotating = Vault::rotating(&old_key, &new_key);
+        for vault in [&old, &rotating] {
+            assert_eq!(
+                vault.open_field(ssn, "row-1", &field).expect("opens"),
+                "123456789"
+            );
+            assert_eq!(vault.open(&secret, "key-1").expect("opens"), b"sec-abc");
+        }
+        assert!(
+            rotating
+                .reseal_field(ssn, "row-1", &field)
+                .expect("ok")
+                .is_some()
+        );
+        assert!(rotating.reseal(&secret, "key-1").expect("ok").is_some());
+        assert!(Vault::new(&new_key).open(&secret, "key-1").is_err());
+    }
+
+    #[test]
+    fn lookups_try_the_hashes_of_both_keys_current_first() {
+        let (old_key, new_key) = ([7; MASTER_KEY_LEN], [8; MASTER_KEY_LEN]);
+        let (old, new) = (Vault::new(&old_key), Vault::new(&new_key));
+        let rotating = Vault::rotating(&old_key, &new_key);
+        let token = Column("quizzes.token");
+        assert_eq!(
+            rotating.link_hashes(token, "Abc"),
+            [new.link_hash(token, "Abc"), old.link_hash(token, "Abc")]
+        );
+        assert_eq!(
+            rotating.link_hash(token, "Abc"),
+            new.link_hash(token, "Abc")
+        );
+        assert_eq!(
+            rotating.index_digests("m", "ssn", "1"),
+            [
+                new.index_digest("m", "ssn", "1"),
+                old.index_digest("m", "ssn", "1")
+            ]
+        );
+        assert_eq!(old.link_hashes(token, "Abc").len(), 1);
+    }
 }

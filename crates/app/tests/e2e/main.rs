@@ -24,6 +24,7 @@ mod php;
 mod profiles;
 mod quiz_lifecycle;
 mod quizzes;
+mod rekey;
 mod restricted_keys;
 mod review;
 mod settings;
@@ -69,6 +70,7 @@ fn main() {
         verification::SCENARIOS,
         metrics::SCENARIOS,
         backup::SCENARIOS,
+        rekey::SCENARIOS,
     ]
     .concat();
 
