@@ -41,7 +41,7 @@ pub(crate) struct DocumentRow {
 
 /// The evidence is sealed: it holds what the client signed, their device's fingerprint,
 /// their file names.
-const DATA: Column = Column("documents.data");
+pub(crate) const DATA: Column = Column("documents.data");
 
 /// A document's evidence as stored in `documents.data`: a JSON array of entries whose
 /// shape depends on the step. Stored data depends on these names: never rename one.

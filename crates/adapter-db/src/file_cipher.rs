@@ -4,30 +4,38 @@
 //! at the end without the file failing to open. The file id and the header are associated
 //! data: a sealed file copied under another id does not open.
 //!
-//! Layout: `IDVF` · version (1) · key id (1) · nonce prefix (7) · chunks, each
-//! `CHUNK` bytes of ciphertext and a 16-byte tag; the last one shorter (or empty for an
-//! empty file).
+//! Layout: `IDVF` · version (2) · key id (8: the master key's, see `keyring.rs`) ·
+//! nonce prefix (7) · chunks, each `CHUNK` bytes of ciphertext and a 16-byte tag; the last
+//! one shorter (or empty for an empty file). Version 1, written before key ids named keys,
+//! has a one-byte key id (1) instead, and opens under the oldest key held.
 
 use std::sync::Arc;
 
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use ring::rand::{SecureRandom, SystemRandom};
 
+use crate::keyring::{KeyId, Ring};
+
 /// Plaintext bytes per chunk.
 pub const CHUNK: usize = 64 * 1024;
 const TAG: usize = 16;
 const MAGIC: &[u8; 4] = b"IDVF";
-const VERSION: u8 = 1;
-const KEY_ID: u8 = 1;
+const VERSION: u8 = 2;
+const LEGACY_VERSION: u8 = 1;
+const LEGACY_KEY_ID: u8 = 1;
 const PREFIX: usize = 7;
-const HEADER: usize = MAGIC.len() + 2 + PREFIX;
+/// The bytes that say which key sealed a file: the magic, the version and the key id.
+pub(crate) const FILE_HEAD: usize = MAGIC.len() + 1 + KeyId::LEN;
+const HEADER: usize = FILE_HEAD + PREFIX;
+const LEGACY_HEADER: usize = MAGIC.len() + 2 + PREFIX;
 
 #[derive(Debug, thiserror::Error)]
 #[error("stored file cannot be opened: wrong master key, wrong id or damaged data")]
 pub struct Undecryptable;
 
+/// The file keys of the master keys held (see `keyring.rs`).
 pub struct FileCipher {
-    key: LessSafeKey,
+    keys: Ring<LessSafeKey>,
     rng: SystemRandom,
 }
 
@@ -51,20 +59,79 @@ fn aad(file_id: &str, header: &[u8]) -> Vec<u8> {
     aad
 }
 
+/// The length of a header starting with `head`, once enough of it is there to say.
+fn header_len(head: &[u8]) -> Result<Option<usize>, Undecryptable> {
+    if head.len() <= MAGIC.len() {
+        return Ok(None);
+    }
+    if &head[..MAGIC.len()] != MAGIC {
+        return Err(Undecryptable);
+    }
+    match head[MAGIC.len()] {
+        VERSION => Ok(Some(HEADER)),
+        LEGACY_VERSION => Ok(Some(LEGACY_HEADER)),
+        _ => Err(Undecryptable),
+    }
+}
+
+/// The key a whole header names, and its nonce prefix.
+fn read_key_id(header: &[u8]) -> Result<(KeyId, [u8; PREFIX]), Undecryptable> {
+    let after_version = &header[MAGIC.len() + 1..];
+    let (id, prefix) = if header[MAGIC.len()] == LEGACY_VERSION {
+        if after_version[0] != LEGACY_KEY_ID {
+            return Err(Undecryptable);
+        }
+        (KeyId::Legacy, &after_version[1..])
+    } else {
+        let (id, prefix) = after_version.split_at(KeyId::LEN);
+        let id = id.try_into().map_err(|_| Undecryptable)?;
+        (KeyId::Fingerprint(id), prefix)
+    };
+    Ok((id, prefix.try_into().map_err(|_| Undecryptable)?))
+}
+
 impl FileCipher {
-    pub fn new(key: &[u8; 32]) -> Self {
-        let unbound = UnboundKey::new(&AES_256_GCM, key).expect("a 32-byte key fits AES-256");
+    /// An AES-256-GCM file key.
+    pub fn key(bytes: &[u8; 32]) -> LessSafeKey {
+        let unbound = UnboundKey::new(&AES_256_GCM, bytes).expect("a 32-byte key fits AES-256");
+        LessSafeKey::new(unbound)
+    }
+
+    pub(crate) fn new(keys: Ring<LessSafeKey>) -> Self {
         Self {
-            key: LessSafeKey::new(unbound),
+            keys,
             rng: SystemRandom::new(),
         }
     }
 
-    /// Starts sealing a new file: returns its encryptor, whose `header` comes first.
+    /// Whether a sealed file starting with `head` (`FILE_HEAD` bytes or more) is sealed
+    /// under the current key; `None` when `head` is not the start of a sealed file.
+    pub(crate) fn is_current(&self, head: &[u8]) -> Option<bool> {
+        header_len(head).ok()??;
+        let id = head.get(MAGIC.len() + 1..FILE_HEAD)?.try_into().ok()?;
+        let tagged = head[MAGIC.len()] == VERSION;
+        Some(tagged && self.keys.is_current(KeyId::Fingerprint(id)))
+    }
+
+    /// Starts sealing a new file under the current key: returns its encryptor, whose
+    /// `header` comes first.
     pub fn encryptor(self: Arc<Self>, file_id: &str) -> Result<Encryptor, Undecryptable> {
+        let KeyId::Fingerprint(id) = self.keys.current().0 else {
+            unreachable!("the current key is named by its fingerprint")
+        };
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(MAGIC);
-        header.extend_from_slice(&[VERSION, KEY_ID]);
+        header.push(VERSION);
+        header.extend_from_slice(&id);
+        self.encryptor_after(file_id, header)
+    }
+
+    /// The encryptor of a file whose header starts with `header` (up to the key id).
+    fn encryptor_after(
+        self: Arc<Self>,
+        file_id: &str,
+        mut header: Vec<u8>,
+    ) -> Result<Encryptor, Undecryptable> {
         let mut prefix = [0u8; PREFIX];
         self.rng.fill(&mut prefix).map_err(|_| Undecryptable)?;
         header.extend_from_slice(&prefix);
@@ -109,8 +176,9 @@ impl FileCipher {
 pub struct Decryptor {
     cipher: Arc<FileCipher>,
     file_id: String,
-    /// The header's nonce prefix and the associated data, once the header was read.
-    opened: Option<([u8; PREFIX], Vec<u8>)>,
+    /// The key the header names, its nonce prefix and the associated data, once the
+    /// header was read.
+    opened: Option<(KeyId, [u8; PREFIX], Vec<u8>)>,
     index: u32,
     pending: Vec<u8>,
 }
@@ -127,10 +195,10 @@ impl Decryptor {
         self.pending.extend_from_slice(sealed);
         let mut plain = Vec::new();
         if self.opened.is_none() {
-            if self.pending.len() < HEADER {
-                return Ok(plain);
+            match header_len(&self.pending)? {
+                Some(len) if self.pending.len() >= len => self.read_header()?,
+                _ => return Ok(plain),
             }
-            self.read_header()?;
         }
         while self.pending.len() > CHUNK + TAG {
             let rest = self.pending.split_off(CHUNK + TAG);
@@ -150,28 +218,24 @@ impl Decryptor {
     }
 
     fn read_header(&mut self) -> Result<(), Undecryptable> {
-        if self.pending.len() < HEADER || &self.pending[..MAGIC.len()] != MAGIC {
+        let len = header_len(&self.pending)?.ok_or(Undecryptable)?;
+        if self.pending.len() < len {
             return Err(Undecryptable);
         }
-        let rest = self.pending.split_off(HEADER);
+        let rest = self.pending.split_off(len);
         let header = std::mem::replace(&mut self.pending, rest);
-        if header[4] != VERSION || header[5] != KEY_ID {
-            return Err(Undecryptable);
-        }
-        let mut prefix = [0u8; PREFIX];
-        prefix.copy_from_slice(&header[6..]);
-        self.opened = Some((prefix, aad(&self.file_id, &header)));
+        let (id, prefix) = read_key_id(&header)?;
+        self.opened = Some((id, prefix, aad(&self.file_id, &header)));
         Ok(())
     }
 
     fn open_segment(&mut self, mut segment: Vec<u8>, last: bool) -> Result<Vec<u8>, Undecryptable> {
-        let (prefix, aad) = self.opened.as_ref().ok_or(Undecryptable)?;
+        let (id, prefix, aad) = self.opened.as_ref().ok_or(Undecryptable)?;
         if segment.len() < TAG {
             return Err(Undecryptable);
         }
-        let len = self
-            .cipher
-            .key
+        let key = self.cipher.keys.find(*id).ok_or(Undecryptable)?;
+        let len = key
             .open_in_place(
                 nonce(prefix, self.index, last),
                 Aad::from(aad),
@@ -212,7 +276,9 @@ impl Encryptor {
     ) -> Result<(), Undecryptable> {
         let nonce = nonce(&self.prefix, self.index, last);
         self.cipher
-            .key
+            .keys
+            .current()
+            .1
             .seal_in_place_append_tag(nonce, Aad::from(&self.aad), &mut chunk)
             .map_err(|_| Undecryptable)?;
         self.index = self.index.checked_add(1).ok_or(Undecryptable)?;
@@ -245,6 +311,18 @@ impl Encryptor {
 mod tests {
     use super::*;
 
+    fn id(byte: u8) -> KeyId {
+        KeyId::Fingerprint([byte; KeyId::LEN])
+    }
+
+    /// A cipher of one file key, `[byte; 32]`, named `[byte; 8]`.
+    fn cipher_of(byte: u8) -> Arc<FileCipher> {
+        Arc::new(FileCipher::new(Ring::new(
+            (id(byte), FileCipher::key(&[byte; 32])),
+            None,
+        )))
+    }
+
     fn seal(cipher: &Arc<FileCipher>, id: &str, plain: &[u8], piece: usize) -> Vec<u8> {
         let mut enc = cipher.clone().encryptor(id).expect("encryptor");
         let mut sealed = Vec::new();
@@ -257,7 +335,7 @@ mod tests {
 
     #[test]
     fn files_of_every_size_round_trip_whatever_the_pieces() {
-        let cipher = Arc::new(FileCipher::new(&[3; 32]));
+        let cipher = cipher_of(3);
         for len in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK, 3 * CHUNK + 17] {
             let plain: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             for piece in [1000, CHUNK, 100_000] {
@@ -273,7 +351,7 @@ mod tests {
 
     #[test]
     fn sealed_bytes_open_whatever_pieces_they_arrive_in() {
-        let cipher = Arc::new(FileCipher::new(&[3; 32]));
+        let cipher = cipher_of(3);
         let plain: Vec<u8> = (0..2 * CHUNK + 99).map(|i| (i % 241) as u8).collect();
         let sealed = seal(&cipher, "F1", &plain, 5000);
         for piece in [1, 13, HEADER, CHUNK + TAG, CHUNK + TAG + 1, 1 << 20] {
@@ -289,22 +367,17 @@ mod tests {
 
     #[test]
     fn the_bytes_are_not_in_clear_and_open_only_under_their_id_and_key() {
-        let cipher = Arc::new(FileCipher::new(&[3; 32]));
+        let cipher = cipher_of(3);
         let plain = b"MARKER-0123456789 passport scan".repeat(10);
         let sealed = seal(&cipher, "F1", &plain, 7);
         assert!(!sealed.windows(17).any(|w| w == b"MARKER-0123456789"));
         assert!(cipher.decrypt("F2", &sealed).is_err(), "other id");
-        assert!(
-            Arc::new(FileCipher::new(&[4; 32]))
-                .decrypt("F1", &sealed)
-                .is_err(),
-            "other key"
-        );
+        assert!(cipher_of(4).decrypt("F1", &sealed).is_err(), "other key");
     }
 
     #[test]
     fn truncated_reordered_or_altered_files_do_not_open() {
-        let cipher = Arc::new(FileCipher::new(&[3; 32]));
+        let cipher = cipher_of(3);
         let plain: Vec<u8> = (0..3 * CHUNK + 5).map(|i| (i % 13) as u8).collect();
         let sealed = seal(&cipher, "F1", &plain, CHUNK);
         // Cut after the second whole chunk: every chunk left opens, but none is the last.
@@ -319,5 +392,43 @@ mod tests {
         let mut flipped = sealed;
         flipped[HEADER + 10] ^= 1;
         assert!(cipher.decrypt("F1", &flipped).is_err(), "altered");
+    }
+
+    #[test]
+    fn during_a_rotation_files_of_either_key_and_legacy_files_open() {
+        let (old, new) = (cipher_of(3), cipher_of(4));
+        let rotating = Arc::new(FileCipher::new(Ring::new(
+            (id(4), FileCipher::key(&[4; 32])),
+            Some((id(3), FileCipher::key(&[3; 32]))),
+        )));
+        let plain: Vec<u8> = (0..CHUNK + 77).map(|i| (i % 199) as u8).collect();
+        let under_old = seal(&old, "F1", &plain, 1000);
+        let legacy_header = [MAGIC.as_slice(), &[LEGACY_VERSION, LEGACY_KEY_ID]].concat();
+        let mut legacy = old
+            .clone()
+            .encryptor_after("F1", legacy_header)
+            .expect("encryptor");
+        let mut under_legacy = legacy.push(&plain).expect("push");
+        under_legacy.extend(legacy.finish().expect("finish"));
+        let under_new = seal(&rotating, "F1", &plain, 1000);
+
+        for sealed in [&under_old, &under_legacy, &under_new] {
+            assert_eq!(rotating.decrypt("F1", sealed).expect("opens"), plain);
+        }
+        assert_eq!(old.decrypt("F1", &under_legacy).expect("legacy"), plain);
+        assert!(old.decrypt("F1", &under_new).is_err(), "the old key alone");
+        assert_eq!(new.decrypt("F1", &under_new).expect("new key alone"), plain);
+        assert!(new.decrypt("F1", &under_old).is_err());
+
+        let head = |sealed: &[u8]| sealed[..FILE_HEAD].to_vec();
+        assert_eq!(rotating.is_current(&head(&under_new)), Some(true));
+        assert_eq!(rotating.is_current(&head(&under_old)), Some(false));
+        assert_eq!(rotating.is_current(&head(&under_legacy)), Some(false));
+        assert_eq!(rotating.is_current(b"not a sealed file"), None);
+        assert_eq!(
+            rotating.is_current(&under_new[..5]),
+            None,
+            "too short to say"
+        );
     }
 }

@@ -16,8 +16,20 @@ use domain::ports::{
     DocumentStore, FileDownload, FileUpload, StoreError, StoreResult, StoredObject,
 };
 
-use crate::file_cipher::{CHUNK, Decryptor};
+use crate::file_cipher::{CHUNK, Decryptor, FILE_HEAD};
+use crate::file_copy::copy_file;
 use crate::vault::Vault;
+
+/// Whether a stored file whose sealed bytes start with `head` is to be sealed again: it is
+/// under an older key than the current one.
+pub(crate) fn resealable(vault: &Vault, file_id: &FileId, head: &[u8]) -> StoreResult<bool> {
+    match vault.file_is_current(head) {
+        Some(current) => Ok(!current),
+        None => Err(StoreError::Internal(format!(
+            "stored file {file_id} is not a sealed file"
+        ))),
+    }
+}
 
 /// Suffix of an upload under way: renamed to the file's id once finished.
 const PARTIAL: &str = ".partial";
@@ -245,6 +257,35 @@ impl DocumentStore for FileStore {
             Err(error)
         })
         .await
+    }
+
+    async fn reseal(&self, file_id: &FileId) -> StoreResult<bool> {
+        let path = self.path(file_id.as_str())?;
+        let partial = path.with_file_name(format!("{file_id}{PARTIAL}"));
+        let head = blocking(move || {
+            let mut file = match File::open(&path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(io_error(e)),
+            };
+            let mut head = vec![0u8; FILE_HEAD];
+            file.read_exact(&mut head).map_err(io_error)?;
+            Ok(Some(head))
+        })
+        .await?;
+        let Some(head) = head else { return Ok(false) };
+        if !resealable(&self.vault, file_id, &head)? {
+            return Ok(false);
+        }
+        // Uploads never reuse an id: a partial beside a finished file is what a killed
+        // rotation left, and would stop this one.
+        blocking(move || match fs::remove_file(partial) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io_error(e)),
+        })
+        .await?;
+        Ok(copy_file(self, self, file_id).await?.is_some())
     }
 
     async fn list(&self) -> StoreResult<Vec<StoredObject>> {

@@ -17,7 +17,9 @@ use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
-use crate::file_cipher::{Decryptor, Encryptor};
+use crate::file_cipher::{Decryptor, Encryptor, FILE_HEAD};
+use crate::file_copy::copy_file;
+use crate::files::resealable;
 use crate::vault::Vault;
 
 /// Bytes per part of a multipart upload: S3's smallest part but the last.
@@ -199,6 +201,20 @@ impl DocumentStore for ObjectFiles {
                 Err(failed(e))
             }
         }
+    }
+
+    /// A completed upload replaces the object at once: readers get the old or the new.
+    async fn reseal(&self, file_id: &FileId) -> StoreResult<bool> {
+        let path = self.path(file_id.as_str())?;
+        let head = match self.store.get_range(&path, 0..FILE_HEAD as u64).await {
+            Ok(head) => head,
+            Err(object_store::Error::NotFound { .. }) => return Ok(false),
+            Err(e) => return Err(failed(e)),
+        };
+        if !resealable(&self.vault, file_id, &head)? {
+            return Ok(false);
+        }
+        Ok(copy_file(self, self, file_id).await?.is_some())
     }
 
     /// Finished objects only: an unfinished multipart upload is not an object, and never

@@ -136,7 +136,7 @@ pub(crate) struct StoredMessage {
     quiz_url: Option<String>,
 }
 
-fn message_context(event_id: &str) -> String {
+pub(crate) fn message_context(event_id: &str) -> String {
     format!("webhook-message:{event_id}")
 }
 

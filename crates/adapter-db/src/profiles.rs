@@ -169,14 +169,14 @@ pub(crate) fn merge_submitted(
 
 // The sealed columns of a profile (docs/SECURITY.md): personal values beyond the lookup
 // keys (e-mail, mobile) and the names.
-const DATE_OF_BIRTH: Column = Column("profiles.date_of_birth");
-const DRIVER_LICENCE_ID: Column = Column("profiles.driver_licence_id");
-const SSN: Column = Column("profiles.ssn");
-const SUBMITTED_EMAIL: Column = Column("profiles.submitted_email_address");
-const SUBMITTED_MOBILE: Column = Column("profiles.submitted_mobile_number");
-const SUBMITTED_ADDRESS: Column = Column("profiles.submitted_address");
-const SUBMITTED_DOB: Column = Column("profiles.submitted_date_of_birth");
-const SUBMITTED_SSN: Column = Column("profiles.submitted_ssn");
+pub(crate) const DATE_OF_BIRTH: Column = Column("profiles.date_of_birth");
+pub(crate) const DRIVER_LICENCE_ID: Column = Column("profiles.driver_licence_id");
+pub(crate) const SSN: Column = Column("profiles.ssn");
+pub(crate) const SUBMITTED_EMAIL: Column = Column("profiles.submitted_email_address");
+pub(crate) const SUBMITTED_MOBILE: Column = Column("profiles.submitted_mobile_number");
+pub(crate) const SUBMITTED_ADDRESS: Column = Column("profiles.submitted_address");
+pub(crate) const SUBMITTED_DOB: Column = Column("profiles.submitted_date_of_birth");
+pub(crate) const SUBMITTED_SSN: Column = Column("profiles.submitted_ssn");
 
 /// Parses a stored required column back into its value object.
 fn required<T>(name: &str, parsed: Result<T, Invalid>) -> StoreResult<T> {
@@ -363,7 +363,7 @@ pub(crate) struct EventRow {
 
 /// A quiz event's `url` is the quiz's short address, whose code opens the quiz: sealed
 /// like a personal field (events without a quiz keep their empty `url`).
-const EVENT_URL: Column = Column("events.url");
+pub(crate) const EVENT_URL: Column = Column("events.url");
 
 impl EventRow {
     pub(crate) fn seal(e: &Event, vault: &Vault) -> StoreResult<Self> {

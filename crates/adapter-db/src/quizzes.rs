@@ -57,20 +57,21 @@ struct QuizRow {
 
 /// Where a quiz's link secrets live: their keyed hashes are looked up, their sealed copies
 /// give the addresses back.
-const TOKEN: Column = Column("quizzes.token");
-const CODE: Column = Column("quizzes.code");
+pub(crate) const TOKEN: Column = Column("quizzes.token");
+pub(crate) const CODE: Column = Column("quizzes.code");
 
-/// A presented link as lookups compare it: the keyed hash of its token or of its code.
+/// A presented link as lookups compare it: the keyed hashes of its token or of its code,
+/// under each key held (during a rotation a quiz not re-hashed yet has the old key's).
 enum LinkHash {
-    Token(String),
-    Code(String),
+    Token(Vec<String>),
+    Code(Vec<String>),
 }
 
 impl LinkHash {
     fn of(vault: &Vault, link: &QuizLink) -> Self {
         match link {
-            QuizLink::Token(token) => Self::Token(vault.link_hash(TOKEN, token.as_str())),
-            QuizLink::Code(code) => Self::Code(vault.link_hash(CODE, code.as_str())),
+            QuizLink::Token(token) => Self::Token(vault.link_hashes(TOKEN, token.as_str())),
+            QuizLink::Code(code) => Self::Code(vault.link_hashes(CODE, code.as_str())),
         }
     }
 }
@@ -222,12 +223,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match hash {
-                    LinkHash::Token(hash) => {
-                        mine.filter(quizzes::token_hash.eq(hash)).get_result(conn)
-                    }
-                    LinkHash::Code(hash) => {
-                        mine.filter(quizzes::code_hash.eq(hash)).get_result(conn)
-                    }
+                    LinkHash::Token(hash) => mine
+                        .filter(quizzes::token_hash.eq_any(hash))
+                        .get_result(conn),
+                    LinkHash::Code(hash) => mine
+                        .filter(quizzes::code_hash.eq_any(hash))
+                        .get_result(conn),
                 };
                 Ok(found.optional()?)
             })
@@ -341,12 +342,12 @@ impl QuizRepository for Database {
                     .filter(quizzes::deleted_at.is_null())
                     .select((QuizRow::as_select(), ProfileRow::as_select()));
                 let found = match hash {
-                    LinkHash::Token(hash) => {
-                        live.filter(quizzes::token_hash.eq(hash)).get_result(conn)
-                    }
-                    LinkHash::Code(hash) => {
-                        live.filter(quizzes::code_hash.eq(hash)).get_result(conn)
-                    }
+                    LinkHash::Token(hash) => live
+                        .filter(quizzes::token_hash.eq_any(hash))
+                        .get_result(conn),
+                    LinkHash::Code(hash) => live
+                        .filter(quizzes::code_hash.eq_any(hash))
+                        .get_result(conn),
                 };
                 Ok(found.optional()?)
             })

@@ -146,6 +146,7 @@ diesel::table! {
         id -> Integer,
         fingerprint -> Text,
         created_at -> BigInt,
+        next_fingerprint -> Nullable<Text>,
     }
 }
 
@@ -294,5 +295,6 @@ diesel::table! {
         kind -> Text,
         digest -> Text,
         profile_id -> Text,
+        sealed_value -> Nullable<Text>,
     }
 }

@@ -32,24 +32,51 @@ pub enum KeyMismatch {
          database; start with the key this database was created with"
     )]
     Secrets { given: String },
+    #[error(
+        "a master key rotation to the key with fingerprint {next} is under way: start with \
+         that key as IDV_NEW_MASTER_KEY too (docs/DEPLOY.md, key rotation)"
+    )]
+    RotationUnderWay { next: String },
+    #[error(
+        "a master key rotation to the key with fingerprint {next} is under way, not to the \
+         new key given (fingerprint {given}); finish that one first"
+    )]
+    OtherRotation { next: String, given: String },
 }
 
 /// Records the key's fingerprint on first use; refuses a key whose fingerprint differs.
 /// A database from before fingerprints is checked by opening one of its API secrets.
+/// During a rotation (see `rekey.rs`) the database records the key rotated to: a vault of
+/// the old key and that one starts it or joins it, a vault of the old key alone is refused
+/// until it is done, and when it is done only the new key is the database's.
 pub(crate) fn check_master_key(
     conn: &mut AnyConnection,
     vault: &Vault,
     now: i64,
 ) -> Result<Result<(), KeyMismatch>, Failure> {
-    let stored: Option<String> = master_key::table
+    let stored: Option<(String, Option<String>)> = master_key::table
         .find(1)
-        .select(master_key::fingerprint)
+        .select((master_key::fingerprint, master_key::next_fingerprint))
         .first(conn)
         .optional()?;
     let given = vault.fingerprint().to_owned();
     match stored {
-        Some(stored) if stored == given => Ok(Ok(())),
-        Some(stored) => Ok(Err(KeyMismatch::Fingerprint { given, stored })),
+        Some((stored, None)) if stored == given => Ok(Ok(())),
+        Some((stored, Some(next))) if stored == given => {
+            Ok(Err(KeyMismatch::RotationUnderWay { next }))
+        }
+        Some((stored, next)) if Some(stored.as_str()) == vault.previous_fingerprint() => match next
+        {
+            Some(next) if next != given => Ok(Err(KeyMismatch::OtherRotation { next, given })),
+            Some(_) => Ok(Ok(())),
+            None => {
+                diesel::update(master_key::table.find(1))
+                    .set(master_key::next_fingerprint.eq(&given))
+                    .execute(conn)?;
+                Ok(Ok(()))
+            }
+        },
+        Some((stored, _)) => Ok(Err(KeyMismatch::Fingerprint { given, stored })),
         None => {
             let sample: Option<(String, Vec<u8>)> = api_keys::table
                 .select((api_keys::api_key, api_keys::sealed_secret))
@@ -60,10 +87,16 @@ pub(crate) fn check_master_key(
             {
                 return Ok(Err(KeyMismatch::Secrets { given }));
             }
+            // During a rotation what is stored is the old key's, the new one is next.
+            let (fingerprint, next) = match vault.previous_fingerprint() {
+                Some(old) => (old.to_owned(), Some(given)),
+                None => (given, None),
+            };
             diesel::insert_into(master_key::table)
                 .values((
                     master_key::id.eq(1),
-                    master_key::fingerprint.eq(&given),
+                    master_key::fingerprint.eq(&fingerprint),
+                    master_key::next_fingerprint.eq(&next),
                     master_key::created_at.eq(now),
                 ))
                 .execute(conn)?;

@@ -13,7 +13,7 @@ use crate::timestamps::{from_db, to_db};
 use crate::vault::Column;
 use crate::{Database, Vault};
 
-const TOTP: Column = Column("merchant_users.sealed_totp");
+pub(crate) const TOTP: Column = Column("merchant_users.sealed_totp");
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = merchant_users)]

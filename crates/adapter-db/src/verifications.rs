@@ -26,6 +26,7 @@ use crate::paging::{newest_first, paged};
 use crate::profiles::{ProfileRow, update_profile};
 use crate::schema::{identity_index, verifications};
 use crate::timestamps::{from_db, to_db};
+use crate::vault::Column;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = verifications)]
@@ -306,6 +307,14 @@ impl VerificationRepository for Database {
     }
 }
 
+/// An indexed value's sealed copy: sealed like a personal field, bound to its entry.
+pub(crate) const INDEXED_VALUE: Column = Column("identity_index.value");
+
+/// What an index entry's sealed copy is bound to (its digest changes with the key).
+pub(crate) fn indexed_row(merchant: &str, kind: &str, profile: &str) -> String {
+    format!("{merchant}|{kind}|{profile}")
+}
+
 #[async_trait]
 impl IdentityIndex for Database {
     async fn note(
@@ -316,13 +325,22 @@ impl IdentityIndex for Database {
         value: &str,
     ) -> StoreResult<u64> {
         let digest = self.vault.index_digest(&merchant.0, kind.as_str(), value);
+        // While a rotation is under way a value may still be indexed under the old key.
+        let digests = self.vault.index_digests(&merchant.0, kind.as_str(), value);
+        let sealed = self.vault.seal_field(
+            INDEXED_VALUE,
+            &indexed_row(&merchant.0, kind.as_str(), &profile.0),
+            value,
+        )?;
         let (merchant, profile, kind) = (merchant.0.clone(), profile.0.clone(), kind.as_str());
         self.write(move |conn| {
-            let same = identity_index::table
-                .filter(identity_index::merchant_id.eq(&merchant))
-                .filter(identity_index::kind.eq(kind))
-                .filter(identity_index::digest.eq(&digest));
-            let noted: i64 = same
+            let same = || {
+                identity_index::table
+                    .filter(identity_index::merchant_id.eq(&merchant))
+                    .filter(identity_index::kind.eq(kind))
+                    .filter(identity_index::digest.eq_any(&digests))
+            };
+            let noted: i64 = same()
                 .filter(identity_index::profile_id.eq(&profile))
                 .count()
                 .get_result(conn)?;
@@ -333,14 +351,17 @@ impl IdentityIndex for Database {
                         identity_index::kind.eq(kind),
                         identity_index::digest.eq(&digest),
                         identity_index::profile_id.eq(&profile),
+                        identity_index::sealed_value.eq(&sealed),
                     ))
                     .execute(conn)?;
             }
-            let others: i64 = same
+            // Distinct profiles: mid-rotation one may be indexed under both keys.
+            let others: Vec<String> = same()
                 .filter(identity_index::profile_id.ne(&profile))
-                .count()
-                .get_result(conn)?;
-            Ok(u64::try_from(others).unwrap_or(0))
+                .select(identity_index::profile_id)
+                .distinct()
+                .load(conn)?;
+            Ok(others.len() as u64)
         })
         .await
     }

@@ -43,7 +43,7 @@ struct WebhookRow {
 
 /// What a secret is sealed under: bound to its endpoint and its role, so a sealed value
 /// cannot be moved to another row or column.
-fn secret_context(id: &str, previous: bool) -> String {
+pub(crate) fn secret_context(id: &str, previous: bool) -> String {
     let role = if previous { "previous" } else { "current" };
     format!("webhook:{id}:{role}")
 }

@@ -74,6 +74,22 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Rotate the master key: seal every value and file again under the new key while
+    /// the service runs (on both keys, see docs/DEPLOY.md), in batches; run it again after
+    /// a crash. When it is done the new key is the database's and the old opens nothing.
+    Rekey {
+        /// A file holding the new key (64 hex characters); default: IDV_NEW_MASTER_KEY.
+        #[arg(long)]
+        new_key_file: Option<PathBuf>,
+        /// Values (or files) per batch; each batch is one transaction.
+        #[arg(long, default_value_t = 500)]
+        batch: usize,
+        /// A pause after each batch, to spare a busy database (milliseconds).
+        #[arg(long, default_value_t = 0)]
+        pause_ms: u64,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
     /// Print a merchant's audit trail (sign-ins, failures, lock-outs, sign-outs, key and
     /// user changes, dashboard views of profiles and files) as JSON lines, oldest first.
     Audit {
@@ -176,6 +192,10 @@ pub struct StorageArgs {
     /// the data directory. Every instance sharing a database needs the same key.
     #[arg(long, env = "IDV_MASTER_KEY", hide_env_values = true)]
     pub master_key: Option<String>,
+    /// During a master key rotation only: the key rotated to (64 hex characters). New
+    /// values are sealed under it; values of either key open (docs/DEPLOY.md).
+    #[arg(long, env = "IDV_NEW_MASTER_KEY", hide_env_values = true)]
+    pub new_master_key: Option<String>,
     /// Where uploaded files live: `file:///PATH` (default: `files/` in the data directory)
     /// or `s3://BUCKET[/PREFIX]`, configured by the standard `AWS_*` variables.
     #[arg(long, env = "IDV_STORAGE_URL")]

@@ -9,6 +9,7 @@ mod master_key;
 mod merchant_cmd;
 mod metrics;
 mod passwords;
+mod rekey_cmd;
 mod second_factor;
 mod serve;
 mod storage_cmd;
@@ -56,6 +57,12 @@ async fn main() -> anyhow::Result<()> {
         } => audit_cmd::run(&merchant, since, &storage).await,
         Command::Backup { to, storage } => backup::backup(&to, &storage).await,
         Command::Restore { from, storage } => backup::restore(&from, &storage).await,
+        Command::Rekey {
+            new_key_file,
+            batch,
+            pause_ms,
+            storage,
+        } => rekey_cmd::run(new_key_file.as_deref(), batch, pause_ms, storage).await,
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
             Ok(())

@@ -55,6 +55,21 @@ pub fn load(
     Ok(key)
 }
 
+/// The key a rotation goes to, from `text` read from `source` (a variable or a file):
+/// 64 hex characters, and not the current key.
+pub fn new_key(
+    text: &str,
+    source: &str,
+    current: &[u8; MASTER_KEY_LEN],
+) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
+    let key = decode(text.trim())
+        .with_context(|| format!("the new master key in {source} must be 64 hex characters"))?;
+    if &key == current {
+        bail!("the new master key in {source} is the current master key");
+    }
+    Ok(key)
+}
+
 fn decode(text: &str) -> anyhow::Result<[u8; MASTER_KEY_LEN]> {
     let mut key = [0u8; MASTER_KEY_LEN];
     if hex::decode_to_slice(text, &mut key).is_err() {
@@ -89,6 +104,22 @@ mod tests {
         );
         assert!(load(Some("abcd"), dir.path(), nothing_sealed).is_err());
         assert!(load(Some(&"zz".repeat(32)), dir.path(), nothing_sealed).is_err());
+    }
+
+    #[test]
+    fn a_new_key_must_be_64_hex_characters_and_another_key() {
+        let current = [0xab; MASTER_KEY_LEN];
+        assert_eq!(
+            new_key(&"cd".repeat(32), "F", &current).expect("valid"),
+            [0xcd; 32]
+        );
+        let short = new_key("cdcd", "F", &current).expect_err("too short");
+        assert!(
+            format!("{short:#}").contains("64 hex characters"),
+            "{short:#}"
+        );
+        let same = new_key(&"ab".repeat(32), "F", &current).expect_err("the same key");
+        assert!(same.to_string().contains("is the current"), "{same}");
     }
 
     fn nothing_sealed() -> anyhow::Result<Option<String>> {

@@ -65,12 +65,12 @@ pub async fn migrate(
         let original = if present.contains(&id) {
             hash(source, &id).await?
         } else {
-            let copied = copy(source, target, &id).await;
+            let copied = adapter_db::copy_file(source, target, &id).await;
             match copied {
                 Ok(digest) => digest,
                 Err(e) => {
                     let _ = target.delete(&id).await;
-                    return Err(e.context(format!("copying file {id}")));
+                    return Err(anyhow::Error::from(e).context(format!("copying file {id}")));
                 }
             }
         };
@@ -89,38 +89,6 @@ pub async fn migrate(
         }
     }
     Ok(report)
-}
-
-/// Streams one file from `source` to `target`; returns the SHA-256 of what was read
-/// (`None` if the source no longer holds it).
-async fn copy(
-    source: &dyn DocumentStore,
-    target: &dyn DocumentStore,
-    id: &FileId,
-) -> anyhow::Result<Option<String>> {
-    let Some(mut download) = source.open(id).await? else {
-        return Ok(None);
-    };
-    let mut upload = target.begin(id).await?;
-    let mut digest = Digest::new(&SHA256);
-    loop {
-        match download.next().await {
-            Ok(Some(piece)) => {
-                digest.update(&piece);
-                if let Err(e) = upload.write(piece).await {
-                    upload.abort().await;
-                    return Err(e.into());
-                }
-            }
-            Ok(None) => break,
-            Err(e) => {
-                upload.abort().await;
-                return Err(e.into());
-            }
-        }
-    }
-    upload.finish().await?;
-    Ok(Some(hex::encode(digest.finish())))
 }
 
 /// The SHA-256 of a stored file's bytes (`None` if the store does not hold it).

@@ -30,6 +30,17 @@ const SQLITE_FILE: &str = "idv.sqlite3";
 /// The data directory is made private (0700): it holds the database, the key file and
 /// the stored files.
 pub fn open_database(storage: &StorageArgs) -> anyhow::Result<Database> {
+    let new_key = storage.new_master_key.as_deref();
+    open_database_with(storage, new_key.map(|hex| (hex, "IDV_NEW_MASTER_KEY")))
+}
+
+/// Opens the configured database as `open_database` does, with the key a rotation goes
+/// to (its text, and where it was read) if there is one: values are then sealed under the
+/// new key and values of either key open.
+pub fn open_database_with(
+    storage: &StorageArgs,
+    new_key: Option<(&str, &str)>,
+) -> anyhow::Result<Database> {
     let dir = &storage.data_dir;
     create_private_dir(dir)
         .and_then(|()| fs::set_permissions(dir, fs::Permissions::from_mode(0o700)))
@@ -38,7 +49,14 @@ pub fn open_database(storage: &StorageArgs) -> anyhow::Result<Database> {
     let key = master_key::load(storage.master_key.as_deref(), dir, || {
         Ok(adapter_db::sealed_under(&url)?)
     })?;
-    Ok(Database::open(&url, Arc::new(Vault::new(&key)))?)
+    let new_key = new_key
+        .map(|(hex, source)| master_key::new_key(hex, source, &key))
+        .transpose()?;
+    let vault = match new_key {
+        Some(new_key) => Vault::rotating(&key, &new_key),
+        None => Vault::new(&key),
+    };
+    Ok(Database::open(&url, Arc::new(vault))?)
 }
 
 /// The configured database: `IDV_DATABASE_URL`, or the SQLite file in the data directory.

@@ -333,6 +333,12 @@ pub trait DocumentStore: Send + Sync {
     async fn delete(&self, file_id: &FileId) -> StoreResult<()>;
     /// Every file and partial upload held.
     async fn list(&self) -> StoreResult<Vec<StoredObject>>;
+    /// Seals the file again under the store's current key when an older key sealed it (a
+    /// master key rotation); whether it was rewritten. A store that seals nothing, or
+    /// holds no such file, has nothing to do.
+    async fn reseal(&self, _file_id: &FileId) -> StoreResult<bool> {
+        Ok(false)
+    }
 }
 
 /// A merchant's webhook endpoints and the deliveries they are owed. Deliveries are first

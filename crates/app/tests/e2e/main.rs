@@ -25,6 +25,7 @@ mod php;
 mod profiles;
 mod quiz_lifecycle;
 mod quizzes;
+mod rekey;
 mod restricted_keys;
 mod retention;
 mod review;
@@ -73,6 +74,7 @@ fn main() {
         metrics::SCENARIOS,
         backup::SCENARIOS,
         retention::SCENARIOS,
+        rekey::SCENARIOS,
     ]
     .concat();
 

@@ -47,6 +47,11 @@ impl Server {
         }
     }
 
+    /// Drops a setting given before, for the next start.
+    pub fn unset_env(&mut self, key: &str) {
+        self.env.retain(|(k, _)| k != key);
+    }
+
     /// Every stored file's name (its file id), under the data directory's `files/`.
     pub fn stored_files(&self) -> Vec<String> {
         let files = self.db.data_dir.path().join("files");
