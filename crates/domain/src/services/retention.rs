@@ -226,8 +226,10 @@ mod tests {
             email: Email::parse(&format!("client{n}@example.com")).expect("valid"),
             mobile: PhoneNumber::parse(&format!("41655501{n:02}")).expect("valid"),
         };
-        let mut attributes = AttributesPatch::default();
-        attributes.ssn = Patch::Set(Ssn::parse("123456789").expect("valid"));
+        let attributes = AttributesPatch {
+            ssn: Patch::Set(Ssn::parse("123456789").expect("valid")),
+            ..AttributesPatch::default()
+        };
         let changes = ProfileChanges {
             first_name: ShortText::parse("Ada").expect("valid"),
             last_name: ShortText::parse("Lovelace").expect("valid"),
