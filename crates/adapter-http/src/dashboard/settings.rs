@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::verification::PolicyForm;
 use super::{AdminPosted, Button, DashboardError, Posted, Reviewer};
 use crate::handlers::State;
-use crate::pages::{html, redirect_to};
+use crate::pages::{html, language_name, redirect_to};
 use crate::timefmt::rfc3339;
 
 /// Endpoints shown, and deliveries shown of each.
@@ -56,7 +56,7 @@ struct SettingsPage<'a> {
     expiry_days: u8,
     /// The default language's code, and each language's code and name.
     language: &'static str,
-    languages: [(&'static str, &'static str); 3],
+    languages: [(&'static str, String); 3],
     /// Empty when personal data is kept.
     retention_days: String,
     verification: PolicyForm,
@@ -119,15 +119,6 @@ pub(super) async fn show(
             webhooks: cards,
         },
     ))
-}
-
-/// A language by its own name, as a merchant picks it.
-fn language_name(language: Language) -> &'static str {
-    match language {
-        Language::En => "English",
-        Language::Fr => "Français",
-        Language::Es => "Español",
-    }
 }
 
 fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {

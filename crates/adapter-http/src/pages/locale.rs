@@ -65,6 +65,14 @@ impl Locale {
         }
     }
 
+    /// What an address the request leads to ends with to keep the language its link
+    /// chose: `?lang=fr`, or nothing (the browser and the merchant choose again there).
+    pub fn kept_by_link(req: &HttpRequest) -> String {
+        from_query(req.query_string())
+            .map(|language| format!("?lang={}", language.as_str()))
+            .unwrap_or_default()
+    }
+
     /// What a page's own addresses end with to keep the language: `?lang=fr`, or
     /// nothing when the link did not choose it.
     pub fn query(&self) -> String {
@@ -136,6 +144,11 @@ impl Locale {
         }
         text.into_owned()
     }
+}
+
+/// A language by its own name ("Français"), as a list of languages shows it.
+pub fn language_name(language: Language) -> String {
+    Locale::fixed(language).text("language-name")
 }
 
 fn bundle_of(language: Language) -> &'static FluentBundle<FluentResource> {

@@ -19,6 +19,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::ratelimit;
 
+pub(crate) use locale::language_name;
 pub(crate) use respond::{html, redirect_to, wants_json};
 
 /// Largest upload: four files of 10 MiB and the form around them. A larger file than

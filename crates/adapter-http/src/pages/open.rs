@@ -21,7 +21,7 @@ pub async fn short(
         .await
     {
         // A language the short link chose goes on with the client.
-        Ok(links) => Ok(redirect_found(links.long_url + &lang_kept(&req))),
+        Ok(links) => Ok(redirect_found(links.long_url + &Locale::kept_by_link(&req))),
         Err(e) if wants_json(&req) => Err(api_error(e)),
         Err(_) => Ok(not_found_page(&req)),
     }
@@ -31,10 +31,6 @@ fn redirect_found(location: String) -> HttpResponse {
     HttpResponse::Found()
         .insert_header((actix_web::http::header::LOCATION, location))
         .finish()
-}
-
-fn lang_kept(req: &HttpRequest) -> String {
-    Locale::of(req, domain::merchant::Language::En).query()
 }
 
 /// `GET /quiz/{token}`: the quiz page, or what became of the quiz. After an upload the

@@ -2,6 +2,8 @@
 //! District of Columbia and the territories a US licence may come from) and Canadian
 //! provinces and territories, by their postal codes; ISO 3166-1 countries.
 
+use std::sync::LazyLock;
+
 /// A state or province: its two-letter postal code and its name.
 pub struct Region {
     pub code: &'static str,
@@ -90,13 +92,17 @@ pub const CA: [Region; 13] = [
     region("YT", "Yukon"),
 ];
 
-/// Every ISO 3166-1 country by its alpha-2 code and English short name, by name.
-pub fn countries() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<(&str, &str)> = isocountry::CountryCode::iter()
-        .map(|c| (c.alpha2(), c.name()))
-        .collect();
-    all.sort_by_key(|(_, name)| *name);
-    all
+/// Every ISO 3166-1 country by its alpha-2 code and English short name, by name:
+/// sorted once, shown on every quiz page with an address step.
+pub fn countries() -> &'static [(&'static str, &'static str)] {
+    static SORTED: LazyLock<Vec<(&str, &str)>> = LazyLock::new(|| {
+        let mut all: Vec<(&str, &str)> = isocountry::CountryCode::iter()
+            .map(|c| (c.alpha2(), c.name()))
+            .collect();
+        all.sort_by_key(|(_, name)| *name);
+        all
+    });
+    &SORTED
 }
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ pub fn back_to_page(req: &HttpRequest, link: &QuizLink, extra: &str, fragment: &
         QuizLink::Token(t) => t.as_str(),
         QuizLink::Code(c) => c.as_str(),
     };
-    let kept = Locale::of(req, Language::En).query();
+    let kept = Locale::kept_by_link(req);
     let query = match (kept.is_empty(), extra.is_empty()) {
         (true, true) => String::new(),
         (true, false) => format!("?{extra}"),

@@ -11,7 +11,7 @@ use domain::template::{Feature, Requirement, StepKind};
 use domain::verification::QualityIssue;
 use serde::Serialize;
 
-use super::locale::Locale;
+use super::locale::{Locale, language_name};
 use super::regions::{self, Region};
 use crate::error::ApiError;
 use crate::timefmt::rfc3339;
@@ -236,7 +236,7 @@ pub struct QuizPage {
     pub languages: Vec<LanguageLink>,
     pub us_states: &'static [Region],
     pub ca_regions: &'static [Region],
-    pub countries: Vec<(&'static str, &'static str)>,
+    pub countries: &'static [(&'static str, &'static str)],
 }
 
 impl QuizPage {
@@ -255,7 +255,7 @@ impl QuizPage {
                 (false, false) => "badge-optional",
             })
         };
-        let cards: Vec<(StepKind, StepCard)> = quiz
+        let mut cards: Vec<(StepKind, StepCard)> = quiz
             .steps()
             .map(|(feature, requirement)| {
                 let required = requirement == Requirement::Required;
@@ -306,7 +306,6 @@ impl QuizPage {
         let (errors, summary) = error
             .map(|e| FieldErrors::from_error(e, &t, &merchant))
             .unwrap_or_default();
-        let mut cards = cards;
         let mut take = |kind: StepKind| -> Vec<StepCard> {
             let (matching, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut cards)
                 .into_iter()
@@ -345,7 +344,7 @@ impl QuizPage {
                 .into_iter()
                 .map(|l| LanguageLink {
                     code: l.as_str(),
-                    name: Locale::fixed(l).text("language-name"),
+                    name: language_name(l),
                     current: l == t.language,
                 })
                 .collect(),

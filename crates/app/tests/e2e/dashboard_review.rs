@@ -544,6 +544,36 @@ fn templates_and_settings(backend: Backend) {
         .call("merchant/settings/get", &json!({}));
     assert_eq!(theirs_expiry.assert_status(200)["quiz_expiry_days"], 5);
 
+    // The client's pages' default language, from the same form.
+    let language = |client: crate::support::Client| {
+        client
+            .call("merchant/settings/get", &json!({}))
+            .assert_status(200)["default_language"]
+            .clone()
+    };
+    assert!(
+        settings
+            .text()
+            .contains("<option value=\"en\" selected lang=\"en\">English</option>")
+    );
+    let refused = post_form(
+        &env,
+        "/dashboard/settings",
+        &cookie,
+        &format!("csrf_token={csrf}&quiz_expiry_days=9&default_language=de"),
+    );
+    assert_eq!(refused.status, 400);
+    assert_eq!(language(env.client()), "en");
+    let saved = post_form(
+        &env,
+        "/dashboard/settings",
+        &cookie,
+        &format!("csrf_token={csrf}&quiz_expiry_days=9&default_language=fr"),
+    );
+    assert_eq!(saved.status, 303);
+    assert_eq!(language(env.client()), "fr");
+    assert_eq!(language(env.server.client(&other)), "en");
+
     // Webhook endpoints with their latest deliveries, the merchant's own only.
     let receiver = Receiver::start();
     let (webhook_id, _) = register(&env, &receiver.url(), None);
