@@ -361,6 +361,35 @@ pub(crate) fn insert_document(
     name_files(conn, document)
 }
 
+/// Deletes the documents of `document`'s quiz that it [`Document::replaces`], inside the
+/// caller's transaction; returns their files' ids, for their bytes to be removed. Only
+/// the quiz's documents of the same step are opened (the side is in the sealed evidence).
+pub(crate) fn remove_replaced(
+    conn: &mut AnyConnection,
+    vault: &Vault,
+    document: &Document,
+) -> Result<Vec<FileId>, Failure> {
+    if document.side().is_none() {
+        return Ok(Vec::new());
+    }
+    let rows: Vec<DocumentRow> = documents::table
+        .filter(documents::quiz_id.eq(document.quiz_id.as_str()))
+        .filter(documents::name.eq(document.step.name()))
+        .select(DocumentRow::as_select())
+        .load(conn)?;
+    let (mut file_ids, mut document_ids) = (Vec::new(), Vec::new());
+    for row in rows {
+        let earlier = row.open(vault)?;
+        if document.replaces(&earlier) {
+            file_ids.extend(earlier.files().iter().map(|f| f.file_id.clone()));
+            document_ids.push(earlier.id.to_string());
+        }
+    }
+    forget_files(conn, document_ids.clone())?;
+    diesel::delete(documents::table.filter(documents::id.eq_any(document_ids))).execute(conn)?;
+    Ok(file_ids)
+}
+
 /// Records which files a document holds, readable without opening its evidence.
 pub(crate) fn name_files(conn: &mut AnyConnection, document: &Document) -> Result<(), Failure> {
     for file in document.files() {

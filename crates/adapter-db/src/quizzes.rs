@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::document::Document;
-use domain::ids::{QuizId, TemplateId};
+use domain::ids::{FileId, QuizId, TemplateId};
 use domain::merchant::{MerchantId, QuizExpiryDays};
 use domain::outbox::Entry;
 use domain::paging::{Page, Paged};
@@ -17,7 +17,7 @@ use domain::verification::Verification;
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::{DocumentRow, insert_document};
+use crate::documents::{DocumentRow, insert_document, remove_replaced};
 use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
@@ -405,21 +405,23 @@ impl QuizRepository for Database {
         document: &Document,
         entry: &Entry,
         limits: UploadLimits,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Vec<FileId>> {
         let (id, done) = (quiz.id.to_string(), quiz.completed);
         let row = DocumentRow::seal(document, &self.vault)?;
-        let (document, event) = (document.clone(), self.sealed(entry)?);
+        let (document, event, vault) = (document.clone(), self.sealed(entry)?, self.vault.clone());
         self.write(move |conn| {
             // The row lock also keeps two uploads at once from both passing the limits
-            // on the same count.
+            // on the same count, or both replacing the same earlier side.
             lock_unsubmitted(conn, &id)?;
+            let replaced = remove_replaced(conn, &vault, &document)?;
             let bytes = document.files().iter().map(|f| f.size_bytes).sum();
             if !limits.admits(usage_of(conn, &id)?, bytes) {
                 return Err(Failure::Store(StoreError::LimitReached));
             }
             insert_document(conn, &row, &document)?;
             add_completed(conn, &id, done)?;
-            persist(conn, &event)
+            persist(conn, &event)?;
+            Ok(replaced)
         })
         .await
     }

@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 use time::macros::datetime;
 
 use crate::audit::{AuditAction, AuditEntry, Auditor};
-use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
+use crate::document::{Document, DocumentStatus, Evidence, FileType, Side, StoredFile};
 use crate::event::{Activity, Event};
 use crate::ids::UserId;
 use crate::merchant::{
@@ -100,6 +100,9 @@ pub const CHECKS: &[(&str, Check)] = &[
     }),
     ("documents_belong_to_their_profile", |p| {
         Box::pin(document_scope(p))
+    }),
+    ("a_side_uploaded_again_replaces_the_earlier_one", |p| {
+        Box::pin(document_replaced(p))
     }),
     ("merchant_keys_and_settings", |p| Box::pin(merchant_keys(p))),
     ("a_profiles_quizzes_are_its_own_and_live", |p| {
@@ -1042,6 +1045,60 @@ async fn document_limits(p: Ports) {
         !p.documents.file_in_use(&"F2".into()).await.expect("read"),
         "nothing of a refusal is kept"
     );
+}
+
+async fn document_replaced(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let (client, quiz) = seed_quiz(&p, &m, "q1").await;
+    // Two documents at most: a side sent again takes its own place, not a third.
+    let limits = UploadLimits {
+        max_documents: 2,
+        max_bytes: 100,
+    };
+    let add = |id: &str, step: Feature, side: Option<Side>| {
+        let mut doc = document(&client, &quiz, id, &[(&format!("F-{id}"), 30)]);
+        doc.step = step;
+        if let Evidence::Files(files) = &mut doc.evidence {
+            files.iter_mut().for_each(|f| f.side = side);
+        }
+        let (p, quiz, event) = (
+            p.clone(),
+            quiz.clone(),
+            uploaded(&format!("ev-{id}"), &client),
+        );
+        async move {
+            p.quizzes
+                .add_document(&quiz, &doc, &entry(event), limits)
+                .await
+        }
+    };
+    let licence = Feature::DriverLicenceUpload;
+    let first = add("d1", licence, Some(Side::Front)).await.expect("front");
+    assert!(first.is_empty(), "nothing replaced: {first:?}");
+    add("d2", licence, Some(Side::Back)).await.expect("back");
+    let replaced = add("d3", licence, Some(Side::Front))
+        .await
+        .expect("the front again, within the limits since it replaces one");
+    assert_eq!(replaced, vec!["F-d1".into()]);
+    let in_use = |id: &'static str| {
+        let p = p.clone();
+        async move { p.documents.file_in_use(&id.into()).await.expect("read") }
+    };
+    assert!(
+        !in_use("F-d1").await,
+        "the replaced front's file is no longer named"
+    );
+    assert!(in_use("F-d2").await && in_use("F-d3").await);
+    let found = |id: &'static str| {
+        let (p, profile) = (p.clone(), client.id.clone());
+        async move { p.documents.find(&profile, &id.into()).await.expect("read") }
+    };
+    assert!(found("d1").await.is_none(), "the replaced front is gone");
+    assert_eq!(found("d3").await.and_then(|d| d.side()), Some(Side::Front));
+    let usage = p.quizzes.usage(&quiz).await.expect("read");
+    assert_eq!((usage.documents, usage.bytes), (2, 60));
+    let third = add("d4", Feature::PassportUpload, None).await;
+    assert!(matches!(third, Err(StoreError::LimitReached)), "{third:?}");
 }
 
 async fn document_scope(p: Ports) {

@@ -164,6 +164,23 @@ impl Document {
             _ => &[],
         }
     }
+
+    /// The side of the ID its files show, when the upload named one (one upload, one side).
+    pub fn side(&self) -> Option<Side> {
+        self.files().first().and_then(|f| f.side)
+    }
+
+    /// Whether this upload takes the place of `earlier` (contract §14: a side of an ID
+    /// uploaded again before the quiz is submitted replaces the one sent before). Only an
+    /// upload that names its side replaces: other steps keep every upload, within the
+    /// quiz's limits, as they always did.
+    pub fn replaces(&self, earlier: &Document) -> bool {
+        self.id != earlier.id
+            && self.quiz_id == earlier.quiz_id
+            && self.step == earlier.step
+            && self.side().is_some()
+            && self.side() == earlier.side()
+    }
 }
 
 #[cfg(test)]
@@ -178,6 +195,50 @@ mod tests {
             Ok("Declined".into())
         );
         assert!("Done".parse::<DocumentStatus>().is_err());
+    }
+
+    fn upload(id: &str, step: Feature, side: Option<Side>) -> Document {
+        let at = OffsetDateTime::UNIX_EPOCH;
+        let file = StoredFile {
+            file_id: format!("F-{id}").into(),
+            file_name: "id.jpg".into(),
+            file_type: FileType::Jpeg,
+            size_bytes: 1,
+            sha256: "00".repeat(32),
+            side,
+        };
+        Document {
+            id: id.into(),
+            merchant_id: MerchantId("m".into()),
+            profile_id: ProfileId("p".into()),
+            quiz_id: "q".into(),
+            step,
+            status: DocumentStatus::Pending,
+            evidence: Evidence::Files(vec![file]),
+            read: Vec::new(),
+            created_at: at,
+            updated_at: at,
+        }
+    }
+
+    #[test]
+    fn a_side_uploaded_again_replaces_the_same_side_of_the_same_step_only() {
+        let licence = Feature::DriverLicenceUpload;
+        let front = upload("d1", licence, Some(Side::Front));
+        let again = upload("d2", licence, Some(Side::Front));
+        assert!(again.replaces(&front));
+        assert!(!again.replaces(&again), "not itself");
+        assert!(!upload("d3", licence, Some(Side::Back)).replaces(&front));
+        assert!(!upload("d4", Feature::OtherIdUpload, Some(Side::Front)).replaces(&front));
+        let mut elsewhere = upload("d5", licence, Some(Side::Front));
+        elsewhere.quiz_id = "q2".into();
+        assert!(!elsewhere.replaces(&front), "another quiz's upload");
+        let (passport, passport_again) = (
+            upload("d6", Feature::PassportUpload, None),
+            upload("d7", Feature::PassportUpload, None),
+        );
+        assert!(!passport_again.replaces(&passport), "no side, no replacing");
+        assert!(!upload("d8", licence, None).replaces(&front));
     }
 
     #[test]

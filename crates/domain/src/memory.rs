@@ -694,37 +694,36 @@ impl QuizRepository for MemoryQuizzes {
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
-        let documents = self.profiles.documents.lock().expect("lock");
-        let mine = documents.iter().filter(|d| d.quiz_id == quiz.id);
-        Ok(mine.fold(QuizUsage::default(), |usage, d| QuizUsage {
-            documents: usage.documents + 1,
-            bytes: usage.bytes + d.files().iter().map(|f| f.size_bytes).sum::<u64>(),
-        }))
+        Ok(self.usage_without(quiz, |_| false))
     }
 
     async fn add_document(
         &self,
         quiz: &Quiz,
-        document: &crate::document::Document,
+        document: &Document,
         entry: &Entry,
         limits: UploadLimits,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Vec<FileId>> {
         if self.refuse_documents.load(Ordering::SeqCst) {
             return Err(StoreError::Unavailable("database gone".into()));
         }
         let bytes = document.files().iter().map(|f| f.size_bytes).sum();
-        if !limits.admits(self.usage(quiz).await?, bytes) {
+        if !limits.admits(self.usage_without(quiz, |d| document.replaces(d)), bytes) {
             return Err(StoreError::LimitReached);
         }
         self.change(quiz, entry, StoreError::Conflict, |stored| {
             stored.submitted_at.is_none() && add_steps(stored, quiz)
         })?;
-        self.profiles
-            .documents
-            .lock()
-            .expect("lock")
-            .push(document.clone());
-        Ok(())
+        let mut documents = self.profiles.documents.lock().expect("lock");
+        let (replaced, kept) = std::mem::take(&mut *documents)
+            .into_iter()
+            .partition::<Vec<_>, _>(|d| document.replaces(d));
+        *documents = kept;
+        documents.push(document.clone());
+        Ok(replaced
+            .iter()
+            .flat_map(|d| d.files().iter().map(|f| f.file_id.clone()))
+            .collect())
     }
 
     async fn mark_submitted(
@@ -765,6 +764,18 @@ fn add_steps(stored: &mut Quiz, quiz: &Quiz) -> bool {
 impl MemoryQuizzes {
     /// Applies `apply` to the stored quiz (not deleted) and records `event`, as one write;
     /// `refusal` when `apply` declines, `Missing` when the quiz is gone.
+    /// The quiz's documents and their bytes, leaving out those `left_out` names.
+    fn usage_without(&self, quiz: &Quiz, left_out: impl Fn(&Document) -> bool) -> QuizUsage {
+        let documents = self.profiles.documents.lock().expect("lock");
+        let counted = documents
+            .iter()
+            .filter(|d| d.quiz_id == quiz.id && !left_out(d));
+        counted.fold(QuizUsage::default(), |usage, d| QuizUsage {
+            documents: usage.documents + 1,
+            bytes: usage.bytes + d.files().iter().map(|f| f.size_bytes).sum::<u64>(),
+        })
+    }
+
     fn change(
         &self,
         quiz: &Quiz,

@@ -226,16 +226,18 @@ pub trait QuizRepository: Send + Sync {
     ) -> StoreResult<()>;
     /// How many documents the quiz holds and their files' bytes in all.
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage>;
-    /// Stores a document and adds the quiz's newly completed steps; `LimitReached` if the
-    /// quiz would then pass `limits` (checked in the same transaction as the insert);
-    /// `Conflict` when the quiz was submitted, decided in that transaction too.
+    /// Stores a document in place of the quiz's documents it [`Document::replaces`] and
+    /// adds the quiz's newly completed steps; `LimitReached` if the quiz would then pass
+    /// `limits` (counted without the replaced documents, in the same transaction as the
+    /// insert); `Conflict` when the quiz was submitted, decided in that transaction too.
+    /// Answers the ids of the replaced documents' files, for their bytes to be removed.
     async fn add_document(
         &self,
         quiz: &Quiz,
         document: &Document,
         entry: &Entry,
         limits: UploadLimits,
-    ) -> StoreResult<()>;
+    ) -> StoreResult<Vec<FileId>>;
     /// Completes the quiz (`Conflict` when it was already completed) and queues its
     /// verification, in one transaction: a submission is never left unverified.
     async fn mark_submitted(

@@ -30,6 +30,10 @@ pub const SCENARIOS: &[Scenario] = &[
         upload_stores_a_document,
     ),
     (
+        "a_side_uploaded_again_replaces_the_earlier_one_until_the_quiz_is_submitted",
+        a_side_uploaded_again_replaces,
+    ),
+    (
         "uploads_refuse_disguised_oversize_and_too_many_files",
         uploads_refuse_bad_files,
     ),
@@ -115,6 +119,28 @@ pub fn upload(env: &Env, token: &str, step: &str, files: &[(&str, &[u8])]) -> Re
             .iter()
             .map(|(name, bytes)| ("file", Part::File { name, bytes })),
     );
+    let (content_type, body) = multipart(&parts);
+    env.client().send(
+        "POST",
+        &format!("/quiz/{token}/documents"),
+        &[JSON, ("Content-Type", &content_type)],
+        &body,
+    )
+}
+
+/// Uploads one photo for `step`, naming its side when given (JSON answer).
+pub fn upload_side(env: &Env, token: &str, step: &str, side: Option<&str>, bytes: &[u8]) -> Reply {
+    let mut parts = vec![("step", Part::Text(step))];
+    if let Some(side) = side {
+        parts.push(("side", Part::Text(side)));
+    }
+    parts.push((
+        "file",
+        Part::File {
+            name: "photo.jpg",
+            bytes,
+        },
+    ));
     let (content_type, body) = multipart(&parts);
     env.client().send(
         "POST",
@@ -396,6 +422,78 @@ fn upload_stores_a_document(backend: Backend) {
         &json!({"email_address": "ada@example.com", "mobile_number": "4165550123"}),
     );
     assert_eq!(read.assert_status(200)["total_count"], 2);
+}
+
+fn a_side_uploaded_again_replaces(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"driver_licence_upload": 1}));
+    let sent = |side: &str, size: usize| {
+        let reply = upload_side(
+            &env,
+            &token,
+            "driver_licence_upload",
+            Some(side),
+            &jpeg(size),
+        );
+        let out = reply.assert_status(200);
+        out["document_id"].as_str().expect("id").to_owned()
+    };
+    let ada = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
+    let documents = || {
+        let out = env.client().call("document/read", &ada);
+        let read = out.assert_status(200);
+        let mut sides: Vec<(String, u64)> = read["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .map(|d| {
+                let file = &d["data"][0];
+                let side = file["side"].as_str().expect("side").to_owned();
+                (side, file["size_bytes"].as_u64().expect("size"))
+            })
+            .collect();
+        sides.sort();
+        sides
+    };
+    let first_front = sent("front", 4000);
+    let back = sent("back", 5000);
+    let front = sent("front", 6000);
+    assert_eq!(
+        documents(),
+        [("back".to_owned(), 5000), ("front".to_owned(), 6000)],
+        "one document per side, the front the latest"
+    );
+    let gone = env.client().call(
+        "document/get",
+        &with(ada.clone(), "document_id", json!(first_front)),
+    );
+    gone.assert_error(400, &["DOCUMENT_NOT_FOUND"]);
+    assert_eq!(
+        env.server.stored_files().len(),
+        2,
+        "the replaced front's file is removed at once"
+    );
+    for kept in [&back, &front] {
+        let out = env.client().call(
+            "document/get",
+            &with(ada.clone(), "document_id", json!(kept)),
+        );
+        out.assert_status(200);
+    }
+    post_json(&env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
+    upload_side(
+        &env,
+        &token,
+        "driver_licence_upload",
+        Some("front"),
+        &jpeg(7000),
+    )
+    .assert_error(409, &["QUIZ_SUBMITTED"]);
+    assert_eq!(
+        documents(),
+        [("back".to_owned(), 5000), ("front".to_owned(), 6000)],
+        "nothing replaced after the submission"
+    );
 }
 
 fn uploads_refuse_bad_files(backend: Backend) {

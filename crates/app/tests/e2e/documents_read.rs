@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime};
 
 use crate::Scenario;
-use crate::client_pages::post_json;
+use crate::client_pages::{post_json, upload_side as upload};
 use crate::dashboard;
-use crate::support::{Backend, Env, Part, Reply, leaks, multipart};
+use crate::support::{Backend, Env, leaks};
 use crate::verification::{CHECKS, check, completed};
 
 pub const SCENARIOS: &[Scenario] = &[
@@ -113,31 +113,6 @@ fn titled(name: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// Uploads one image for `step`, naming its side when given; the JSON answer.
-fn upload(env: &Env, token: &str, step: &str, side: Option<&str>, bytes: &[u8]) -> Reply {
-    let mut parts = vec![("step", Part::Text(step))];
-    if let Some(side) = side {
-        parts.push(("side", Part::Text(side)));
-    }
-    parts.push((
-        "file",
-        Part::File {
-            name: "photo.jpg",
-            bytes,
-        },
-    ));
-    let (content_type, body) = multipart(&parts);
-    env.client().send(
-        "POST",
-        &format!("/quiz/{token}/documents"),
-        &[
-            ("Accept", "application/json"),
-            ("Content-Type", &content_type),
-        ],
-        &body,
-    )
 }
 
 /// Uploads and expects the quality check to pass at once.

@@ -530,7 +530,12 @@ impl ClientService {
             )
             .await
         {
-            Ok(()) => Ok(()),
+            Ok(replaced) => {
+                // The replaced documents no longer name these files; one left here is
+                // the sweeper's.
+                super::remove_files(self.ports.store.as_ref(), &replaced).await;
+                Ok(())
+            }
             Err(StoreError::Conflict) => Err(DomainError::QuizSubmitted),
             Err(e) => Err(e.into()),
         }
