@@ -25,3 +25,23 @@
     }).then(function () { window.location.reload(); }, function () { button.disabled = false; });
   });
 })();
+
+// Country names in the page's language, from the browser's own data: the server sends
+// ISO 3166's English names (no country-name data in French or Spanish is bundled), which
+// stay as they are without script or where the browser has no names.
+(function () {
+  "use strict";
+  var list = document.getElementById("country");
+  var lang = document.documentElement.lang;
+  if (!list || lang === "en" || !window.Intl || !Intl.DisplayNames) { return; }
+  var names;
+  try { names = new Intl.DisplayNames([lang], { type: "region" }); } catch (e) { return; }
+  // The first option is the prompt; the others are countries by their ISO code.
+  var countries = Array.prototype.slice.call(list.options, 1);
+  countries.forEach(function (option) {
+    var name = names.of(option.value);
+    if (name && name !== option.value) { option.textContent = name; }
+  });
+  countries.sort(function (a, b) { return a.textContent.localeCompare(b.textContent, lang); });
+  countries.forEach(function (option) { list.appendChild(option); });
+})();

@@ -175,6 +175,19 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
             .await
             .expect("the page in French");
         wait_for(&browser, "0 étape(s) terminée(s) sur 5").await;
+        // The page's script names the countries in the page's language, sorted so (in
+        // English, Egypt comes before Germany).
+        let germany = browser
+            .execute(
+                "const list = document.getElementById('country');
+                 const names = Array.from(list.options).slice(1).map(o => o.textContent);
+                 return [list.querySelector('option[value=DE]').textContent,
+                         names.indexOf('Allemagne') < names.indexOf('Égypte')];",
+                vec![],
+            )
+            .await
+            .expect("list read");
+        assert_eq!(germany, json!(["Allemagne", true]));
         screenshot(&browser, "quiz-page-phone-fr.png").await;
         browser.goto(&long_url).await.expect("quiz page");
         wait_for(&browser, "0 of 5 steps done").await;

@@ -4,6 +4,7 @@
 //! cannot be reached its tests are reported as ignored, never as passed; with
 //! `IDV_TEST_REQUIRE_POSTGRES=1` (as in CI) they run and fail instead.
 
+mod accessibility;
 mod auth;
 mod backup;
 mod browser;
@@ -214,12 +215,14 @@ fn main() {
 
     // The browser does the same on either backend: it runs once, on SQLite.
     let require_browser = std::env::var("IDV_TEST_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-    if !browser::available() && !require_browser {
+    let browser_ready = browser::available() && accessibility::available();
+    if !browser_ready && !require_browser {
         eprintln!(
-            "Chromium or chromedriver is not installed; the browser test is reported as ignored."
+            "Chromium, chromedriver or axe-core (npm ci in crates/app/tests/e2e/axe) is not \
+             installed; the browser tests are reported as ignored."
         );
     }
-    let browser_tests: [Scenario; 3] = [
+    let browser_tests: [Scenario; 5] = [
         (
             "browser::quiz_in_a_real_browser",
             browser::quiz_in_a_real_browser,
@@ -232,13 +235,21 @@ fn main() {
             "browser::a_reviewer_works_in_the_dashboard_in_a_real_browser",
             browser_dashboard::a_reviewer_works_in_a_real_browser,
         ),
+        (
+            "browser::every_client_page_passes_axe_in_each_language_at_both_widths",
+            accessibility::every_client_page_passes_axe_in_each_language_at_both_widths,
+        ),
+        (
+            "browser::a_client_completes_a_whole_quiz_with_the_keyboard_alone",
+            accessibility::a_client_completes_a_whole_quiz_with_the_keyboard_alone,
+        ),
     ];
     for (name, test) in browser_tests {
         let trial = Trial::test(name, move || {
             test(Backend::Sqlite);
             Ok(())
         });
-        trials.push(trial.with_ignored_flag(!browser::available() && !require_browser));
+        trials.push(trial.with_ignored_flag(!browser_ready && !require_browser));
     }
 
     // PHP signs the compatibility scheme's corpus; the server's side is the same on
