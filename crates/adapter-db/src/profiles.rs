@@ -26,7 +26,7 @@ diesel::define_sql_function! {
 use crate::documents::{erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
-use crate::paging::{newest_first, paged};
+use crate::paging::{newest_first, page_of, paged};
 use crate::schema::{documents, events, notes, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
@@ -78,6 +78,14 @@ pub(crate) struct ProfileRow {
     submitted_updated_at: Option<i64>,
     status_changed_at: i64,
     erased_at: Option<i64>,
+}
+
+/// The FTS5 query for profiles whose name, e-mail or mobile holds `needle`: one quoted
+/// phrase (its quotes doubled), which the trigram tokenizer matches as a substring. `None`
+/// under three characters, which the trigram index cannot look up (the search then
+/// reads the merchant's profiles, as it did before the index).
+fn trigram_phrase(needle: &str) -> Option<String> {
+    (needle.chars().count() >= 3).then(|| format!("\"{}\"", needle.replace('"', "\"\"")))
 }
 
 fn text<T: ToString>(value: &Option<T>) -> Option<String> {
@@ -524,14 +532,16 @@ impl ProfileRepository for Database {
         page: Page,
     ) -> StoreResult<Paged<Profile>> {
         let merchant = merchant.0.clone();
+        let needle = filter.needle();
         // `%` and `_` typed by the reviewer are looked for as themselves.
-        let pattern = filter.needle().map(|needle| {
+        let pattern = needle.as_deref().map(|needle| {
             let escaped = needle
                 .replace('\\', "\\\\")
                 .replace('%', "\\%")
                 .replace('_', "\\_");
             format!("%{escaped}%")
         });
+        let phrase = needle.as_deref().and_then(trigram_phrase);
         let status = filter.status.map(|s| s.as_str().to_owned());
         let (rows, total, filtered) = self
             .read(move |conn| {
@@ -539,6 +549,7 @@ impl ProfileRepository for Database {
                     .filter(profiles::merchant_id.eq(&merchant))
                     .count()
                     .get_result(conn)?;
+                let on_sqlite = matches!(conn, AnyConnection::Sqlite(_));
                 // Boxed queries cannot be cloned: the same query is built for the count
                 // and for the page.
                 let selected = || {
@@ -546,8 +557,11 @@ impl ProfileRepository for Database {
                         .filter(profiles::merchant_id.eq(merchant.clone()))
                         .into_boxed();
                     if let Some(pattern) = &pattern {
-                        let name =
-                            lower(profiles::first_name.concat(" ").concat(profiles::last_name));
+                        // Written as PostgreSQL's trigram index on it is (migration
+                        // 000019): a bound ' ' would keep the planner from matching it.
+                        let name = diesel::dsl::sql::<diesel::sql_types::Text>(
+                            "lower(profiles.first_name || ' ' || profiles.last_name)",
+                        );
                         query = query.filter(
                             name.like(pattern.clone())
                                 .escape('\\')
@@ -557,18 +571,25 @@ impl ProfileRepository for Database {
                                 .or(profiles::mobile_number.like(pattern.clone()).escape('\\')),
                         );
                     }
+                    // SQLite's trigram index names the candidates; the LIKE above decides.
+                    if let Some(phrase) = phrase.as_ref().filter(|_| on_sqlite) {
+                        query = query.filter(
+                            diesel::dsl::sql::<diesel::sql_types::Bool>(
+                                "profiles.id IN (SELECT profile_id FROM profile_search_keys \
+                                 WHERE key IN (SELECT rowid FROM profile_search \
+                                 WHERE profile_search MATCH ",
+                            )
+                            .bind::<diesel::sql_types::Text, _>(phrase.clone())
+                            .sql("))"),
+                        );
+                    }
                     if let Some(status) = &status {
                         query = query.filter(profiles::status.eq(status.clone()));
                     }
                     query
                 };
                 let filtered: i64 = selected().count().get_result(conn)?;
-                let rows: Vec<ProfileRow> = selected()
-                    .order(profiles::id.desc())
-                    .offset(page.offset())
-                    .limit(page.limit())
-                    .select(ProfileRow::as_select())
-                    .load(conn)?;
+                let rows = page_of!(conn, selected(), profiles::id, page, filtered, ProfileRow);
                 Ok((rows, total, filtered))
             })
             .await?;

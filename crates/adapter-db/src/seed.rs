@@ -31,6 +31,39 @@ pub(crate) fn seeded_mobile(i: u64) -> String {
     )
 }
 
+/// Seeded clients' names: every pair of these (a thousand), so that a search by name
+/// finds about a thousandth of the clients, as it would among real ones.
+const FIRST_NAMES: [&str; 20] = [
+    "Ada",
+    "Alan",
+    "Barbara",
+    "Claude",
+    "Donald",
+    "Edsger",
+    "Frances",
+    "Grace",
+    "Hedy",
+    "John",
+    "Katherine",
+    "Leslie",
+    "Margaret",
+    "Niklaus",
+    "Radia",
+    "Shafi",
+    "Sophie",
+    "Tim",
+    "Whitfield",
+    "Yukihiro",
+];
+const LAST_NAMES: [&str; 50] = [
+    "Adams", "Baker", "Brown", "Campbell", "Carter", "Clark", "Collins", "Cook", "Davis",
+    "Edwards", "Evans", "Garcia", "Green", "Hall", "Harris", "Hill", "Jackson", "Johnson", "King",
+    "Lee", "Lewis", "Lopez", "Lovelace", "Martin", "Miller", "Mitchell", "Moore", "Morgan",
+    "Murphy", "Nelson", "Parker", "Perez", "Phillips", "Roberts", "Robinson", "Rogers", "Scott",
+    "Smith", "Stewart", "Taylor", "Thomas", "Thompson", "Turner", "Walker", "White", "Williams",
+    "Wilson", "Wright", "Young", "Zhang",
+];
+
 fn seeded(
     merchant: &MerchantId,
     prefix: &str,
@@ -44,8 +77,8 @@ fn seeded(
         mobile: PhoneNumber::parse(&seeded_mobile(i)).map_err(bad)?,
     };
     let changes = ProfileChanges {
-        first_name: ShortText::parse("Ada").map_err(bad)?,
-        last_name: ShortText::parse("Lovelace").map_err(bad)?,
+        first_name: ShortText::parse(FIRST_NAMES[(i % 20) as usize]).map_err(bad)?,
+        last_name: ShortText::parse(LAST_NAMES[(i / 20 % 50) as usize]).map_err(bad)?,
         attributes: AttributesPatch::default(),
     };
     Profile::create(ProfileId(id), merchant.clone(), key, changes, now)

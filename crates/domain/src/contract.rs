@@ -120,6 +120,9 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("searches_find_by_name_email_mobile_status_and_id", |p| {
         Box::pin(search(p))
     }),
+    ("searches_follow_renames_and_deletions", |p| {
+        Box::pin(search_after_changes(p))
+    }),
     ("a_merchant_holds_at_most_its_enabled_keys", |p| {
         Box::pin(key_limit(p))
     }),
@@ -410,6 +413,65 @@ async fn search(p: Ports) {
         Vec::<String>::new(),
         "both"
     );
+}
+
+/// A search index (the adapters keep one) follows every write: a renamed client is found
+/// by the new name only, a deleted one no more; quotes and short needles are text.
+async fn search_after_changes(p: Ports) {
+    let m = seed_merchant(&p, "m1").await;
+    let other = seed_merchant(&p, "m2").await;
+    let ada = seed_profile(&p, &m, "p1", "ada@example.com").await;
+    let grace = seed_profile(&p, &m, "p2", "grace@example.com").await;
+    seed_profile(&p, &other, "p3", "grace.other@example.com").await;
+    let find = |text: &str| {
+        let filter = ProfileFilter {
+            text: Some(text.to_owned()),
+            status: None,
+        };
+        let (p, m) = (p.clone(), m.clone());
+        async move {
+            let found = p.profiles.search(&m, &filter, page(10)).await;
+            let found = found.expect("searched");
+            let ids: Vec<String> = found.items.iter().map(|x| x.id.0.clone()).collect();
+            (ids, found.filtered)
+        }
+    };
+    assert_eq!(find("grace").await, (vec!["p2".into()], 1), "own merchant");
+    let mut renamed = ada.clone();
+    renamed.last_name = ShortText::parse("Byron").expect("valid");
+    renamed.revision += 1;
+    p.profiles
+        .update(&renamed, &entry(event("ev-rename", &renamed)))
+        .await
+        .expect("renamed");
+    assert_eq!(find("byron").await, (vec!["p1".into()], 1), "the new name");
+    assert_eq!(
+        find("lovelace").await.1,
+        1,
+        "Grace keeps hers, Ada's is gone"
+    );
+    assert_eq!(
+        find("ada byr").await.0,
+        ["p1"],
+        "across first and last name"
+    );
+    let tombstone = Event {
+        profile_id: None,
+        ..Event::about("ev-gone".into(), &grace, Activity::ProfileDeleted, "", NOW)
+    };
+    p.profiles
+        .delete(&grace, &entry(tombstone))
+        .await
+        .expect("deleted");
+    assert_eq!(find("grace").await, (Vec::new(), 0), "deleted");
+    assert_eq!(find("ad").await.0, ["p1"], "under three characters");
+    assert_eq!(
+        find("ada\"").await.0,
+        Vec::<String>::new(),
+        "a quote is text"
+    );
+    assert_eq!(find("\"ada\"").await.0, Vec::<String>::new());
+    assert_eq!(find("a@example.c").await.0, ["p1"], "inside the e-mail");
 }
 
 fn page(limit: i64) -> Page {
