@@ -135,6 +135,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Each merchant's number of profiles, kept by triggers (migration 000020): the sum
+    /// of its shards.
+    profile_counts (merchant_id, shard) {
+        merchant_id -> Text,
+        shard -> Integer,
+        profiles -> BigInt,
+    }
+}
+
+diesel::table! {
     document_files (file_id) {
         file_id -> Text,
         document_id -> Text,

@@ -243,13 +243,38 @@ fn outcome(reading: &MrzReading) -> &'static str {
     }
 }
 
+/// Lowers the calling thread's scheduling priority to nice 10 (on Linux a thread's own;
+/// tesseract started from it inherits it): with every core analysing images, the API's
+/// threads still come first. Failing leaves the thread as it was.
+fn in_the_background() {
+    if let Err(error) = rustix::process::setpriority_process(None, BACKGROUND_NICE) {
+        tracing::debug!(%error, "image analysis keeps the normal priority");
+    }
+}
+
+/// The niceness of the analysis threads (0 is the API's; 19 the lowest).
+const BACKGROUND_NICE: i32 = 10;
+
 #[async_trait]
 impl ImageAnalysis for Analyser {
     async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
         // The semaphore is never closed; a closed one would only mean no waiting.
         let _core = self.cores.acquire().await.ok();
         let analyser = self.clone();
-        let work = tokio::task::spawn_blocking(move || analyser.analyse(&image, wanted));
+        let (report, work) = tokio::sync::oneshot::channel();
+        // A thread of its own rather than the runtime's blocking pool: it lowers its own
+        // priority, which it could not raise again for the next task (the database's
+        // reads run on that pool).
+        let started = std::thread::Builder::new()
+            .name("idv-analysis".into())
+            .spawn(move || {
+                in_the_background();
+                let _ = report.send(analyser.analyse(&image, wanted));
+            });
+        if started.is_err() {
+            tracing::warn!("no thread for image analysis");
+            return self.unreadable(wanted);
+        }
         match tokio::time::timeout(self.budget, work).await {
             Ok(Ok(report)) => report,
             // Out of time (the work stops at its own deadline, tesseract killed) or the
@@ -259,5 +284,23 @@ impl ImageAnalysis for Analyser {
                 self.unreadable(wanted)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_analysis_thread_runs_behind_the_api() {
+        let niceness = std::thread::spawn(|| {
+            in_the_background();
+            rustix::process::getpriority_process(None).expect("own priority")
+        })
+        .join()
+        .expect("thread");
+        assert!(niceness >= BACKGROUND_NICE, "nice {niceness}");
+        let caller = rustix::process::getpriority_process(None).expect("own priority");
+        assert!(caller < BACKGROUND_NICE, "only that thread: nice {caller}");
     }
 }

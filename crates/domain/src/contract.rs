@@ -464,6 +464,10 @@ async fn search_after_changes(p: Ports) {
         .await
         .expect("deleted");
     assert_eq!(find("grace").await, (Vec::new(), 0), "deleted");
+    let listed = p.profiles.list(&m, page(10)).await.expect("listed");
+    assert_eq!(listed.total_count, 1, "the count follows the deletion");
+    let elsewhere = p.profiles.list(&other, page(10)).await.expect("listed");
+    assert_eq!(elsewhere.total_count, 1, "another merchant's count apart");
     assert_eq!(find("ad").await.0, ["p1"], "under three characters");
     assert_eq!(
         find("ada\"").await.0,
