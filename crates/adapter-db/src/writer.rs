@@ -9,7 +9,7 @@
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use diesel::Connection;
+use diesel::{Connection, RunQueryDsl};
 use domain::ports::{StoreError, StoreResult};
 use tokio::sync::oneshot;
 
@@ -101,6 +101,7 @@ fn run(manager: &Manager, queue: &Receiver<Job>) {
             let mut done = Vec::with_capacity(group.len());
             let committed = c
                 .transaction::<_, Failure, _>(|tx| {
+                    take_the_write_lock(tx)?;
                     for job in group {
                         done.push(job(Ok(tx)));
                     }
@@ -117,10 +118,87 @@ fn run(manager: &Manager, queue: &Receiver<Job>) {
     }
 }
 
+/// Takes the database's write lock at the start of a group's transaction (`BEGIN` alone
+/// defers it). Otherwise a unit that reads first pins a snapshot, and a commit by another
+/// process meanwhile (an `idv` command beside the server) makes the unit's first write
+/// fail at once with "database is locked" instead of waiting its turn: a write statement
+/// takes the lock, waiting up to the busy timeout, even when it changes nothing.
+fn take_the_write_lock(conn: &mut AnyConnection) -> Result<(), Failure> {
+    diesel::sql_query("DELETE FROM data_migrations WHERE 0").execute(conn)?;
+    Ok(())
+}
+
 /// The same failure, for each unit of a group.
 fn copy(e: &StoreError) -> StoreError {
     match e {
         StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
         other => StoreError::Internal(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::sync_channel;
+    use std::time::Duration;
+
+    use diesel::connection::SimpleConnection;
+
+    use super::*;
+    use crate::connection::{Backend, enable_wal};
+
+    fn count(conn: &mut AnyConnection) -> Result<i64, Failure> {
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let row: Count = diesel::sql_query("SELECT count(*) AS n FROM t").get_result(conn)?;
+        Ok(row.n)
+    }
+
+    /// Two writers on one file, as the server and an `idv` command are: a unit that reads
+    /// before it writes, while the other writer commits, still writes (it holds the lock
+    /// from its transaction's start, so the other waits its turn).
+    #[tokio::test]
+    async fn a_unit_that_reads_first_is_not_refused_by_another_process_committing() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("two-writers.sqlite3").display().to_string();
+        enable_wal(&path).expect("wal");
+        let manager = || Manager(Backend::Sqlite(path.clone()));
+        manager()
+            .connect_once()
+            .expect("connection")
+            .batch_execute("CREATE TABLE data_migrations (name TEXT); CREATE TABLE t (x INTEGER);")
+            .expect("tables");
+        let (ours, theirs) = (Writer::start(manager()), Writer::start(manager()));
+        let (read, has_read) = sync_channel::<()>(1);
+        let (committed, has_committed) = sync_channel::<()>(1);
+        let first = ours.write(move |conn| {
+            let before = count(conn)?;
+            read.send(()).expect("signal");
+            // The other writer cannot commit now; it is given a second to try.
+            let _ = has_committed.recv_timeout(Duration::from_secs(1));
+            diesel::sql_query("INSERT INTO t (x) VALUES (1)").execute(conn)?;
+            Ok(before)
+        });
+        let second = async {
+            tokio::task::spawn_blocking(move || has_read.recv())
+                .await
+                .expect("waited")
+                .expect("signal");
+            let written = theirs
+                .write(|conn| {
+                    diesel::sql_query("INSERT INTO t (x) VALUES (2)").execute(conn)?;
+                    Ok(())
+                })
+                .await;
+            let _ = committed.send(());
+            written
+        };
+        let (first, second) = tokio::join!(first, second);
+        assert_eq!(first.expect("the unit that read first wrote"), 0);
+        second.expect("the other writer waited its turn");
+        let rows = theirs.write(count).await.expect("counted");
+        assert_eq!(rows, 2);
     }
 }

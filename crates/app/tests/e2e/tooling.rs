@@ -30,7 +30,12 @@ fn seeded_profiles(backend: Backend) {
     // Client 24: `load-24@example.com`, mobile 2 00 2 000024 (scripts/load/requests.py).
     let pair = json!({"email_address": "load-24@example.com", "mobile_number": "2002000024"});
     let got = env.client().call("profile/get", &pair);
-    assert_eq!(got.assert_status(200)["profile"]["first_name"], "Ada");
+    let profile = &got.assert_status(200)["profile"];
+    // Client i is named by the seed's lists: first name i mod 20, last name i / 20 mod 50.
+    assert_eq!(
+        [&profile["first_name"], &profile["last_name"]],
+        ["Donald", "Baker"]
+    );
     let events = env.client().call("event/read", &pair);
     assert_eq!(
         events.assert_status(200)["events"][0]["activity"],
