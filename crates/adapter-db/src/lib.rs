@@ -19,6 +19,7 @@ mod notes;
 mod object_files;
 mod outbox;
 mod paging;
+mod profile_search;
 mod profiles;
 mod quizzes;
 mod rate_limits;
@@ -52,6 +53,7 @@ pub use file_copy::copy_file;
 pub use files::{FileStore, create_private_dir};
 pub use key_cache::{CachedKeys, MAX_STALENESS};
 pub use object_files::ObjectFiles;
+pub use profile_search::INDEX_BATCH;
 pub use rate_limits::SharedLimiter;
 pub use rekey::{Batch, REKEY_PARTS, RekeyPart};
 pub use sealing::KeyMismatch;
@@ -182,6 +184,11 @@ impl Database {
         }
         self.write(|conn| Ok(webhooks::forget_claims(conn)? + verifications::forget_claims(conn)?))
             .await
+    }
+
+    /// Whether this is an SQLite file (one writer; a search index kept behind the writes).
+    pub fn is_sqlite(&self) -> bool {
+        self.backend.is_sqlite()
     }
 
     pub fn describe(&self) -> String {

@@ -27,6 +27,7 @@ use crate::documents::{erase_documents_of_profile, file_ids_of_profile, forget_f
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
 use crate::paging::{newest_first, page_of, paged};
+use crate::profile_search::{among_candidates, trigram_phrase};
 use crate::schema::{documents, events, notes, profile_counts, profiles, quizzes};
 use crate::timestamps::{from_db, to_db};
 use crate::vault::{Column, Vault};
@@ -78,14 +79,6 @@ pub(crate) struct ProfileRow {
     submitted_updated_at: Option<i64>,
     status_changed_at: i64,
     erased_at: Option<i64>,
-}
-
-/// The FTS5 query for profiles whose name, e-mail or mobile holds `needle`: one quoted
-/// phrase (its quotes doubled), which the trigram tokenizer matches as a substring. `None`
-/// under three characters, which the trigram index cannot look up (the search then
-/// reads the merchant's profiles, as it did before the index).
-fn trigram_phrase(needle: &str) -> Option<String> {
-    (needle.chars().count() >= 3).then(|| format!("\"{}\"", needle.replace('"', "\"\"")))
 }
 
 /// How many profiles `merchant` has, from the counts the triggers keep (migration
@@ -579,15 +572,7 @@ impl ProfileRepository for Database {
                     }
                     // SQLite's trigram index names the candidates; the LIKE above decides.
                     if let Some(phrase) = phrase.as_ref().filter(|_| on_sqlite) {
-                        query = query.filter(
-                            diesel::dsl::sql::<diesel::sql_types::Bool>(
-                                "profiles.id IN (SELECT profile_id FROM profile_search_keys \
-                                 WHERE key IN (SELECT rowid FROM profile_search \
-                                 WHERE profile_search MATCH ",
-                            )
-                            .bind::<diesel::sql_types::Text, _>(phrase.clone())
-                            .sql("))"),
-                        );
+                        query = among_candidates(query, phrase.clone());
                     }
                     if let Some(status) = &status {
                         query = query.filter(profiles::status.eq(status.clone()));

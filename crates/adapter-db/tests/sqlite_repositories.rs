@@ -498,3 +498,93 @@ async fn a_quiz_stored_with_clear_links_by_an_older_version_still_opens_after_mi
         .expect("migrated a third time");
     assert_eq!(everything(&f), migrated);
 }
+
+/// The ids a dashboard search for `text` finds among the fixture's merchant's profiles.
+async fn search(f: &Fixture, text: &str) -> Vec<String> {
+    let filter = domain::profile::ProfileFilter {
+        text: Some(text.into()),
+        status: None,
+    };
+    let page = Page::new(0, 50).expect("page");
+    let found =
+        f.db.search(&f.merchant, &filter, page)
+            .await
+            .expect("searched");
+    let mut ids: Vec<String> = found.items.into_iter().map(|p| p.id.0).collect();
+    ids.sort();
+    ids
+}
+
+/// The search index is kept behind the writes: what it holds, and what a search finds
+/// before and after the indexer has caught up, through renames and deletions.
+#[tokio::test]
+async fn the_search_finds_profiles_whether_the_index_has_caught_up_or_not() {
+    let f = fixture().await;
+    let indexed_by_fts = || {
+        raw(
+            &f,
+            "SELECT CAST(rowid AS TEXT) AS value FROM profile_search WHERE profile_search MATCH '\"lovelace\"'",
+        )
+    };
+    let (ada, grace) = (
+        profile(&f, "p1", "ada@example.com", "4165550101"),
+        profile(&f, "p2", "grace@example.com", "4165550102"),
+    );
+    for p in [&ada, &grace] {
+        f.db.insert(p, &event(&format!("ev-{}", p.id.0), p))
+            .await
+            .expect("stored");
+    }
+    assert_eq!(
+        search(&f, "lovelace").await,
+        ["p1", "p2"],
+        "before indexing"
+    );
+    assert!(indexed_by_fts().is_empty(), "the writes did not index");
+    assert_eq!(f.db.index_profiles().await.expect("indexed"), 2);
+    assert_eq!(
+        f.db.index_profiles().await.expect("indexed"),
+        0,
+        "caught up"
+    );
+    assert_eq!(indexed_by_fts().len(), 2, "the index names both");
+    assert_eq!(search(&f, "lovelace").await, ["p1", "p2"], "after indexing");
+    assert_eq!(search(&f, "grace@").await, ["p2"]);
+
+    let mut renamed = ada.clone();
+    renamed.last_name = ShortText::parse("Byron").expect("valid");
+    renamed.revision += 1;
+    f.db.update(&renamed, &event("ev-rename", &renamed))
+        .await
+        .expect("renamed");
+    assert_eq!(search(&f, "byron").await, ["p1"], "indexed again at once");
+    assert_eq!(search(&f, "lovelace").await, ["p2"]);
+    assert_eq!(indexed_by_fts().len(), 1, "the old name left the index");
+
+    let late = profile(&f, "p3", "late@example.com", "4165550103");
+    f.db.insert(&late, &event("ev-p3", &late))
+        .await
+        .expect("stored");
+    assert_eq!(
+        search(&f, "lovelace").await,
+        ["p2", "p3"],
+        "not indexed yet, found"
+    );
+    let tombstone = Entry {
+        event: Event {
+            profile_id: None,
+            ..Event::about(
+                "ev-gone".into(),
+                &grace,
+                Activity::ProfileDeleted,
+                "",
+                now(),
+            )
+        },
+        deliveries: Vec::new(),
+    };
+    f.db.delete(&grace, &tombstone).await.expect("deleted");
+    assert_eq!(f.db.index_profiles().await.expect("indexed"), 1);
+    assert_eq!(search(&f, "lovelace").await, ["p3"]);
+    assert_eq!(indexed_by_fts().len(), 1, "the deleted one left the index");
+}

@@ -10,6 +10,7 @@ mod merchant_cmd;
 mod metrics;
 mod passwords;
 mod rekey_cmd;
+mod search_indexer;
 mod second_factor;
 mod serve;
 mod storage_cmd;

@@ -15,7 +15,7 @@ use ipnet::IpNet;
 
 use crate::cli::ServeArgs;
 use crate::wiring::{self, DatabaseReadiness};
-use crate::{metrics, sweeper, verification_worker, webhook_worker};
+use crate::{metrics, search_indexer, sweeper, verification_worker, webhook_worker};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -55,6 +55,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()
         .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
     sweeper::start(services.documents.clone(), services.retention.clone());
+    search_indexer::start(db.clone());
     // One verification at a time per core at most, beside the API (contract §13).
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     verification_worker::start(services.verifications.clone(), cores);

@@ -1,0 +1,106 @@
+//! The dashboard's search index on SQLite (migration 000019): an FTS5 trigram index of
+//! each profile's name, e-mail and mobile that names the candidates of a search; the
+//! search's own `LIKE` decides. Rows are indexed in batches behind the writes
+//! ([`Database::index_profiles`]); a search reads the rows not indexed yet as it did
+//! before the index. PostgreSQL needs none of this: its `pg_trgm` indexes are kept by
+//! PostgreSQL itself.
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool, Nullable, Text};
+use domain::ports::StoreResult;
+
+use crate::Database;
+use crate::connection::AnyConnection;
+use crate::schema::profiles;
+
+/// Rows indexed per batch: a batch holds the writer for a few milliseconds.
+pub const INDEX_BATCH: u64 = 2_000;
+
+/// The FTS5 query for profiles whose name, e-mail or mobile holds `needle`: one quoted
+/// phrase (its quotes doubled), which the trigram tokenizer matches as a substring. `None`
+/// under three characters, which a trigram index cannot look up (the search then reads
+/// the merchant's profiles, as it did before the index).
+pub(crate) fn trigram_phrase(needle: &str) -> Option<String> {
+    (needle.chars().count() >= 3).then(|| format!("\"{}\"", needle.replace('"', "\"\"")))
+}
+
+/// `query` kept to the profiles a search by `phrase` must look at: those the index names,
+/// and those it holds no entry for yet.
+pub(crate) fn among_candidates(query: ProfilesQuery, phrase: String) -> ProfilesQuery {
+    query.filter(
+        diesel::dsl::sql::<Bool>(
+            "profiles.id IN (SELECT profile_id FROM profile_search_keys \
+             WHERE key IN (SELECT rowid FROM profile_search WHERE profile_search MATCH ",
+        )
+        .bind::<Text, _>(phrase)
+        .sql(
+            ") UNION ALL SELECT profile_id FROM profile_search_keys \
+             WHERE key > (SELECT indexed_upto FROM profile_search_state))",
+        ),
+    )
+}
+
+/// A search's query, built up filter by filter.
+pub(crate) type ProfilesQuery =
+    profiles::BoxedQuery<'static, <AnyConnection as diesel::Connection>::Backend>;
+
+#[derive(QueryableByName)]
+struct Upto {
+    #[diesel(sql_type = Nullable<BigInt>)]
+    upto: Option<i64>,
+}
+
+impl Database {
+    /// Indexes the next batch of profiles written since the index last caught up (at
+    /// most [`INDEX_BATCH`], in key order) and moves its mark past them, in one write.
+    /// Returns how many were indexed: a full batch means more may wait. Nothing to do on
+    /// PostgreSQL.
+    pub async fn index_profiles(&self) -> StoreResult<u64> {
+        if !self.backend.is_sqlite() {
+            return Ok(0);
+        }
+        self.write(|conn| {
+            let last: Upto = diesel::sql_query(
+                "SELECT MAX(key) AS upto FROM (SELECT key FROM profile_search_keys \
+                 WHERE key > (SELECT indexed_upto FROM profile_search_state) \
+                 ORDER BY key LIMIT ?)",
+            )
+            .bind::<BigInt, _>(INDEX_BATCH as i64)
+            .get_result(conn)?;
+            let Some(upto) = last.upto else {
+                return Ok(0);
+            };
+            let indexed = diesel::sql_query(
+                "INSERT INTO profile_search (rowid, name, email, mobile) \
+                 SELECT k.key, p.first_name || ' ' || p.last_name, p.email_address, \
+                        p.mobile_number \
+                 FROM profile_search_keys k JOIN profiles p ON p.id = k.profile_id \
+                 WHERE k.key > (SELECT indexed_upto FROM profile_search_state) AND k.key <= ?",
+            )
+            .bind::<BigInt, _>(upto)
+            .execute(conn)?;
+            diesel::sql_query("UPDATE profile_search_state SET indexed_upto = ?")
+                .bind::<BigInt, _>(upto)
+                .execute(conn)?;
+            Ok(indexed as u64)
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_needle_is_one_quoted_phrase_and_short_ones_are_not_looked_up() {
+        assert_eq!(trigram_phrase("ada").as_deref(), Some("\"ada\""));
+        assert_eq!(trigram_phrase("a\"b c").as_deref(), Some("\"a\"\"b c\""));
+        assert_eq!(trigram_phrase("ad"), None);
+        assert_eq!(
+            trigram_phrase("éé").as_deref(),
+            None,
+            "characters, not bytes"
+        );
+    }
+}
