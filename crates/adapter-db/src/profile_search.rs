@@ -13,8 +13,9 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::schema::profiles;
 
-/// Rows indexed per batch: a batch holds the writer for a few milliseconds.
-pub const INDEX_BATCH: u64 = 2_000;
+/// Rows indexed per batch. A batch holds the one writer, and the creates waiting behind
+/// it: a small one keeps that wait to a few milliseconds.
+pub const INDEX_BATCH: u64 = 500;
 
 /// The FTS5 query for profiles whose name, e-mail or mobile holds `needle`: one quoted
 /// phrase (its quotes doubled), which the trigram tokenizer matches as a substring. `None`
