@@ -115,7 +115,7 @@ fn schema_version(conn: &mut AnyConnection) -> Result<String, Failure> {
         AnyConnection::Sqlite(c) => c.applied_migrations(),
         AnyConnection::Postgresql(c) => c.applied_migrations(),
     }
-    .map_err(|e| Failure::Store(StoreError::Internal(e.to_string())))?;
+    .map_err(|e| Failure::Store(StoreError::Internal(e)))?;
     Ok(applied
         .iter()
         .map(ToString::to_string)
@@ -173,13 +173,13 @@ fn ensure_empty(backend: &Backend) -> Result<(), BackupError> {
             }
             let mut conn = Manager(backend.clone())
                 .connect_once()
-                .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+                .map_err(|e| StoreError::Unavailable(Box::new(e)))?;
             let tables: Tables = diesel::sql_query(
                 "SELECT count(*) AS count FROM pg_catalog.pg_tables \
                  WHERE schemaname = current_schema()",
             )
             .get_result(&mut conn)
-            .map_err(|e| StoreError::Internal(e.to_string()))?;
+            .map_err(|e| StoreError::Internal(Box::new(e)))?;
             if tables.count > 0 {
                 return Err(not_empty());
             }

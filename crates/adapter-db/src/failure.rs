@@ -1,6 +1,7 @@
 //! Translation of driver errors into the domain's `StoreError`, at the adapter's edge.
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use domain::error::Cause;
 use domain::ports::StoreError;
 
 /// Anything that can go wrong inside a unit of database work.
@@ -29,16 +30,16 @@ impl From<Failure> for StoreError {
             Failure::Diesel(DieselError::DatabaseError(kind, info)) => match kind {
                 DatabaseErrorKind::UniqueViolation => StoreError::Duplicate,
                 DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand => {
-                    StoreError::Unavailable(info.message().to_owned())
+                    StoreError::Unavailable(Box::new(DieselError::DatabaseError(kind, info)))
                 }
                 // SQLite reports a lock held past the busy timeout this way.
                 _ if info.message().contains("database is locked") => {
-                    StoreError::Unavailable(info.message().to_owned())
+                    StoreError::Unavailable(Box::new(DieselError::DatabaseError(kind, info)))
                 }
-                _ => StoreError::Internal(info.message().to_owned()),
+                _ => StoreError::Internal(Box::new(DieselError::DatabaseError(kind, info))),
             },
             Failure::Diesel(DieselError::NotFound) => StoreError::Missing,
-            Failure::Diesel(other) => StoreError::Internal(other.to_string()),
+            Failure::Diesel(other) => StoreError::Internal(Box::new(other)),
         }
     }
 }
@@ -46,5 +47,13 @@ impl From<Failure> for StoreError {
 /// A stored value that no longer parses means the row was written by something other
 /// than this service, or by a version with different rules.
 pub(crate) fn corrupt(column: &str, reason: impl std::fmt::Display) -> StoreError {
-    StoreError::Internal(format!("stored {column} is not valid: {reason}"))
+    StoreError::Internal(format!("stored {column} is not valid: {reason}").into())
+}
+
+/// A fault met while doing `what`, keeping `e` whole as its cause (`what: e` in the log).
+pub(crate) fn fault(
+    what: &'static str,
+    e: impl std::error::Error + Send + Sync + 'static,
+) -> Cause {
+    anyhow::Error::new(e).context(what).into()
 }

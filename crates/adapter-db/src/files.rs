@@ -16,6 +16,7 @@ use domain::ports::{
     DocumentStore, FileDownload, FileUpload, StoreError, StoreResult, StoredObject,
 };
 
+use crate::failure::fault;
 use crate::file_cipher::{CHUNK, Decryptor, FILE_HEAD};
 use crate::file_copy::copy_file;
 use crate::vault::Vault;
@@ -25,9 +26,9 @@ use crate::vault::Vault;
 pub(crate) fn resealable(vault: &Vault, file_id: &FileId, head: &[u8]) -> StoreResult<bool> {
     match vault.file_is_current(head) {
         Some(current) => Ok(!current),
-        None => Err(StoreError::Internal(format!(
-            "stored file {file_id} is not a sealed file"
-        ))),
+        None => Err(StoreError::Internal(
+            format!("stored file {file_id} is not a sealed file").into(),
+        )),
     }
 }
 
@@ -45,7 +46,7 @@ pub struct FileStore {
 }
 
 fn io_error(e: std::io::Error) -> StoreError {
-    StoreError::Internal(format!("file store: {e}"))
+    StoreError::Internal(fault("file store", e))
 }
 
 /// Creates `dir` and its missing parents with mode 0700.
@@ -58,7 +59,7 @@ async fn blocking<T: Send + 'static>(
 ) -> StoreResult<T> {
     tokio::task::spawn_blocking(job)
         .await
-        .map_err(|e| StoreError::Internal(format!("file task failed: {e}")))?
+        .map_err(|e| StoreError::Internal(fault("file task", e)))?
 }
 
 impl FileStore {
@@ -72,7 +73,9 @@ impl FileStore {
     fn path(&self, file_id: &str) -> StoreResult<PathBuf> {
         // Ids are ours (ULIDs); refuse anything else rather than touch an odd path.
         if file_id.len() < 2 || !file_id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(StoreError::Internal(format!("not a file id: {file_id:?}")));
+            return Err(StoreError::Internal(
+                format!("not a file id: {file_id:?}").into(),
+            ));
         }
         Ok(self.root.join(&file_id[file_id.len() - 2..]).join(file_id))
     }
@@ -116,7 +119,7 @@ impl FileUpload for LocalUpload {
         self.with_file(move |encryptor, file| {
             let sealed = encryptor
                 .push(&bytes)
-                .map_err(|e| StoreError::Internal(e.to_string()))?;
+                .map_err(|e| StoreError::Internal(Box::new(e)))?;
             file.write_all(&sealed).map_err(io_error)
         })
         .await
@@ -131,7 +134,7 @@ impl FileUpload for LocalUpload {
         blocking(move || {
             let last = encryptor
                 .finish()
-                .map_err(|e| StoreError::Internal(e.to_string()))?;
+                .map_err(|e| StoreError::Internal(Box::new(e)))?;
             file.write_all(&last).map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
             fs::rename(&partial, &path).map_err(io_error)?;
@@ -170,7 +173,7 @@ impl FileDownload for LocalDownload {
         };
         let (plain, state) = blocking(move || {
             let undecryptable =
-                |e: crate::file_cipher::Undecryptable| StoreError::Internal(e.to_string());
+                |e: crate::file_cipher::Undecryptable| StoreError::Internal(Box::new(e));
             let mut buffer = vec![0u8; READ_PIECE];
             loop {
                 let read = file.read(&mut buffer).map_err(io_error)?;
@@ -197,7 +200,7 @@ impl DocumentStore for FileStore {
         let encryptor = self
             .vault
             .file_encryptor(file_id.as_str())
-            .map_err(|e| StoreError::Internal(e.to_string()))?;
+            .map_err(|e| StoreError::Internal(Box::new(e)))?;
         let open_path = partial.clone();
         let file = blocking(move || {
             if let Some(dir) = open_path.parent() {

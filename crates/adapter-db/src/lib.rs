@@ -276,13 +276,13 @@ impl Database {
         let span = Span::current();
         tokio::task::spawn_blocking(move || span.in_scope(job).map_err(StoreError::from))
             .await
-            .map_err(|e| StoreError::Internal(format!("database task failed: {e}")))?
+            .map_err(|e| StoreError::Internal(failure::fault("database task", e)))?
     }
 }
 
 fn checkout(pool: &Pool) -> Result<r2d2::PooledConnection<Manager>, Failure> {
     pool.get()
-        .map_err(|e| Failure::Store(StoreError::Unavailable(e.to_string())))
+        .map_err(|e| Failure::Store(StoreError::Unavailable(Box::new(e))))
 }
 
 /// Whether the database at `url` already holds data sealed under some master key: the

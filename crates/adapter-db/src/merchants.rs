@@ -163,7 +163,7 @@ impl ApiKeyRow {
     fn seal(key: &ApiKey, vault: &Vault) -> StoreResult<Self> {
         let sealed_secret = vault
             .seal(key.secret.expose_secret().as_bytes(), &key.key)
-            .map_err(|e| StoreError::Internal(e.to_string()))?;
+            .map_err(|e| StoreError::Internal(Box::new(e)))?;
         Ok(Self {
             api_key: key.key.clone(),
             merchant_id: key.merchant_id.0.clone(),

@@ -17,6 +17,7 @@ use object_store::aws::AmazonS3Builder;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
+use crate::failure::fault;
 use crate::file_cipher::{Decryptor, Encryptor, FILE_HEAD};
 use crate::file_copy::copy_file;
 use crate::files::resealable;
@@ -45,11 +46,11 @@ impl std::fmt::Debug for ObjectFiles {
 }
 
 fn failed(e: object_store::Error) -> StoreError {
-    StoreError::Unavailable(format!("object store: {e}"))
+    StoreError::Unavailable(fault("object store", e))
 }
 
 fn undecryptable(e: crate::file_cipher::Undecryptable) -> StoreError {
-    StoreError::Internal(e.to_string())
+    StoreError::Internal(Box::new(e))
 }
 
 impl ObjectFiles {
@@ -78,7 +79,9 @@ impl ObjectFiles {
     fn path(&self, file_id: &str) -> StoreResult<Path> {
         // Ids are ours (ULIDs); refuse anything else rather than address an odd key.
         if file_id.is_empty() || !file_id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(StoreError::Internal(format!("not a file id: {file_id:?}")));
+            return Err(StoreError::Internal(
+                format!("not a file id: {file_id:?}").into(),
+            ));
         }
         Ok(self.prefix.clone().join(file_id))
     }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::failure::{Failure, corrupt};
+use crate::failure::{Failure, corrupt, fault};
 use crate::profiles::EventRow;
 use crate::schema::{events, webhook_deliveries, webhooks};
 use crate::timestamps::{from_db, to_db};
@@ -154,7 +154,7 @@ impl StoredMessage {
             quiz_url: n.quiz_url.clone(),
         };
         let json = serde_json::to_vec(&message)
-            .map_err(|e| StoreError::Internal(format!("webhook message: {e}")))?;
+            .map_err(|e| StoreError::Internal(fault("webhook message", e)))?;
         vault
             .seal(&json, &message_context(n.event_id.as_str()))
             .map_err(StoreError::from)

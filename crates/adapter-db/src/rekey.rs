@@ -53,9 +53,12 @@ impl std::fmt::Debug for RekeyPart {
 }
 
 fn unopenable(what: &str, row: &str) -> Failure {
-    Failure::Store(StoreError::Internal(format!(
-        "{what} of row {row} opens under neither key: damaged, or sealed under another key"
-    )))
+    Failure::Store(StoreError::Internal(
+        format!(
+            "{what} of row {row} opens under neither key: damaged, or sealed under another key"
+        )
+        .into(),
+    ))
 }
 
 /// A personal field sealed as text (`vault.seal_field`) in `$table.$column`, keyed by

@@ -71,7 +71,7 @@ fn seeded(
     id: String,
     now: OffsetDateTime,
 ) -> StoreResult<Profile> {
-    let bad = |e: domain::validation::Invalid| domain::ports::StoreError::Internal(e.to_string());
+    let bad = |e: domain::validation::Invalid| domain::ports::StoreError::Internal(Box::new(e));
     let key = ProfileKey {
         email: Email::parse(&format!("{prefix}-{i}@example.com")).map_err(bad)?,
         mobile: PhoneNumber::parse(&seeded_mobile(i)).map_err(bad)?,
@@ -82,7 +82,7 @@ fn seeded(
         attributes: AttributesPatch::default(),
     };
     Profile::create(ProfileId(id), merchant.clone(), key, changes, now)
-        .map_err(|v| domain::ports::StoreError::Internal(v.to_string()))
+        .map_err(|v| domain::ports::StoreError::Internal(Box::new(v)))
 }
 
 impl Database {

@@ -354,7 +354,7 @@ fn field_key_id(stored: &str) -> Option<(KeyId, &str)> {
 
 impl From<Unsealable> for domain::ports::StoreError {
     fn from(e: Unsealable) -> Self {
-        Self::Internal(e.to_string())
+        Self::Internal(Box::new(e))
     }
 }
 

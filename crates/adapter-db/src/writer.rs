@@ -10,6 +10,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
 use diesel::{Connection, RunQueryDsl};
+use domain::error::Report;
 use domain::ports::{StoreError, StoreResult};
 use tokio::sync::oneshot;
 
@@ -88,7 +89,7 @@ fn run(manager: &Manager, queue: &Receiver<Job>) {
         let mut c = match conn.take().map_or_else(|| manager.connect_once(), Ok) {
             Ok(c) => c,
             Err(e) => {
-                let cause = StoreError::Unavailable(e.to_string());
+                let cause = StoreError::Unavailable(Box::new(e));
                 for job in group {
                     job(Err(&cause))(Ok(()));
                 }
@@ -128,11 +129,13 @@ fn take_the_write_lock(conn: &mut AnyConnection) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The same failure, for each unit of a group.
+/// The same failure, for each unit of a group: its causes written out, as a cause is not
+/// `Clone`.
 fn copy(e: &StoreError) -> StoreError {
+    let cause = Report(e).to_string().into();
     match e {
-        StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
-        other => StoreError::Internal(other.to_string()),
+        StoreError::Unavailable(_) => StoreError::Unavailable(cause),
+        _ => StoreError::Internal(cause),
     }
 }
 

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use domain::DomainError;
-use domain::error::Resource;
+use domain::error::{Report, Resource};
 use domain::validation::{Problem, Violations};
 use serde::Serialize;
 
@@ -22,7 +22,7 @@ pub struct ErrorItem {
 pub struct ApiError {
     pub status: StatusCode,
     pub errors: Vec<ErrorItem>,
-    /// What really went wrong, for the log only (5xx).
+    /// What really went wrong, every cause written out ([`Report`]), for the log only (5xx).
     pub cause: Option<String>,
     /// Seconds the caller should wait before retrying (429).
     pub retry_after: Option<u64>,
@@ -191,9 +191,9 @@ impl ResponseError for ApiError {
 
 impl From<DomainError> for ApiError {
     fn from(e: DomainError) -> Self {
-        match e {
-            DomainError::Invalid(v) => Self::fields(&v),
-            DomainError::NotFound(resource) => Self::not_found(resource),
+        match &e {
+            DomainError::Invalid(v) => Self::fields(v),
+            DomainError::NotFound(resource) => Self::not_found(*resource),
             DomainError::ProfileExists => Self::bad_request(
                 "PROFILE_EXIST",
                 "A profile with this email_address or mobile_number already exists.",
@@ -222,14 +222,12 @@ impl From<DomainError> for ApiError {
                 "UPLOAD_LIMIT_REACHED",
                 "This link already holds as many documents or bytes as one link may add.",
             ),
-            DomainError::Unavailable(cause) => Self::unavailable(cause),
+            DomainError::Unavailable(_) => Self::unavailable(Report(&e).to_string()),
             DomainError::Busy => Self::unavailable("at capacity"),
-            DomainError::Internal(cause) => Self::internal(cause),
+            DomainError::Internal(_) => Self::internal(Report(&e).to_string()),
             // No API operation makes users or keys (the CLI and the dashboard do): met
             // here, these are faults.
-            e @ (DomainError::UserExists | DomainError::KeyLimitReached) => {
-                Self::internal(e.to_string())
-            }
+            DomainError::UserExists | DomainError::KeyLimitReached => Self::internal(e.to_string()),
         }
     }
 }

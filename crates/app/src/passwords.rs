@@ -65,10 +65,10 @@ impl PasswordHasher for Argon2id {
                 .map_err(|e| e.to_string())
         })
         .await
-        .map_err(|e| StoreError::Internal(format!("hashing task failed: {e}")))?;
+        .map_err(|e| StoreError::Internal(anyhow::Error::new(e).context("hashing task").into()))?;
         hashed
             .map(PasswordHash::new)
-            .map_err(|e| StoreError::Internal(format!("password hashing: {e}")))
+            .map_err(|e| StoreError::Internal(format!("password hashing: {e}").into()))
     }
 
     async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool> {
@@ -83,7 +83,7 @@ impl PasswordHasher for Argon2id {
             })
         })
         .await
-        .map_err(|e| StoreError::Internal(format!("hashing task failed: {e}")))
+        .map_err(|e| StoreError::Internal(anyhow::Error::new(e).context("hashing task").into()))
     }
 }
 

@@ -70,15 +70,59 @@ pub enum DomainError {
     #[error("at capacity")]
     Busy,
     /// Storage cannot be reached now; the same call may succeed later.
-    #[error("storage unavailable: {0}")]
-    Unavailable(String),
-    /// A fault on our side; the text is for the log, never for the caller.
-    #[error("internal failure: {0}")]
-    Internal(String),
+    #[error("unavailable")]
+    Unavailable(#[source] Cause),
+    /// A fault on our side; the cause is for the log, never for the caller.
+    #[error("internal failure")]
+    Internal(#[source] Cause),
+}
+
+/// Why a fault happened: the lower layer's own error, kept whole with the causes under it
+/// (its `source()` chain) for the log, where [`Report`] writes them out. A cause never
+/// reaches a caller. A bare message converts too: `"the writer stopped".into()`.
+pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// An error and every cause under it on one line, outermost first (`storage fault: file
+/// store: No such file or directory`): how a fault is logged, once, where it is answered.
+#[derive(Debug, Clone, Copy)]
+pub struct Report<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(e) = cause {
+            write!(f, ": {e}")?;
+            cause = e.source();
+        }
+        Ok(())
+    }
 }
 
 impl From<Violations> for DomainError {
     fn from(v: Violations) -> Self {
         Self::Invalid(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::StoreError;
+
+    #[test]
+    fn a_report_writes_every_cause_outermost_first() {
+        let disk = std::io::Error::other("disk full");
+        let fault = DomainError::from(StoreError::Internal(Box::new(disk)));
+        assert_eq!(
+            Report(&fault).to_string(),
+            "internal failure: storage fault: disk full"
+        );
+        let unavailable = DomainError::from(StoreError::Unavailable("connection refused".into()));
+        assert!(matches!(unavailable, DomainError::Unavailable(_)));
+        assert_eq!(
+            Report(&unavailable).to_string(),
+            "unavailable: storage unavailable: connection refused"
+        );
     }
 }

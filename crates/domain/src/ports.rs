@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 
 use crate::audit::AuditEntry;
 use crate::document::Document;
+use crate::error::Cause;
 use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
 use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings, RetentionDays};
@@ -36,15 +37,15 @@ pub enum StoreError {
     #[error("limit reached")]
     LimitReached,
     /// Storage cannot be reached now; the same call may succeed later (answered 503).
-    #[error("unavailable: {0}")]
-    Unavailable(String),
+    #[error("storage unavailable")]
+    Unavailable(#[source] Cause),
     /// A bounded resource (password hashing) is at capacity: refused at once rather than
     /// queued, so a burst cannot pile up work; the same call may succeed in a moment.
     #[error("at capacity")]
     Busy,
-    /// A fault of the storage; the text is for the log.
-    #[error("{0}")]
-    Internal(String),
+    /// A fault of the storage; the cause is for the log.
+    #[error("storage fault")]
+    Internal(#[source] Cause),
 }
 
 /// What every storage call returns.

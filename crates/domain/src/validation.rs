@@ -83,6 +83,8 @@ impl fmt::Display for Violations {
     }
 }
 
+impl std::error::Error for Violations {}
+
 /// An object id as sent (`template_id`, `document_id`, `file_id`): 1 to 32 letters or
 /// digits, as the interface's string(32). Ids this service makes are ULIDs (26).
 pub fn parse_object_id(raw: &str) -> Result<String, Invalid> {

@@ -6,6 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 use domain::DomainError;
+use domain::error::{Cause, Report};
 
 use super::BASE;
 use crate::pages::{html, redirect_to};
@@ -25,9 +26,9 @@ pub(crate) enum DashboardError {
     /// A form's values are refused: nothing was changed (400), and `text` says what to fix.
     Refused { heading: &'static str, text: String },
     /// Storage cannot be reached, or the work is at capacity: try again (503).
-    Unavailable(String),
+    Unavailable(Cause),
     /// A fault on our side (500): the cause is logged, never shown.
-    Internal(String),
+    Internal(Cause),
 }
 
 impl DashboardError {
@@ -48,9 +49,9 @@ impl From<DomainError> for DashboardError {
             DomainError::KeyLimitReached => Self::not_saved(
                 "This merchant already holds 20 enabled API keys. Disable one before making another.",
             ),
-            DomainError::Unavailable(cause) => Self::Unavailable(cause),
-            DomainError::Busy => Self::Unavailable("at capacity".to_owned()),
-            DomainError::Internal(cause) => Self::Internal(cause),
+            e @ DomainError::Unavailable(_) => Self::Unavailable(Box::new(e)),
+            DomainError::Busy => Self::Unavailable("at capacity".into()),
+            e @ DomainError::Internal(_) => Self::Internal(Box::new(e)),
             // The dashboard makes no request the domain refuses so (its forms offer only
             // what exists): met here, these are faults. Listed, so that a new refusal of
             // the domain is answered here before it compiles.
@@ -61,7 +62,7 @@ impl From<DomainError> for DashboardError {
             | DomainError::UploadLimitReached
             | DomainError::UserExists
             | DomainError::WebhookLimitReached
-            | DomainError::QuizExpired) => Self::Internal(e.to_string()),
+            | DomainError::QuizExpired) => Self::Internal(Box::new(e)),
         }
     }
 }
@@ -69,8 +70,8 @@ impl From<DomainError> for DashboardError {
 impl std::fmt::Display for DashboardError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Unavailable(cause) => write!(f, "dashboard unavailable: {cause}"),
-            Self::Internal(cause) => write!(f, "dashboard failure: {cause}"),
+            Self::Unavailable(cause) => write!(f, "dashboard unavailable: {}", Report(&**cause)),
+            Self::Internal(cause) => write!(f, "dashboard failure: {}", Report(&**cause)),
             other => write!(f, "{}", other.status_code()),
         }
     }

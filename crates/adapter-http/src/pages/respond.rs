@@ -35,8 +35,12 @@ pub fn html(status: StatusCode, page: &impl Template) -> HttpResponse {
         Ok(body) => HttpResponse::build(status)
             .insert_header((CONTENT_TYPE, "text/html; charset=utf-8"))
             .body(body),
+        // Logged here, inside the request's span; the page says nothing of the cause.
         Err(e) => {
-            HttpResponse::InternalServerError().body(format!("page could not be rendered ({e})"))
+            tracing::error!(error = %domain::error::Report(&e), "a page could not be rendered");
+            HttpResponse::InternalServerError()
+                .insert_header((CONTENT_TYPE, "text/plain; charset=utf-8"))
+                .body("This page could not be made. Try again in a moment.")
         }
     }
 }

@@ -219,7 +219,7 @@ impl DocumentService {
             .cloned()
             .ok_or(DomainError::NotFound(Resource::File))?;
         let bytes = self.store.open(&file.file_id).await?.ok_or_else(|| {
-            DomainError::Internal(format!("the bytes of file {} are missing", file.file_id))
+            DomainError::Internal(format!("the bytes of file {} are missing", file.file_id).into())
         })?;
         Ok((file, bytes))
     }

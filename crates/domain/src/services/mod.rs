@@ -53,10 +53,12 @@ impl From<StoreError> for DomainError {
     /// and `Conflict` themselves where those have a meaning for the caller.
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::Unavailable(cause) => DomainError::Unavailable(cause),
             StoreError::Busy => DomainError::Busy,
             StoreError::LimitReached => DomainError::UploadLimitReached,
-            other => DomainError::Internal(other.to_string()),
+            unavailable @ StoreError::Unavailable(_) => {
+                DomainError::Unavailable(Box::new(unavailable))
+            }
+            other => DomainError::Internal(Box::new(other)),
         }
     }
 }

@@ -253,7 +253,7 @@ impl ProfileService {
             }
         }
         Err(DomainError::Unavailable(
-            "the profile kept changing concurrently; try again".to_owned(),
+            "the profile kept changing concurrently; try again".into(),
         ))
     }
 

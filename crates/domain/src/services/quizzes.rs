@@ -178,7 +178,7 @@ impl QuizService {
             }
         }
         Err(DomainError::Unavailable(
-            "the profile kept changing concurrently; try again".to_owned(),
+            "the profile kept changing concurrently; try again".into(),
         ))
     }
 

@@ -106,7 +106,7 @@ impl VerificationService {
             }
         }
         Err(DomainError::Unavailable(
-            "the profile kept changing while it was verified; it runs again".to_owned(),
+            "the profile kept changing while it was verified; it runs again".into(),
         ))
     }
 
@@ -161,7 +161,7 @@ impl VerificationService {
         {
             Ok(()) => Ok(job),
             Err(StoreError::Conflict) => Err(DomainError::Unavailable(
-                "the profile changed while it was verified".to_owned(),
+                "the profile changed while it was verified".into(),
             )),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Verification)),
             Err(e) => Err(e.into()),
