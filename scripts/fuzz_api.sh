@@ -24,6 +24,6 @@ for _ in $(seq 1 50); do grep -q listening "$data/out" && break; sleep 0.1; done
 base=$(sed -n 's/^listening on //p' "$data/out")
 cd "$here/schemathesis"
 SCHEMATHESIS_HOOKS=signing "$st" run "$base/api/v1/openapi.json" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --checks ${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance} ${FUZZ_EXCLUDE:+--exclude-checks $FUZZ_EXCLUDE} \
   --phases examples,coverage,fuzzing --max-examples "${FUZZ_EXAMPLES:-40}" \
   --workers 2 --no-color

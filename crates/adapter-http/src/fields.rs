@@ -17,6 +17,16 @@ enum Raw<'a> {
     Other,
 }
 
+/// A JSON number that is a whole number in range: `26` or `26.0` (JSON Schema calls both
+/// integers), never `26.5`.
+pub fn whole(n: &serde_json::Number) -> Option<i64> {
+    n.as_i64().or_else(|| {
+        let f = n.as_f64()?;
+        // The bounds are exact powers of two, so the comparison is exact.
+        (f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63)).then_some(f as i64)
+    })
+}
+
 #[derive(Debug)]
 pub struct Fields<'a> {
     body: &'a Map<String, Value>,
@@ -98,6 +108,10 @@ impl<'a> Fields<'a> {
     ) -> Option<T> {
         match self.raw(name) {
             Raw::Number(n) if n.is_u64() => self.parse_text(name, &n.to_string(), parse),
+            Raw::Number(n) if whole(n).is_some_and(|id| id >= 0) => {
+                let text = whole(n).unwrap_or_default().to_string();
+                self.parse_text(name, &text, parse)
+            }
             _ => self.required(name, parse),
         }
     }
@@ -129,7 +143,10 @@ impl<'a> Fields<'a> {
     /// A whole number if the field holds one; anything else is `None` and no problem
     /// (for fields whose bad values silently fall back to a default).
     pub fn lenient_integer(&self, name: &str) -> Option<i64> {
-        self.body.get(name).and_then(Value::as_i64)
+        match self.body.get(name) {
+            Some(Value::Number(n)) => whole(n),
+            _ => None,
+        }
     }
 
     /// A JSON object field; `None` when absent or null (a problem only if `required`).
@@ -201,7 +218,7 @@ impl<'a> Fields<'a> {
                 }
                 None
             }
-            Raw::Number(n) => match n.as_i64() {
+            Raw::Number(n) => match whole(n) {
                 Some(value) => Some(value),
                 None => {
                     self.invalid(name, "must be a whole number");
@@ -272,8 +289,8 @@ impl<'a> Fields<'a> {
         match self.body.get(name)? {
             Value::Null => None,
             Value::Bool(b) => Some(*b),
-            Value::Number(n) if n.as_u64() == Some(1) => Some(true),
-            Value::Number(n) if n.as_u64() == Some(0) => Some(false),
+            Value::Number(n) if whole(n) == Some(1) => Some(true),
+            Value::Number(n) if whole(n) == Some(0) => Some(false),
             Value::String(s) if s.trim() == "1" => Some(true),
             Value::String(s) if s.trim() == "0" => Some(false),
             _ => {
@@ -324,6 +341,19 @@ mod tests {
         } else {
             Ok(s.to_owned())
         }
+    }
+
+    #[test]
+    fn whole_numbers_may_be_written_with_a_zero_fraction() {
+        let b = body(json!({"limit": 26.0, "offset": 2.5, "template_id": 7.0}));
+        let mut f = Fields::new(&b);
+        assert_eq!(f.integer("limit", true), Some(26));
+        assert_eq!(f.integer("offset", true), None, "2.5 is not a whole number");
+        assert_eq!(
+            f.required_id("template_id", |t| Ok::<_, Invalid>(t.to_owned())),
+            Some("7".to_owned())
+        );
+        assert!(f.finish(|| Some(())).is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod paging;
 pub mod profile;
 pub mod quiz;
 pub mod requests;
+pub mod rules;
 pub mod template;
 pub mod verification;
 pub mod webhook;

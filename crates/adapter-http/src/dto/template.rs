@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::paging::Paging;
-use crate::fields::Fields;
+use crate::fields::{Fields, whole};
 use crate::timefmt::rfc3339;
 
 /// Reads a `list` object: known members only, each 0, 1 or 2.
@@ -19,7 +19,11 @@ pub fn read_list(f: &mut Fields<'_>, required: bool) -> Option<ListChanges> {
             f.refuse("list", format!("has no member {name:?}"));
             continue;
         };
-        match value.as_i64().map(Requirement::parse) {
+        let value = match value {
+            Value::Number(n) => whole(n),
+            _ => None,
+        };
+        match value.map(Requirement::parse) {
             Some(Ok(requirement)) => changes.push((feature, requirement)),
             _ => f.refuse("list", format!("member {name} must be 0, 1 or 2")),
         }

@@ -11,6 +11,7 @@ pub use fields::{
     Amount, BoundedText, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
     ShortText, Ssn, State,
 };
+pub use regions::countries;
 pub use status::ProfileStatus;
 
 use time::{Date, OffsetDateTime};

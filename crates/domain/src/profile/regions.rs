@@ -26,6 +26,11 @@ pub(crate) fn is_country(code: &str) -> bool {
     listed(COUNTRIES, code)
 }
 
+/// Every ISO 3166-1 alpha-2 code a profile's `country` may hold, upper case.
+pub fn countries() -> impl Iterator<Item = &'static str> {
+    COUNTRIES.split_ascii_whitespace()
+}
+
 /// `Some(answer)` for countries whose subdivisions we know, `None` otherwise.
 pub(crate) fn is_subdivision(country: &str, state: &str) -> Option<bool> {
     match country {

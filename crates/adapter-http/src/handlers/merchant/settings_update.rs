@@ -2,21 +2,11 @@ use domain::merchant::{Language, QuizExpiryDays, RetentionDays, SettingsChanges}
 use domain::verification::{MinimumAge, Policy};
 
 use crate::dto::merchant::SettingsView;
-use crate::dto::requests::SettingsRequest;
+use crate::dto::requests::{SETTINGS, SettingsRequest};
 use crate::envelope::{Envelope, Reply};
 use crate::fields::Fields;
 use crate::handlers::{Answer, State};
 use crate::signed::Signed;
-
-/// The settings a request may change.
-const SETTINGS: [&str; 6] = [
-    "quiz_expiry_days",
-    "minimum_age",
-    "policy",
-    "auto_decision",
-    "default_language",
-    "retention_days",
-];
 
 /// Change any of the merchant's settings: the default quiz expiry, the minimum age, the
 /// verification policy, automatic decisions, the client's pages' default language,

@@ -1,0 +1,491 @@
+//! The server's rules for request fields written as JSON Schema, for the fields whose rule
+//! a derive attribute cannot say (a pattern built from the domain's own lists, `null` or
+//! blank accepted as "clear", a quiz's address). Each schema accepts exactly what the
+//! handler's reader accepts, no more and no less: schemathesis holds the document to it
+//! both ways (a schema-valid request is never refused for its form, a schema-invalid one
+//! never accepted).
+
+use domain::document::DocumentStatus;
+use domain::event::Activity;
+use domain::profile::{ProfileStatus, countries};
+use domain::template::Feature;
+use domain::verification::Reason;
+use serde_json::{Value, json};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::{
+    AdditionalProperties, AnyOfBuilder, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat,
+    Type,
+};
+
+/// Blanks the reader trims around a value (Rust's `trim`, Unicode white space).
+const BLANKS: &str = r"\s*";
+
+fn anchored(rule: &str) -> String {
+    format!("^{BLANKS}(?:{rule}){BLANKS}$")
+}
+
+/// Either case of each ASCII letter (`[Aa][Dd]`): JSON Schema's patterns have no flags.
+fn any_case(word: &str) -> String {
+    word.chars()
+        .map(|c| {
+            if c.is_ascii_alphabetic() {
+                format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn string(pattern: String, description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern))
+        .description(Some(description))
+}
+
+/// An object id as sent (`document_id`, `webhook_id`...): 1 to 32 letters or digits.
+pub fn object_id() -> Object {
+    string(
+        anchored("[A-Za-z0-9]{1,32}"),
+        "1 to 32 letters or digits (this service's ids are ULIDs).",
+    )
+    .build()
+}
+
+/// A template's id: its text, or an integer read as its decimal text.
+pub fn template_id() -> Schema {
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(object_id())
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .maximum(Some(i64::MAX)),
+            )
+            .description(Some(
+                "A stored template's id (a string), or a whole number read as its decimal text.",
+            ))
+            .build(),
+    )
+}
+
+fn one_of_names(names: impl Iterator<Item = &'static str>) -> String {
+    anchored(&names.map(any_case).collect::<Vec<_>>().join("|"))
+}
+
+/// A client's review status, in any letter case.
+pub fn profile_status() -> Object {
+    let names = ProfileStatus::ALL.iter().map(ProfileStatus::as_str);
+    string(
+        one_of_names(names),
+        "Pending, Approved or Declined, in any case.",
+    )
+    .build()
+}
+
+/// A document's review status, in any letter case.
+pub fn document_status() -> Object {
+    let names = DocumentStatus::ALL.iter().map(DocumentStatus::as_str);
+    string(
+        one_of_names(names),
+        "Pending, Reviewed, Approved or Declined, in any case.",
+    )
+    .build()
+}
+
+/// A profile's `country`: an ISO 3166-1 alpha-2 code in any case; `null` or `""` clears it.
+pub fn clearable_country() -> Schema {
+    let codes = countries().map(any_case).collect::<Vec<_>>().join("|");
+    clearable_as(string(anchored(&codes), "ISO 3166-1 alpha-2, in any case.").build())
+}
+
+/// `url` or `short_url`: `{public_url}/quiz/{token}` or `{public_url}/q/{code}`, with
+/// or without trailing slashes, a query or a fragment.
+const QUIZ_ADDRESS: &str = r"^[^?#]*/(?:quiz|q)/[A-Za-z0-9_-]{1,64}/*(?:\s*|[?#][\s\S]*)$";
+
+/// The quiz address fields, `url` or `short_url`, beside the operation's `others` (typed
+/// properties with their own rules). The reader takes `url` whenever it is sent, and
+/// `short_url` only without it; `or` is another way to name the object (a profile's pair,
+/// for verification/get) when neither is sent. An `anyOf` says so, written as JSON Schema
+/// since utoipa's builders have no `not`.
+pub fn with_quiz_address(others: ObjectBuilder, or: Option<(&[&str], Value)>) -> Object {
+    let address = json!({ "type": "string", "pattern": QUIZ_ADDRESS });
+    let mut either = vec![
+        json!({ "required": ["url"], "properties": { "url": address } }),
+        json!({
+            "not": { "required": ["url"] },
+            "required": ["short_url"],
+            "properties": { "short_url": address }
+        }),
+    ];
+    if let Some((required, properties)) = or {
+        either.push(json!({
+            "not": { "anyOf": [{ "required": ["url"] }, { "required": ["short_url"] }] },
+            "required": required,
+            "properties": properties
+        }));
+    }
+    others
+        .schema_type(Type::Object)
+        .property(
+            "url",
+            described("The quiz's long address (`.../quiz/{token}`); or send `short_url`."),
+        )
+        .property(
+            "short_url",
+            described("The quiz's short address (`.../q/{code}`), read when `url` is not sent."),
+        )
+        .extensions(Some(Extensions::from_iter([(
+            "anyOf",
+            Value::from(either),
+        )])))
+        .build()
+}
+
+fn described(description: &str) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .build()
+}
+
+/// Characters free text may not hold: the C0 and C1 controls and DEL.
+const CONTROLS: &str = r"\u0000-\u001f\u007f-\u009f";
+
+/// Free text, not blank, without controls.
+fn text_pattern() -> String {
+    format!("^[^{CONTROLS}]*[^\\s{CONTROLS}][^{CONTROLS}]*$")
+}
+
+/// A required name: 1 to 45 characters, not blank, without control characters.
+pub fn short_text() -> Object {
+    string(text_pattern(), "1 to 45 characters, no control characters.")
+        .min_length(Some(1))
+        .max_length(Some(45))
+        .build()
+}
+
+/// A note: 1 to 255 characters, not blank, without `<` or `&` (the reader refuses what
+/// reads as markup, `<b` or `&amp;`: this is stricter) nor controls but line breaks and
+/// tabs.
+pub fn note() -> Object {
+    let allowed = r"[^<&\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]";
+    let visible = r"[^\s<&\u0000-\u001f\u007f-\u009f]";
+    string(
+        format!("^{allowed}*{visible}{allowed}*$"),
+        "1 to 255 characters of plain text.",
+    )
+    .min_length(Some(1))
+    .max_length(Some(255))
+    .build()
+}
+
+/// A mobile number: 10 digits, NANP (first and fourth 2-9), blanks around ignored.
+pub const MOBILE: &str = r"^\s*[2-9][0-9]{2}[2-9][0-9]{6}\s*$";
+
+/// A required mobile number.
+pub fn mobile() -> Object {
+    string(
+        MOBILE.to_owned(),
+        "10 digits, NANP (first and fourth digit 2-9).",
+    )
+    .build()
+}
+
+fn nothing() -> [Object; 2] {
+    [
+        ObjectBuilder::new().schema_type(Type::Null).build(),
+        string(format!("^{BLANKS}$"), "Blank: clears the field.").build(),
+    ]
+}
+
+/// A field that `null` or a blank string clears, else holds `value`.
+fn clearable_as(value: impl Into<RefOr<Schema>>) -> Schema {
+    let [null, blank] = nothing();
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(null)
+            .item(blank)
+            .item(value)
+            .build(),
+    )
+}
+
+fn clearable_text(max: usize) -> Schema {
+    clearable_as(
+        string(text_pattern(), "Text without control characters.")
+            .max_length(Some(max))
+            .build(),
+    )
+}
+
+/// Up to 45 characters; `null` or `""` clears it.
+pub fn clearable_short_text() -> Schema {
+    clearable_text(45)
+}
+
+/// Up to 100 characters; `null` or `""` clears it.
+pub fn clearable_long_text() -> Schema {
+    clearable_text(100)
+}
+
+/// `YYYY-MM-DD`, a real date before today; `null` or `""` clears it. The pattern names
+/// years to 2025 (every one of them past) and leaves out 29 February.
+pub fn clearable_date_of_birth() -> Schema {
+    let year = r"(?:1[89][0-9]{2}|20[01][0-9]|202[0-5])";
+    let day = r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))";
+    clearable_as(
+        string(
+            anchored(&format!("{year}-{day}")),
+            "YYYY-MM-DD, in the past.",
+        )
+        .build(),
+    )
+}
+
+/// Ten digits, NANP (first and fourth 2-9); `null` or `""` clears it.
+pub fn clearable_phone() -> Schema {
+    clearable_as(string(MOBILE.to_owned(), "10 digits, NANP.").build())
+}
+
+/// An IPv4 or IPv6 address; `null` or `""` clears it.
+pub fn clearable_ip() -> Schema {
+    let [null, blank] = nothing();
+    let ip = |format| {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(format)))
+            .build()
+    };
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(null)
+            .item(blank)
+            .item(ip(KnownFormat::Ipv4))
+            .item(ip(KnownFormat::Ipv6))
+            .build(),
+    )
+}
+
+/// Two letters, in any case (a US state or Canadian province where `country` is US or
+/// CA); `null` or `""` clears it.
+pub fn clearable_state() -> Schema {
+    clearable_as(string(anchored("[A-Za-z]{2}"), "Two letters.").build())
+}
+
+/// 1 to 10 letters, digits, spaces or hyphens; `null` or `""` clears it.
+pub fn clearable_postal() -> Schema {
+    clearable_as(
+        string(
+            anchored("[A-Za-z0-9-](?:[A-Za-z0-9 -]{0,8}[A-Za-z0-9-])?"),
+            "1 to 10 letters, digits, spaces or hyphens.",
+        )
+        .build(),
+    )
+}
+
+/// Nine digits; `null` or `""` clears it.
+pub fn clearable_ssn() -> Schema {
+    clearable_as(string(anchored("[0-9]{9}"), "9 digits.").build())
+}
+
+/// A non-negative amount with at most two decimals, as a number or a string; `null` or
+/// `""` clears it.
+pub fn clearable_amount() -> Schema {
+    let [null, blank] = nothing();
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(null)
+            .item(blank)
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Number)
+                    .minimum(Some(0))
+                    .maximum(Some(9_999_999_999_999.99))
+                    .multiple_of(Some(0.01)),
+            )
+            .item(string(anchored(r"[0-9]{1,13}(?:\.[0-9]{1,2})?"), "125.50").build())
+            .build(),
+    )
+}
+
+/// A template's `list`: step names to 0 (not required), 1 (required) or 2 (optional).
+/// `asks_for_something`: at least one step 1 or 2, as template/create and a list sent
+/// with quiz/create must (on template/update it depends on the stored list).
+pub fn template_list(asks_for_something: bool) -> Object {
+    let mut list = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .description(Some(
+            "Step name → 0 (not required), 1 (required) or 2 (optional); missing steps are 0 \
+             (kept, on template/update).",
+        ));
+    for feature in Feature::ALL {
+        list = list.property(
+            feature.name(),
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .enum_values(Some([0, 1, 2])),
+        );
+    }
+    if asks_for_something {
+        let asked: Vec<Value> = Feature::ALL
+            .iter()
+            .map(|f| json!({ "required": [f.name()], "properties": { f.name(): { "enum": [1, 2] } } }))
+            .collect();
+        list = list.extensions(Some(Extensions::from_iter([("anyOf", Value::from(asked))])));
+    }
+    list.build()
+}
+
+/// A template's name: 1 to 100 characters besides the blanks around it.
+pub fn template_name() -> Object {
+    string(anchored(r"\S(?:[\s\S]{0,98}\S)?"), "1 to 100 characters.").build()
+}
+
+/// A name left as it is when `null` or blank (template/update, quiz/create).
+pub fn optional_template_name() -> Schema {
+    clearable_as(template_name())
+}
+
+/// quiz/create's `template`: a stored template's id, or a list that asks for something
+/// (and a name for it).
+pub fn quiz_template() -> Object {
+    let either = json!([{ "required": ["template_id"] }, { "required": ["list"] }]);
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property("template_id", template_id())
+        .property("template_name", optional_template_name())
+        .property("list", template_list(true))
+        .extensions(Some(Extensions::from_iter([("anyOf", either)])))
+        .build()
+}
+
+/// A yes/no flag: `1`/`0`, `true`/`false` or `"1"`/`"0"`; `null` is as if not sent.
+pub fn flag() -> Schema {
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(ObjectBuilder::new().schema_type(Type::Boolean))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .enum_values(Some([0, 1])),
+            )
+            .item(string(anchored("[01]"), "\"1\" or \"0\"").build())
+            .description(Some("1 (yes) or 0 (no)."))
+            .build(),
+    )
+}
+
+/// A webhook's address: `https://` and a host name, no credentials, at most 2048
+/// characters. The server also takes public IP addresses (and, where the operator allows
+/// it, `http` and private ones); the pattern names the usual form.
+pub fn webhook_url() -> Object {
+    https_address()
+}
+
+/// `https://`, a host name, a port and a path: the usual form of the addresses the server
+/// takes (it also takes IP addresses, queries and more).
+fn https_address() -> Object {
+    let label = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+    string(
+        format!("^{BLANKS}[Hh][Tt][Tt][Pp][Ss]://(?:{label}\\.)+[a-z]{{2,63}}(?::[1-9][0-9]{{0,3}})?(?:/[A-Za-z0-9._~/%-]*)?{BLANKS}$"),
+        "https://host/path",
+    )
+    .max_length(Some(2048))
+    .build()
+}
+
+/// quiz/create's `redirect_url`: an https address without credentials; `null` or `""`:
+/// none.
+pub fn redirect_url() -> Schema {
+    clearable_as(https_address())
+}
+
+/// A merchant's `policy`: failure reason codes, each to `decline` or `review`.
+fn policy() -> Object {
+    let mut policy = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .description(Some(
+            "Failure reason codes, each to `decline` or `review`; replaces the merchant's \
+             earlier choices (`{}`: back to the default).",
+        ));
+    for reason in Reason::ALL.into_iter().filter(Reason::is_failure) {
+        policy = policy.property(
+            reason.as_str(),
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["decline", "review"])),
+        );
+    }
+    policy.build()
+}
+
+/// A webhook's `events`: activity names; absent, `null` or empty: every activity.
+pub fn webhook_events() -> Schema {
+    let names: Vec<&str> = Activity::ALL.iter().map(Activity::as_str).collect();
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(
+                utoipa::openapi::schema::ArrayBuilder::new().items(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .enum_values(Some(names)),
+                ),
+            )
+            .build(),
+    )
+}
+
+/// A whole number from `min` to `max`, where `null` or a blank string is as if not sent.
+fn optional_integer(min: i64, max: i64, description: &str) -> Schema {
+    clearable_as(
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(min))
+            .maximum(Some(max))
+            .description(Some(description))
+            .build(),
+    )
+}
+
+/// An optional page's `offset`: 0 or more, default 0.
+pub fn optional_offset() -> Schema {
+    optional_integer(0, i64::MAX, "0 or more, default 0.")
+}
+
+/// An optional page's `limit`: 1 to 50, default 10.
+pub fn optional_limit() -> Schema {
+    optional_integer(1, 50, "1 to 50, default 10.")
+}
+
+/// A merchant's default quiz validity, in days.
+pub fn quiz_expiry_days() -> Schema {
+    optional_integer(1, 30, "1 to 30.")
+}
+
+/// The age a client must have reached, in years.
+pub fn minimum_age() -> Schema {
+    optional_integer(1, 120, "1 to 120 years.")
+}
+
+/// Days personal data is kept after a profile's last change; `null` or blank: kept.
+pub fn retention_days() -> Schema {
+    optional_integer(1, 3650, "1 to 3650 days; null keeps personal data.")
+}
+
+/// A merchant's `policy`, or `null` for no change.
+pub fn optional_policy() -> Schema {
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(policy())
+            .build(),
+    )
+}
