@@ -111,6 +111,17 @@ pub fn post_json(env: &Env, path: &str, body: Value) -> Reply {
     )
 }
 
+/// Posts a multipart upload to the quiz's documents (JSON answer).
+fn post_documents(env: &Env, token: &str, parts: &[(&str, Part<'_>)]) -> Reply {
+    let (content_type, body) = multipart(parts);
+    env.client().send(
+        "POST",
+        &format!("/quiz/{token}/documents"),
+        &[JSON, ("Content-Type", &content_type)],
+        &body,
+    )
+}
+
 /// Uploads files for a step, as a script would (JSON answer).
 pub fn upload(env: &Env, token: &str, step: &str, files: &[(&str, &[u8])]) -> Reply {
     let mut parts = vec![("step", Part::Text(step))];
@@ -119,13 +130,7 @@ pub fn upload(env: &Env, token: &str, step: &str, files: &[(&str, &[u8])]) -> Re
             .iter()
             .map(|(name, bytes)| ("file", Part::File { name, bytes })),
     );
-    let (content_type, body) = multipart(&parts);
-    env.client().send(
-        "POST",
-        &format!("/quiz/{token}/documents"),
-        &[JSON, ("Content-Type", &content_type)],
-        &body,
-    )
+    post_documents(env, token, &parts)
 }
 
 /// Uploads one photo for `step`, naming its side when given (JSON answer).
@@ -141,13 +146,7 @@ pub fn upload_side(env: &Env, token: &str, step: &str, side: Option<&str>, bytes
             bytes,
         },
     ));
-    let (content_type, body) = multipart(&parts);
-    env.client().send(
-        "POST",
-        &format!("/quiz/{token}/documents"),
-        &[JSON, ("Content-Type", &content_type)],
-        &body,
-    )
+    post_documents(env, token, &parts)
 }
 
 fn events(env: &Env) -> Vec<String> {

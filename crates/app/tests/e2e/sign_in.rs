@@ -4,6 +4,7 @@
 //! and admins read the audit trail.
 
 use std::sync::Barrier;
+use std::time::{Duration, Instant};
 
 use crate::Scenario;
 use crate::dashboard::{
@@ -31,11 +32,12 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// `count` sign-ins of `email` with `password` posted at once, each with its own fresh
-/// form; their answers.
-fn burst(env: &Env, count: usize, email: &str, password: &str) -> Vec<Reply> {
+/// form; their answers, and how long they took from the first post to the last answer.
+fn burst(env: &Env, count: usize, email: &str, password: &str) -> (Vec<Reply>, Duration) {
     let forms: Vec<(String, String)> = (0..count).map(|_| login_form(env)).collect();
     let start = Barrier::new(count);
-    std::thread::scope(|s| {
+    let began = Instant::now();
+    let answers = std::thread::scope(|s| {
         let posts: Vec<_> = forms
             .iter()
             .map(|(cookie, token)| {
@@ -56,7 +58,8 @@ fn burst(env: &Env, count: usize, email: &str, password: &str) -> Vec<Reply> {
             .into_iter()
             .map(|p| p.join().expect("a post"))
             .collect()
-    })
+    });
+    (answers, began.elapsed())
 }
 
 fn count(answers: &[Reply], status: u16) -> usize {
@@ -66,14 +69,17 @@ fn count(answers: &[Reply], status: u16) -> usize {
 fn parallel_burst(backend: Backend) {
     let env = Env::start(backend);
     let password = reviewer(&env, "rev@example.com");
-    let answers = burst(&env, 60, "rev@example.com", "not the passphrase at all");
+    let (answers, took) = burst(&env, 60, "rev@example.com", "not the passphrase at all");
+    // The budget is ten a minute, so it gives one try back every six seconds: a burst
+    // slowed down by a busy machine may see a refill or two. The bound counts them.
+    let refills = (took.as_secs() / 6) as usize;
     let over_budget: Vec<&Reply> = answers
         .iter()
         .filter(|a| a.status == 429 && a.text().contains("from your network"))
         .collect();
     assert!(
-        over_budget.len() >= 50,
-        "at most 10 of 60 reach the password check: {:?}",
+        over_budget.len() + refills >= 50,
+        "at most 10 of 60 reach the password check, {refills} more after refills: {:?}",
         answers.iter().map(|a| a.status).collect::<Vec<_>>()
     );
     for refused in &over_budget {
@@ -111,7 +117,7 @@ fn parallel_lockout(backend: Backend) {
     // Without the address budget, so that only the user's lock-out stands in the way.
     let env = Env::start_with(backend, &[("IDV_SIGN_IN_LIMIT", "0")]);
     let password = reviewer(&env, "rev@example.com");
-    let answers = burst(&env, 30, "rev@example.com", "not the passphrase at all");
+    let (answers, _) = burst(&env, 30, "rev@example.com", "not the passphrase at all");
     let checked = count(&answers, 401);
     assert!(
         (1..=5).contains(&checked),
