@@ -1,39 +1,17 @@
 //! Storage for the domain's ports over diesel: SQLite (embedded, the default) or
 //! PostgreSQL, chosen by the database URL, with one code path for both.
 
-mod audit;
-mod backlogs;
 mod backup;
 mod connection;
-mod documents;
-mod encoding;
 mod failure;
-mod file_cipher;
-mod file_copy;
-mod files;
-mod key_cache;
-mod keyring;
-mod merchants;
 mod migrations;
-mod notes;
-mod object_files;
 mod outbox;
-mod paging;
-mod profile_search;
-mod profiles;
-mod quizzes;
-mod rate_limits;
-mod rekey;
+mod repositories;
 mod schema;
 mod sealing;
 mod seed;
-mod sessions;
-mod templates;
+mod storage;
 mod timestamps;
-mod users;
-mod vault;
-mod verifications;
-mod webhooks;
 mod writer;
 
 use std::sync::Arc;
@@ -49,15 +27,16 @@ pub use backup::{BackupError, BackupKind, restore as restore_database};
 pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool, PoolShape};
 use failure::Failure;
-pub use file_copy::copy_file;
-pub use files::{FileStore, create_private_dir};
-pub use key_cache::{CachedKeys, MAX_STALENESS};
-pub use object_files::ObjectFiles;
-pub use profile_search::INDEX_BATCH;
-pub use rate_limits::SharedLimiter;
-pub use rekey::{Batch, REKEY_PARTS, RekeyPart};
-pub use sealing::KeyMismatch;
-pub use vault::{MASTER_KEY_LEN, Vault, fingerprint_of};
+pub use migrations::data::KeyMismatch;
+pub use migrations::rekey::{Batch, REKEY_PARTS, RekeyPart};
+pub use repositories::profile_search::INDEX_BATCH;
+pub use repositories::rate_limits::SharedLimiter;
+use repositories::{verifications, webhooks};
+pub use sealing::key_cache::{CachedKeys, MAX_STALENESS};
+pub use sealing::vault::{MASTER_KEY_LEN, Vault, fingerprint_of};
+pub use storage::copy::copy_file;
+pub use storage::local::{FileStore, create_private_dir};
+pub use storage::s3::ObjectFiles;
 use writer::Writer;
 
 /// A pool of connections to one database, and the units of work run on it.
@@ -137,7 +116,7 @@ impl Database {
         let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
         // Instances started together take turns: the first migrates and records the
         // master key's fingerprint, the others find both done.
-        migrations::exclusively(&mut conn, |conn| self.migrate_on(conn, now_unix))
+        migrations::schema::exclusively(&mut conn, |conn| self.migrate_on(conn, now_unix))
             .map_err(failed)?
     }
 
@@ -147,17 +126,20 @@ impl Database {
         now_unix: i64,
     ) -> Result<Vec<String>, OpenError> {
         let describe = || self.backend.describe();
-        let applied = migrations::run(conn).map_err(|e| OpenError::Migrate(describe(), e))?;
+        let applied =
+            migrations::schema::run(conn).map_err(|e| OpenError::Migrate(describe(), e))?;
         let failed = |e: Failure| OpenError::Migrate(describe(), StoreError::from(e).to_string());
-        sealing::check_master_key(conn, &self.vault, now_unix).map_err(failed)??;
-        let sealed = sealing::seal_stored_values(conn, &self.vault, now_unix).map_err(failed)?;
+        migrations::data::check_master_key(conn, &self.vault, now_unix).map_err(failed)??;
+        let sealed =
+            migrations::data::seal_stored_values(conn, &self.vault, now_unix).map_err(failed)?;
         if let Some(rows) = sealed.filter(|rows| *rows > 0) {
             tracing::info!(
                 rows,
                 "sealed personal values stored in clear by an earlier version"
             );
         }
-        let hashed = sealing::hash_quiz_links(conn, &self.vault, now_unix).map_err(failed)?;
+        let hashed =
+            migrations::data::hash_quiz_links(conn, &self.vault, now_unix).map_err(failed)?;
         if let Some(rows) = hashed.filter(|rows| *rows > 0) {
             tracing::info!(
                 rows,
@@ -299,7 +281,7 @@ pub fn sealed_under(url: &str) -> Result<Option<String>, OpenError> {
     let mut conn = Manager(backend.clone())
         .connect_once()
         .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
-    Ok(sealing::sealed_under(&mut conn))
+    Ok(migrations::data::sealed_under(&mut conn))
 }
 
 /// The file store at `url` (contract §11), sealing files under `vault`'s master key:

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt, fault};
-use crate::profiles::EventRow;
+use crate::repositories::profiles::EventRow;
 use crate::schema::{events, webhook_deliveries, webhooks};
+use crate::sealing::vault::Vault;
 use crate::timestamps::{from_db, to_db};
-use crate::vault::Vault;
 
 /// An entry ready to be written: its rows, the deliveries' message already sealed, so the
 /// transaction only writes.
@@ -115,7 +115,7 @@ impl Subscriptions for Database {
             .map(|(id, names)| {
                 Ok(Subscription {
                     webhook_id: id.into(),
-                    events: crate::webhooks::stored_filter(&names)?,
+                    events: crate::repositories::webhooks::stored_filter(&names)?,
                 })
             })
             .collect()

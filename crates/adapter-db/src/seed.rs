@@ -14,7 +14,7 @@ use domain::profile::{
 
 use crate::failure::Failure;
 use crate::outbox::persist;
-use crate::profiles::{ProfileRow, insert_profile};
+use crate::repositories::profiles::{ProfileRow, insert_profile};
 use crate::{Database, checkout};
 
 /// Profiles written per transaction.

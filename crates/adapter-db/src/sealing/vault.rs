@@ -18,8 +18,8 @@ use ring::{hkdf, hmac};
 
 use std::sync::Arc;
 
-use crate::file_cipher::{Decryptor, Encryptor, FileCipher, Undecryptable};
-use crate::keyring::{KeyId, Ring};
+use crate::sealing::file_cipher::{Decryptor, Encryptor, FileCipher, Undecryptable};
+use crate::sealing::keyring::{KeyId, Ring};
 
 pub const MASTER_KEY_LEN: usize = 32;
 

@@ -1,5 +1,5 @@
 //! `DocumentStore` on an S3-compatible object store (Apache Arrow's `object_store`), for
-//! several instances sharing their files. Bytes are sealed (`file_cipher.rs`) before they
+//! several instances sharing their files. Bytes are sealed (`sealing/file_cipher.rs`) before they
 //! leave the process: the bucket never holds a document in clear. Uploads go up as
 //! multipart uploads, invisible until completed; downloads come down as a stream.
 
@@ -18,10 +18,10 @@ use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
 use crate::failure::fault;
-use crate::file_cipher::{Decryptor, Encryptor, FILE_HEAD};
-use crate::file_copy::copy_file;
-use crate::files::resealable;
-use crate::vault::Vault;
+use crate::sealing::file_cipher::{Decryptor, Encryptor, FILE_HEAD};
+use crate::sealing::vault::Vault;
+use crate::storage::copy::copy_file;
+use crate::storage::local::resealable;
 
 /// Bytes per part of a multipart upload: S3's smallest part but the last.
 const PART: usize = 5 * 1024 * 1024;
@@ -49,7 +49,7 @@ fn failed(e: object_store::Error) -> StoreError {
     StoreError::Unavailable(fault("object store", e))
 }
 
-fn undecryptable(e: crate::file_cipher::Undecryptable) -> StoreError {
+fn undecryptable(e: crate::sealing::file_cipher::Undecryptable) -> StoreError {
     StoreError::Internal(Box::new(e))
 }
 

@@ -12,7 +12,7 @@ use domain::profile::ProfileId;
 use crate::Database;
 use crate::failure::corrupt;
 use crate::outbox::persist;
-use crate::paging::{newest_first, paged};
+use crate::repositories::paging::{newest_first, paged};
 use crate::schema::notes;
 use crate::timestamps::{from_db, to_db};
 

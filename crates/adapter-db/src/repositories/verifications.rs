@@ -19,14 +19,14 @@ use time::OffsetDateTime;
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::replace_reads;
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
-use crate::paging::{newest_first, paged};
-use crate::profiles::{ProfileRow, update_profile};
+use crate::repositories::documents::replace_reads;
+use crate::repositories::paging::{newest_first, paged};
+use crate::repositories::profiles::{ProfileRow, update_profile};
 use crate::schema::{identity_index, verifications};
+use crate::sealing::vault::Column;
 use crate::timestamps::{from_db, to_db};
-use crate::vault::Column;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = verifications)]

@@ -1,5 +1,5 @@
 //! `DocumentStore` on the local file system, under the data directory. Bytes are sealed
-//! (`file_cipher.rs`) before they are written: what lies on disk never holds a document
+//! (`sealing/file_cipher.rs`) before they are written: what lies on disk never holds a document
 //! in clear. Folders are created `0700` and files `0600`.
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -17,9 +17,9 @@ use domain::ports::{
 };
 
 use crate::failure::fault;
-use crate::file_cipher::{CHUNK, Decryptor, FILE_HEAD};
-use crate::file_copy::copy_file;
-use crate::vault::Vault;
+use crate::sealing::file_cipher::{CHUNK, Decryptor, FILE_HEAD};
+use crate::sealing::vault::Vault;
+use crate::storage::copy::copy_file;
 
 /// Whether a stored file whose sealed bytes start with `head` is to be sealed again: it is
 /// under an older key than the current one.
@@ -88,14 +88,14 @@ struct LocalUpload {
     path: PathBuf,
     partial: PathBuf,
     /// Plaintext not yet sealed and the file it goes to, moved into each blocking job.
-    state: Option<(crate::file_cipher::Encryptor, File)>,
+    state: Option<(crate::sealing::file_cipher::Encryptor, File)>,
 }
 
 impl LocalUpload {
     /// Runs `job` on the open file off the async workers, where sealing and writing happen.
     async fn with_file<T: Send + 'static>(
         &mut self,
-        job: impl FnOnce(&mut crate::file_cipher::Encryptor, &mut File) -> StoreResult<T>
+        job: impl FnOnce(&mut crate::sealing::file_cipher::Encryptor, &mut File) -> StoreResult<T>
         + Send
         + 'static,
     ) -> StoreResult<T> {
@@ -173,7 +173,7 @@ impl FileDownload for LocalDownload {
         };
         let (plain, state) = blocking(move || {
             let undecryptable =
-                |e: crate::file_cipher::Undecryptable| StoreError::Internal(Box::new(e));
+                |e: crate::sealing::file_cipher::Undecryptable| StoreError::Internal(Box::new(e));
             let mut buffer = vec![0u8; READ_PIECE];
             loop {
                 let read = file.read(&mut buffer).map_err(io_error)?;
@@ -330,7 +330,7 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
-    use crate::vault::MASTER_KEY_LEN;
+    use crate::sealing::vault::MASTER_KEY_LEN;
 
     fn run<T>(f: impl std::future::Future<Output = T>) -> T {
         tokio::runtime::Builder::new_current_thread()

@@ -11,7 +11,7 @@ macro_rules! newest_first {
     ($conn:expr, $query:expr, $id:expr, $page:expr, $row:ty) => {{
         let query = $query;
         let total: i64 = query.clone().count().get_result($conn)?;
-        let rows = $crate::paging::page_of!($conn, query, $id, $page, total, $row);
+        let rows = $crate::repositories::paging::page_of!($conn, query, $id, $page, total, $row);
         (rows, total)
     }};
 }
@@ -20,7 +20,7 @@ macro_rules! newest_first {
 /// evaluated once, in the branch taken (a boxed query cannot be cloned).
 macro_rules! page_of {
     ($conn:expr, $query:expr, $id:expr, $page:expr, $total:expr, $row:ty) => {
-        match $crate::paging::from_the_oldest($page, $total) {
+        match $crate::repositories::paging::from_the_oldest($page, $total) {
             Some((offset, limit)) => {
                 let mut rows: Vec<$row> = $query
                     .order($id.asc())

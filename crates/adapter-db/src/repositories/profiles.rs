@@ -23,14 +23,16 @@ diesel::define_sql_function! {
     /// SQL's `lower`, on both backends.
     fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
 }
-use crate::documents::{erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile};
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
-use crate::paging::{newest_first, page_of, paged};
-use crate::profile_search::{among_candidates, trigram_phrase};
+use crate::repositories::documents::{
+    erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile,
+};
+use crate::repositories::paging::{newest_first, page_of, paged};
+use crate::repositories::profile_search::{among_candidates, trigram_phrase};
 use crate::schema::{documents, events, notes, profile_counts, profiles, quizzes};
+use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
-use crate::vault::{Column, Vault};
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = profiles, treat_none_as_null = true)]
@@ -599,7 +601,7 @@ impl ProfileRepository for Database {
             .write(move |conn| {
                 let file_ids = file_ids_of_profile(conn, &id)?;
                 forget_files_of_profile(conn, &id)?;
-                crate::verifications::forget_profile(conn, &id)?;
+                crate::repositories::verifications::forget_profile(conn, &id)?;
                 // Foreign keys cascade too; deleting explicitly keeps the order obvious and
                 // does not depend on SQLite's foreign_keys pragma.
                 diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;
@@ -694,7 +696,7 @@ impl ProfileRepository for Database {
                     ))
                     .execute(conn)?;
                 let file_ids = erase_documents_of_profile(conn, &vault, &row.id)?;
-                crate::verifications::forget_identities(conn, &row.id)?;
+                crate::repositories::verifications::forget_identities(conn, &row.id)?;
                 persist(conn, &event)?;
                 Ok(file_ids)
             })

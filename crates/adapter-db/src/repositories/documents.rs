@@ -19,10 +19,10 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
-use crate::paging::{newest_first, paged};
+use crate::repositories::paging::{newest_first, paged};
 use crate::schema::{document_files, documents};
+use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
-use crate::vault::{Column, Vault};
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = documents)]

@@ -20,10 +20,10 @@ use time::OffsetDateTime;
 use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
-use crate::paging::{newest_first, paged};
+use crate::repositories::paging::{newest_first, paged};
 use crate::schema::{webhook_deliveries, webhooks};
+use crate::sealing::vault::Vault;
 use crate::timestamps::{from_db, to_db};
-use crate::vault::Vault;
 
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = webhooks, treat_none_as_null = true)]
@@ -280,7 +280,7 @@ impl WebhookRepository for Database {
         let max = i64::try_from(max).unwrap_or(i64::MAX);
         self.write(move |conn| {
             // Concurrent registrations of one merchant count one after the other.
-            crate::merchants::lock_merchant(conn, &row.merchant_id)?;
+            crate::repositories::merchants::lock_merchant(conn, &row.merchant_id)?;
             let held: i64 = webhooks::table
                 .filter(webhooks::merchant_id.eq(&row.merchant_id))
                 .count()

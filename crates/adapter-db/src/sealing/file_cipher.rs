@@ -14,7 +14,7 @@ use std::sync::Arc;
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use ring::rand::{SecureRandom, SystemRandom};
 
-use crate::keyring::{KeyId, Ring};
+use crate::sealing::keyring::{KeyId, Ring};
 
 /// Plaintext bytes per chunk.
 pub const CHUNK: usize = 64 * 1024;

@@ -9,8 +9,8 @@ use domain::user::{PasswordHash, Role, TotpSecret, User};
 
 use crate::failure::{Failure, corrupt};
 use crate::schema::{api_keys, merchant_users};
+use crate::sealing::vault::Column;
 use crate::timestamps::{from_db, to_db};
-use crate::vault::Column;
 use crate::{Database, Vault};
 
 pub(crate) const TOTP: Column = Column("merchant_users.sealed_totp");

@@ -5,12 +5,12 @@
 use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
-use crate::documents::seal_stored_documents;
 use crate::failure::Failure;
-use crate::profiles::{seal_stored_event_urls, seal_stored_profiles};
-use crate::quizzes::hash_stored_links;
+use crate::repositories::documents::seal_stored_documents;
+use crate::repositories::profiles::{seal_stored_event_urls, seal_stored_profiles};
+use crate::repositories::quizzes::hash_stored_links;
 use crate::schema::{api_keys, data_migrations, master_key};
-use crate::vault::Vault;
+use crate::sealing::vault::Vault;
 
 /// The data migration that seals values stored in clear by earlier versions.
 const SEAL_STORED_VALUES: &str = "2026-11-22-seal-stored-values";
@@ -46,7 +46,7 @@ pub enum KeyMismatch {
 
 /// Records the key's fingerprint on first use; refuses a key whose fingerprint differs.
 /// A database from before fingerprints is checked by opening one of its API secrets.
-/// During a rotation (see `rekey.rs`) the database records the key rotated to: a vault of
+/// During a rotation (see `migrations/rekey.rs`) the database records the key rotated to: a vault of
 /// the old key and that one starts it or joins it, a vault of the old key alone is refused
 /// until it is done, and when it is done only the new key is the database's.
 pub(crate) fn check_master_key(

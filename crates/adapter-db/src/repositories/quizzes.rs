@@ -17,18 +17,18 @@ use domain::verification::Verification;
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::{DocumentRow, insert_document, remove_replaced};
-use crate::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
-use crate::paging::{newest_first, paged};
-use crate::profiles::{
+use crate::repositories::documents::{DocumentRow, insert_document, remove_replaced};
+use crate::repositories::encoding::{list_from_text, list_to_text, set_from_text, set_to_text};
+use crate::repositories::paging::{newest_first, paged};
+use crate::repositories::profiles::{
     ProfileRow, SubmittedChanges, insert_profile, merge_submitted, update_profile,
 };
+use crate::repositories::verifications::VerificationRow;
 use crate::schema::{documents, profiles, quizzes};
+use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
-use crate::vault::{Column, Vault};
-use crate::verifications::VerificationRow;
 
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = quizzes)]
@@ -446,7 +446,7 @@ impl QuizRepository for Database {
             if changed == 0 {
                 return Err(Failure::Store(StoreError::Conflict));
             }
-            crate::verifications::queue(conn, &job)?;
+            crate::repositories::verifications::queue(conn, &job)?;
             persist(conn, &event)
         })
         .await

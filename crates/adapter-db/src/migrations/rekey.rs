@@ -13,22 +13,22 @@ use domain::ports::{StoreError, StoreResult};
 
 use crate::Database;
 use crate::connection::AnyConnection;
-use crate::documents::DATA;
 use crate::failure::Failure;
 use crate::outbox::message_context;
-use crate::profiles::{
+use crate::repositories::documents::DATA;
+use crate::repositories::profiles::{
     DATE_OF_BIRTH, DRIVER_LICENCE_ID, EVENT_URL, SSN, SUBMITTED_ADDRESS, SUBMITTED_DOB,
     SUBMITTED_EMAIL, SUBMITTED_MOBILE, SUBMITTED_SSN,
 };
-use crate::quizzes::{CODE, TOKEN};
+use crate::repositories::quizzes::{CODE, TOKEN};
+use crate::repositories::users::TOTP;
+use crate::repositories::verifications::{INDEXED_VALUE, indexed_row};
+use crate::repositories::webhooks::secret_context;
 use crate::schema::{
     api_keys, document_files, documents, events, identity_index, master_key, merchant_users,
     profiles, quizzes, webhook_deliveries, webhooks,
 };
-use crate::users::TOTP;
-use crate::vault::{Column, Vault};
-use crate::verifications::{INDEXED_VALUE, indexed_row};
-use crate::webhooks::secret_context;
+use crate::sealing::vault::{Column, Vault};
 
 /// One batch of a part: how many values it re-sealed, and where the next batch starts
 /// (`None` once the part is done).

@@ -9,9 +9,9 @@ use domain::ports::{StoreError, StoreResult, TemplateRepository};
 use domain::template::Template;
 
 use crate::Database;
-use crate::encoding::{list_from_text, list_to_text};
 use crate::failure::{Failure, corrupt};
-use crate::paging::{newest_first, paged};
+use crate::repositories::encoding::{list_from_text, list_to_text};
+use crate::repositories::paging::{newest_first, paged};
 use crate::schema::templates;
 use crate::timestamps::{from_db, to_db};
 
