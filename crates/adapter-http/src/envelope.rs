@@ -17,8 +17,8 @@ use time::OffsetDateTime;
 use tracing::Instrument;
 use utoipa::ToSchema;
 
-use crate::body::GivenUp;
 use crate::dashboard::DashboardError;
+use crate::edge::body::GivenUp;
 use crate::error::{ApiError, ErrorItem};
 use crate::timefmt::rfc3339;
 
@@ -209,7 +209,7 @@ pub async fn middleware(
         "request",
         query_reference_id = %meta.reference_id,
         http.method = %req.method(),
-        http.path = %crate::redact::path(req.path()),
+        http.path = %crate::edge::redact::path(req.path()),
         http.status = tracing::field::Empty,
         duration_ms = tracing::field::Empty,
         key_id = tracing::field::Empty,

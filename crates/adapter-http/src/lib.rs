@@ -2,40 +2,31 @@
 //! Converts JSON to domain inputs and domain results (and errors) to the interface's
 //! layouts; holds no business rule of its own.
 
-pub mod auth;
-mod body;
-mod client_addr;
-mod connections;
+mod api;
 mod dashboard;
-mod dto;
+mod edge;
 mod envelope;
 mod error;
 mod fields;
 mod file_answer;
-mod handlers;
-pub mod metrics;
-pub mod openapi;
 mod pages;
 mod qr;
-mod ratelimit;
-mod redact;
-mod routes;
-mod signed;
 mod state;
 mod timefmt;
 
 use actix_web::middleware::from_fn;
 use actix_web::{App, web};
 
-pub use body::BodyDeadline;
-pub use client_addr::TrustedProxies;
-pub use connections::ConnectionCap;
+pub use api::signed::MAX_BODY_BYTES;
+pub use api::{auth, openapi};
 pub use dashboard::{Access as DashboardAccess, DashboardSettings};
+pub use edge::body::BodyDeadline;
+pub use edge::client_addr::TrustedProxies;
+pub use edge::connections::ConnectionCap;
+pub use edge::metrics::{self, MetricsExport};
+pub use edge::ratelimit::{FailureGate, InProcess, RateLimits};
 pub use envelope::REFERENCE_HEADER;
 pub use error::ApiError;
-pub use metrics::MetricsExport;
-pub use ratelimit::{FailureGate, InProcess, RateLimits};
-pub use signed::MAX_BODY_BYTES;
 pub use state::{ApiState, Readiness};
 
 /// Every dashboard address, from its route table: the method, the path pattern
@@ -69,7 +60,7 @@ pub fn app(
         .app_data(proxies)
         .app_data(web::Data::new(dashboard))
         .app_data(web::Data::new(body_deadline))
-        .configure(routes::configure)
+        .configure(api::routes::configure)
         .configure(pages::configure)
         .configure(dashboard::configure)
         .configure(|cfg| {
@@ -77,9 +68,9 @@ pub fn app(
                 metrics::configure(export, metrics::Audience::Loopback)(cfg);
             }
         })
-        .default_service(web::to(handlers::fallback::not_found))
+        .default_service(web::to(api::handlers::fallback::not_found))
         // Inside the envelope, which answers a body given up with 408.
-        .wrap(from_fn(body::bounded))
+        .wrap(from_fn(edge::body::bounded))
         .wrap(from_fn(envelope::middleware))
         .wrap(from_fn(metrics::record))
 }

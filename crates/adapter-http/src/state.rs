@@ -13,6 +13,9 @@ pub trait Readiness: Send + Sync {
     async fn check(&self) -> Result<(), String>;
 }
 
+/// The shared state as a handler takes it.
+pub type State = actix_web::web::Data<ApiState>;
+
 /// What the handlers share: the use cases and the clock signatures are checked against.
 #[derive(Clone)]
 pub struct ApiState {

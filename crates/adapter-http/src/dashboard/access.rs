@@ -24,8 +24,8 @@ use serde::de::DeserializeOwned;
 
 use super::SESSION_COOKIE;
 use super::error::DashboardError;
-use crate::client_addr::client_ip;
-use crate::handlers::State;
+use crate::edge::client_addr::client_ip;
+use crate::state::State;
 
 /// A signed-in reviewer (of either role), as a page sees them.
 pub(crate) struct Reviewer {

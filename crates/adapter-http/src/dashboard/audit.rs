@@ -7,8 +7,8 @@ use actix_web::http::StatusCode;
 use askama::Template;
 
 use super::{Admin, DashboardError, Reviewer};
-use crate::handlers::State;
 use crate::pages::html;
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// The newest entries shown; `idv audit` prints them all.

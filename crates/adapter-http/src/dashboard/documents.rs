@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::profile::back_to;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::file_answer::{Disposition, file_answer};
-use crate::handlers::State;
+use crate::state::State;
 
 #[derive(Deserialize)]
 pub(super) struct FilePath {

@@ -18,10 +18,10 @@ use serde::Deserialize;
 use super::access::same_token;
 use super::error::message;
 use super::{BASE, Button, DashboardSettings, Posted, SESSION_COOKIE};
-use crate::client_addr::client_ip;
-use crate::handlers::State;
+use crate::edge::client_addr::client_ip;
+use crate::edge::ratelimit::RateLimits;
 use crate::pages::{html, redirect_to};
-use crate::ratelimit::RateLimits;
+use crate::state::State;
 
 /// The cookie that holds the sign-in form's CSRF token: there is no session yet to hold
 /// it, so the form's token must match this cookie, which another site can neither read

@@ -17,8 +17,8 @@ use serde::Deserialize;
 use super::reading::{ReadTable, tables};
 use super::verification::VerificationSection;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
-use crate::handlers::State;
 use crate::pages::{html, redirect_to};
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// The newest entries shown of each list on the page.

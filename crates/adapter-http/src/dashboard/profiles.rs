@@ -8,8 +8,8 @@ use domain::profile::{Profile, ProfileFilter, ProfileStatus};
 use serde::Deserialize;
 
 use super::{DashboardError, Reviewer};
-use crate::handlers::State;
 use crate::pages::html;
+use crate::state::State;
 
 /// Profiles per page.
 const PER_PAGE: i64 = 25;

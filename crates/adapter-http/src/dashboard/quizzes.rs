@@ -15,8 +15,8 @@ use time::OffsetDateTime;
 
 use super::profile::find;
 use super::{DashboardError, Posted, Reviewer};
-use crate::handlers::State;
 use crate::pages::{html, redirect_to};
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 #[derive(Deserialize)]

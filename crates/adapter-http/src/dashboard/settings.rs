@@ -14,8 +14,8 @@ use serde::Deserialize;
 
 use super::verification::PolicyForm;
 use super::{AdminPosted, Button, DashboardError, Posted, Reviewer};
-use crate::handlers::State;
 use crate::pages::{html, language_name, redirect_to};
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// Endpoints shown, and deliveries shown of each.

@@ -8,8 +8,8 @@ use domain::paging::Page as Paging;
 use domain::template::{Feature, Requirement, Template};
 
 use super::{DashboardError, Reviewer};
-use crate::handlers::State;
 use crate::pages::html;
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// The newest templates shown.

@@ -11,8 +11,8 @@ use domain::services::VerificationView;
 use domain::verification::{CheckName, CheckStatus, Decision, MinimumAge, Policy, Reason};
 
 use super::{AdminPosted, Button, DashboardError, Posted};
-use crate::handlers::State;
 use crate::pages::redirect_to;
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// One check, as a reviewer reads it.

@@ -7,7 +7,7 @@ use super::form_post;
 use super::respond::{DocumentMade, after_post, api_error};
 use crate::error::ApiError;
 use crate::fields::Fields;
-use crate::handlers::State;
+use crate::state::State;
 
 /// A checkbox's or a JSON body's "yes".
 fn consented(value: Option<&Value>) -> bool {

@@ -24,9 +24,9 @@ use super::MAX_UPLOAD_BYTES;
 use super::respond::{DocumentMade, after_post, api_error, back_to_page, redirect_to, wants_json};
 use super::sniff::{HEAD_BYTES, Tail, sniff};
 use super::view::Uploaded;
-use crate::body;
+use crate::edge::body;
 use crate::error::ApiError;
-use crate::handlers::State;
+use crate::state::State;
 
 /// Longest file name kept, in characters (before the extension).
 const MAX_FILE_NAME: usize = 100;

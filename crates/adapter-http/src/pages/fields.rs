@@ -12,7 +12,7 @@ use super::form_post;
 use super::respond::{StepsDone, after_post, api_error};
 use crate::error::ApiError;
 use crate::fields::Fields;
-use crate::handlers::State;
+use crate::state::State;
 
 const ADDRESS_FIELDS: [&str; 6] = [
     "address_line_1",

@@ -6,7 +6,7 @@ use super::form_post;
 use super::respond::{DocumentMade, after_post, api_error};
 use crate::error::ApiError;
 use crate::fields::Fields;
-use crate::handlers::State;
+use crate::state::State;
 
 /// `POST /quiz/{token}/fingerprint`: the hash the page computed (`fingerprint`).
 pub async fn handle(

@@ -17,7 +17,7 @@ use actix_web::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TY
 use actix_web::middleware::{DefaultHeaders, from_fn};
 use actix_web::{HttpResponse, web};
 
-use crate::ratelimit;
+use crate::edge::ratelimit;
 
 pub(crate) use locale::language_name;
 pub(crate) use respond::{html, redirect_to, wants_json};
@@ -33,7 +33,7 @@ const MAX_FORM_BYTES: usize = 64 * 1024;
 /// link and the quiz's state are checked first, so a post to a dead link is answered at
 /// once, whatever its body.
 async fn form_post(
-    state: &crate::handlers::State,
+    state: &crate::state::State,
     req: &actix_web::HttpRequest,
     link: &domain::quiz::QuizLink,
     payload: web::Payload,
@@ -43,7 +43,7 @@ async fn form_post(
         .ensure_active(link)
         .await
         .map_err(respond::api_error)?;
-    let body = crate::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
+    let body = crate::edge::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
     fields::form_or_json(req, &body)
 }
 

@@ -7,7 +7,7 @@ use super::respond::{api_error, expired_page, not_found_page, quiz_page, thanks_
 use super::view::{SessionJson, Uploaded};
 use crate::envelope::Reply;
 use crate::error::ApiError;
-use crate::handlers::State;
+use crate::state::State;
 
 /// `GET /q/{code}`: the short address sends the browser on to the long one.
 pub async fn short(

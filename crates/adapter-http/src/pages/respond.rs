@@ -21,7 +21,7 @@ use super::locale::Locale;
 use super::view::{MessagePage, QuizPage, Uploaded};
 use crate::envelope::Reply;
 use crate::error::ApiError;
-use crate::handlers::State;
+use crate::state::State;
 
 pub fn wants_json(req: &HttpRequest) -> bool {
     req.headers()

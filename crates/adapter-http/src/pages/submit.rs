@@ -3,7 +3,7 @@ use domain::quiz::QuizLink;
 
 use super::respond::{after_post, api_error, redirect_to, wants_json};
 use crate::error::ApiError;
-use crate::handlers::State;
+use crate::state::State;
 use crate::timefmt::rfc3339;
 
 /// What a completed quiz answers a script.

@@ -1,0 +1,33 @@
+use actix_web::HttpResponse;
+use domain::DomainError;
+use domain::ids::FileId;
+use domain::services::DocumentAt;
+
+use crate::api::dto::document::read_document_id;
+use crate::api::dto::profile::read_key;
+use crate::api::dto::requests::DownloadRequest;
+use crate::api::signed::Signed;
+use crate::error::ApiError;
+use crate::fields::Fields;
+use crate::file_answer::{Disposition, file_answer};
+use crate::state::State;
+
+/// The bytes of one file of a document, as an attachment with its sniffed type.
+#[utoipa::path(post, path = "/api/v1/document/download", tag = "documents",
+    request_body = DownloadRequest,
+    responses((status = 200, description = "The file's bytes, exactly as uploaded",
+        content(("image/jpeg"), ("image/png"), ("application/pdf")))))]
+pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError> {
+    let mut f = Fields::new(&req.body);
+    let key = read_key(&mut f);
+    let id = read_document_id(&mut f);
+    let file_id = f.required_id("file_id", FileId::parse);
+    let (key, id, file_id) = f.finish(|| Some((key?, id?, file_id?)))?;
+    let (file, download) = state
+        .documents
+        .download(&req.merchant, DocumentAt::OfProfile(&key, &id), &file_id)
+        .await?;
+    file_answer(&file, download, Disposition::Attachment)
+        .await
+        .map_err(|e| ApiError::from(DomainError::from(e)))
+}
