@@ -58,7 +58,7 @@ impl Database {
             .map(|d| NewDelivery {
                 id: d.id.to_string(),
                 webhook_id: d.webhook_id.to_string(),
-                merchant_id: d.merchant_id.0.clone(),
+                merchant_id: d.merchant_id.as_str().to_owned(),
                 event_id: d.event_id.to_string(),
                 activity: d.activity.as_str().to_owned(),
                 status: DeliveryStatus::Pending.as_str().to_owned(),
@@ -101,7 +101,7 @@ pub(crate) fn persist(conn: &mut AnyConnection, entry: &SealedEntry) -> Result<(
 #[async_trait]
 impl Subscriptions for Database {
     async fn subscriptions(&self, merchant: &MerchantId) -> StoreResult<Vec<Subscription>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows: Vec<(String, String)> = self
             .read(move |conn| {
                 Ok(webhooks::table

@@ -81,7 +81,7 @@ fn seeded(
         last_name: ShortText::parse(LAST_NAMES[(i / 20 % 50) as usize]).map_err(bad)?,
         attributes: AttributesPatch::default(),
     };
-    Profile::create(ProfileId(id), merchant.clone(), key, changes, now)
+    Profile::create(ProfileId::new(id), merchant.clone(), key, changes, now)
         .map_err(|v| domain::ports::StoreError::Internal(Box::new(v)))
 }
 

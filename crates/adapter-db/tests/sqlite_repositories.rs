@@ -37,7 +37,7 @@ async fn fixture() -> Fixture {
         Database::open(&path.display().to_string(), Arc::new(Vault::new(&[7; 32]))).expect("open");
     db.migrate(now().unix_timestamp()).expect("migrations");
     let merchant = Merchant {
-        id: MerchantId("m1".into()),
+        id: MerchantId::new("m1"),
         name: "Acme".into(),
         settings: MerchantSettings::default(),
         created_at: now(),
@@ -73,14 +73,7 @@ fn profile(f: &Fixture, id: &str, email: &str, mobile: &str) -> Profile {
         last_name: ShortText::parse("Lovelace").expect("valid"),
         attributes: AttributesPatch::default(),
     };
-    Profile::create(
-        ProfileId(id.into()),
-        f.merchant.clone(),
-        key,
-        changes,
-        now(),
-    )
-    .expect("valid")
+    Profile::create(ProfileId::new(id), f.merchant.clone(), key, changes, now()).expect("valid")
 }
 
 /// The entry of a profile's creation, owing no delivery.
@@ -510,7 +503,7 @@ async fn search(f: &Fixture, text: &str) -> Vec<String> {
         f.db.search(&f.merchant, &filter, page)
             .await
             .expect("searched");
-    let mut ids: Vec<String> = found.items.into_iter().map(|p| p.id.0).collect();
+    let mut ids: Vec<String> = found.items.into_iter().map(|p| p.id.to_string()).collect();
     ids.sort();
     ids
 }
@@ -531,7 +524,7 @@ async fn the_search_finds_profiles_whether_the_index_has_caught_up_or_not() {
         profile(&f, "p2", "grace@example.com", "4165550102"),
     );
     for p in [&ada, &grace] {
-        f.db.insert(p, &event(&format!("ev-{}", p.id.0), p))
+        f.db.insert(p, &event(&format!("ev-{}", p.id.as_str()), p))
             .await
             .expect("stored");
     }

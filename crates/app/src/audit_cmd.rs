@@ -21,7 +21,7 @@ pub async fn run(
     storage: &StorageArgs,
 ) -> anyhow::Result<()> {
     let trail = wiring::audit_trail(storage)?;
-    let merchant = MerchantId(merchant.to_owned());
+    let merchant = MerchantId::new(merchant.to_owned());
     let since = since.unwrap_or(OffsetDateTime::UNIX_EPOCH);
     let mut out = std::io::stdout().lock();
     let mut after: Option<String> = None;

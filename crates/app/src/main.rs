@@ -82,7 +82,7 @@ fn seed(
     let db = wiring::open_migrated(storage)?;
     let (clock, ids) = (system::SystemClock, system::UlidIds::default());
     let started = std::time::Instant::now();
-    let merchant = domain::merchant::MerchantId(merchant.to_owned());
+    let merchant = domain::merchant::MerchantId::new(merchant.to_owned());
     let written = db.seed_profiles(&merchant, prefix, profiles, clock.now(), || ids.next_id())?;
     println!(
         "{written} profiles written in {:.1} s",

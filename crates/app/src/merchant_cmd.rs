@@ -28,12 +28,12 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
             if json {
                 let list: Vec<_> = merchants
                     .iter()
-                    .map(|m| json!({"merchant_id": m.id.0, "name": m.name}))
+                    .map(|m| json!({"merchant_id": m.id.as_str(), "name": m.name}))
                     .collect();
                 println!("{}", serde_json::Value::Array(list));
             } else {
                 for m in merchants {
-                    println!("{}  {}", m.id.0, m.name);
+                    println!("{}  {}", m.id.as_str(), m.name);
                 }
             }
         }
@@ -56,7 +56,7 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
                 allowed_networks: allow_ip,
             };
             let key = merchants
-                .create_key(&MerchantId(merchant), options, &Initiator::cli())
+                .create_key(&MerchantId::new(merchant), options, &Initiator::cli())
                 .await?;
             print_key(&key, json, None);
         }
@@ -110,12 +110,12 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
             };
             let users = wiring::user_service(&storage)?;
             let (user, generated) = users
-                .create(&MerchantId(merchant), email, role, password)
+                .create(&MerchantId::new(merchant), email, role, password)
                 .await?;
             if json {
                 let mut out = json!({
                     "user_id": user.id.to_string(),
-                    "merchant_id": user.merchant_id.0,
+                    "merchant_id": user.merchant_id.as_str(),
                     "email": user.email.as_str(),
                     "role": user.role.as_str(),
                 });
@@ -126,7 +126,7 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
             } else {
                 println!("user:     {} ({})", user.email.as_str(), user.id);
                 println!("role:     {}", user.role.as_str());
-                println!("merchant: {}", user.merchant_id.0);
+                println!("merchant: {}", user.merchant_id.as_str());
                 if let Some(p) = &generated {
                     println!("password: {}   (shown once)", p.expose());
                 }
@@ -163,7 +163,7 @@ async fn user(cmd: UserCommand) -> anyhow::Result<()> {
 fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
     if json {
         let out = json!({
-            "merchant_id": key.merchant_id.0,
+            "merchant_id": key.merchant_id.as_str(),
             "api_key": key.key,
             "api_secret": key.secret.expose_secret(),
             "access": key.access.as_str(),
@@ -174,7 +174,7 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
     if let Some(name) = name {
         println!("merchant:    {name}");
     }
-    println!("merchant_id: {}", key.merchant_id.0);
+    println!("merchant_id: {}", key.merchant_id.as_str());
     println!("api_key:     {}", key.key);
     println!("api_secret:  {}", key.secret.expose_secret());
     println!("access:      {}", access_shown(key.access));

@@ -150,7 +150,7 @@ const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
 
 fn merchant(id: &str) -> Merchant {
     Merchant {
-        id: MerchantId(id.into()),
+        id: MerchantId::new(id),
         name: format!("Merchant {id}"),
         settings: MerchantSettings::default(),
         created_at: NOW,
@@ -191,7 +191,7 @@ fn profile(merchant: &MerchantId, id: &str, email: &str, mobile: &str) -> Profil
         last_name: ShortText::parse("Lovelace").expect("valid"),
         attributes: AttributesPatch::default(),
     };
-    Profile::create(ProfileId(id.into()), merchant.clone(), key, changes, NOW).expect("valid")
+    Profile::create(ProfileId::new(id), merchant.clone(), key, changes, NOW).expect("valid")
 }
 
 /// The verification a submission of `quiz` queues.
@@ -372,7 +372,11 @@ async fn search(p: Ports) {
                 .search(&m, &filter, page(10))
                 .await
                 .expect("searched");
-            let ids: Vec<String> = found.items.iter().map(|x| x.id.0.clone()).collect();
+            let ids: Vec<String> = found
+                .items
+                .iter()
+                .map(|x| x.id.as_str().to_owned())
+                .collect();
             (ids, found.total_count, found.filtered)
         }
     };
@@ -432,7 +436,11 @@ async fn search_after_changes(p: Ports) {
         async move {
             let found = p.profiles.search(&m, &filter, page(10)).await;
             let found = found.expect("searched");
-            let ids: Vec<String> = found.items.iter().map(|x| x.id.0.clone()).collect();
+            let ids: Vec<String> = found
+                .items
+                .iter()
+                .map(|x| x.id.as_str().to_owned())
+                .collect();
             (ids, found.filtered)
         }
     };
@@ -511,7 +519,7 @@ async fn unique_profiles(p: Ports) {
         .await
         .expect("read")
         .expect("found");
-    assert_eq!(found.id.0, "p1", "each merchant sees its own");
+    assert_eq!(found.id.as_str(), "p1", "each merchant sees its own");
 }
 
 async fn stale_update(p: Ports) {
@@ -595,7 +603,7 @@ async fn decide(p: &Ports, client: &Profile, status: ProfileStatus, at: OffsetDa
     decided.set_status(status, at);
     decided.revision += 1;
     let changed = Event::about(
-        format!("ev-s{}", client.id.0).into(),
+        format!("ev-s{}", client.id.as_str()).into(),
         &decided,
         Activity::ProfileStatusChanged,
         "",
@@ -1654,7 +1662,7 @@ async fn newest_first(p: Ports) {
         listed
             .items
             .iter()
-            .map(|p| p.id.0.as_str())
+            .map(|p| p.id.as_str())
             .collect::<Vec<_>>(),
         ["p2"]
     );

@@ -209,8 +209,8 @@ mod tests {
         };
         Document {
             id: id.into(),
-            merchant_id: MerchantId("m".into()),
-            profile_id: ProfileId("p".into()),
+            merchant_id: MerchantId::new("m"),
+            profile_id: ProfileId::new("p"),
             quiz_id: "q".into(),
             step,
             status: DocumentStatus::Pending,

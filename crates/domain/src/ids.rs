@@ -50,6 +50,15 @@ macro_rules! object_id {
 }
 
 object_id!(
+    /// A merchant (a ULID).
+    MerchantId
+);
+object_id!(
+    /// A profile's storage identity; never shown to merchants, who name a profile by its
+    /// pair.
+    ProfileId
+);
+object_id!(
     /// A quiz (a verification link).
     QuizId
 );

@@ -6,14 +6,11 @@ pub use ipnet::IpNet;
 pub use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
+pub use crate::ids::MerchantId;
 use crate::ids::UserId;
 use crate::profile::Patch;
 use crate::validation::Invalid;
 use crate::verification::{MinimumAge, Policy};
-
-/// A merchant's id (a ULID).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct MerchantId(pub String);
 
 /// A business that verifies its clients through this service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -342,7 +339,7 @@ mod tests {
     fn a_key_with_networks_admits_only_their_addresses() {
         let mut key = ApiKey {
             key: "key-1".into(),
-            merchant_id: MerchantId("m".into()),
+            merchant_id: MerchantId::new("m"),
             secret: SecretString::from("sec-1"),
             enabled: true,
             compat_signature: false,
@@ -366,7 +363,7 @@ mod tests {
     fn a_key_never_shows_its_secret_in_debug_output() {
         let key = ApiKey {
             key: "key-1".into(),
-            merchant_id: MerchantId("m".into()),
+            merchant_id: MerchantId::new("m"),
             secret: SecretString::from("sec-very-secret"),
             enabled: true,
             compat_signature: false,

@@ -100,8 +100,8 @@ mod tests {
     fn event(merchant: &str, activity: Activity) -> Event {
         Event {
             id: "e1".into(),
-            merchant_id: MerchantId(merchant.into()),
-            profile_id: Some(crate::profile::ProfileId("p1".into())),
+            merchant_id: MerchantId::new(merchant),
+            profile_id: Some(crate::profile::ProfileId::new("p1")),
             activity,
             details: String::new(),
             template_used: String::new(),
@@ -123,9 +123,9 @@ mod tests {
             webhook_id: "w-notes".into(),
             events: EventFilter::parse(&["note_created"]).expect("known"),
         };
-        subscriptions.set(&MerchantId("m1".into()), vec![all, notes_only]);
+        subscriptions.set(&MerchantId::new("m1"), vec![all, notes_only]);
         subscriptions.set(
-            &MerchantId("m2".into()),
+            &MerchantId::new("m2"),
             vec![Subscription {
                 webhook_id: "w-other".into(),
                 events: EventFilter::default(),

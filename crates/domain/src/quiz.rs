@@ -280,8 +280,8 @@ mod tests {
         let d = days(days_valid);
         Quiz {
             id: "q1".into(),
-            merchant_id: MerchantId("m1".into()),
-            profile_id: ProfileId("p1".into()),
+            merchant_id: MerchantId::new("m1"),
+            profile_id: ProfileId::new("p1"),
             token: "t".into(),
             code: "c".into(),
             template: TemplateSnapshot {

@@ -115,7 +115,7 @@ mod tests {
     fn sessions_end_after_12_idle_hours_or_7_days_and_never_show_their_token() {
         let session = |begun: OffsetDateTime, last: OffsetDateTime| Session {
             user_id: "u1".into(),
-            merchant_id: MerchantId("m1".into()),
+            merchant_id: MerchantId::new("m1"),
             email: Email::parse("rev@example.com").expect("valid"),
             role: Role::Reviewer,
             csrf_token: "c".into(),

@@ -31,7 +31,7 @@ impl AuditRow {
     fn of(e: &AuditEntry) -> Self {
         Self {
             id: e.id.clone(),
-            merchant_id: e.merchant_id.0.clone(),
+            merchant_id: e.merchant_id.as_str().to_owned(),
             user_id: e.auditor.user_id().map(ToString::to_string),
             actor: e.auditor.name().to_owned(),
             action: e.action.as_str().to_owned(),
@@ -54,7 +54,7 @@ impl AuditRow {
                 .ok_or_else(|| corrupt("audit_log.action", &self.action))?,
             at: from_db("audit_log.at", self.at)?,
             id: self.id,
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             auditor,
             subject: self.subject,
             address: self.address,
@@ -82,7 +82,7 @@ impl AuditLog for Database {
         after: Option<&str>,
         limit: usize,
     ) -> StoreResult<Vec<AuditEntry>> {
-        let (merchant, since) = (merchant.0.clone(), to_db(since));
+        let (merchant, since) = (merchant.as_str().to_owned(), to_db(since));
         let after = after.unwrap_or_default().to_owned();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows: Vec<AuditRow> = self
@@ -101,7 +101,7 @@ impl AuditLog for Database {
     }
 
     async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows: Vec<AuditRow> = self
             .read(move |conn| {

@@ -315,8 +315,8 @@ impl DocumentRow {
         let size: u64 = d.files().iter().map(|f| f.size_bytes).sum();
         Self {
             id: d.id.to_string(),
-            merchant_id: d.merchant_id.0.clone(),
-            profile_id: d.profile_id.0.clone(),
+            merchant_id: d.merchant_id.as_str().to_owned(),
+            profile_id: d.profile_id.as_str().to_owned(),
             quiz_id: d.quiz_id.to_string(),
             name: d.step.name().to_owned(),
             status: d.status.as_str().to_owned(),
@@ -337,8 +337,8 @@ impl DocumentRow {
             evidence,
             read,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
-            profile_id: ProfileId(self.profile_id),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: ProfileId::new(self.profile_id),
             quiz_id: self.quiz_id.into(),
             step: Feature::from_name(&self.name)
                 .ok_or_else(|| corrupt("documents.name", &self.name))?,
@@ -476,7 +476,7 @@ fn missing_unless_changed(changed: usize) -> Result<(), Failure> {
 #[async_trait]
 impl DocumentRepository for Database {
     async fn find(&self, profile: &ProfileId, id: &DocumentId) -> StoreResult<Option<Document>> {
-        let (profile, id) = (profile.0.clone(), id.to_string());
+        let (profile, id) = (profile.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(documents::table
@@ -495,7 +495,7 @@ impl DocumentRepository for Database {
         merchant: &MerchantId,
         id: &DocumentId,
     ) -> StoreResult<Option<Document>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(documents::table
@@ -510,7 +510,7 @@ impl DocumentRepository for Database {
     }
 
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Document>> {
-        let profile = profile.0.clone();
+        let profile = profile.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(newest_first!(

@@ -66,7 +66,7 @@ impl MerchantRow {
     fn from_domain(m: &Merchant) -> Self {
         let s = SettingsRow::of(&m.settings);
         Self {
-            id: m.id.0.clone(),
+            id: m.id.as_str().to_owned(),
             name: m.name.clone(),
             quiz_expiry_days: s.quiz_expiry_days,
             created_at: to_db(m.created_at),
@@ -96,7 +96,7 @@ impl MerchantRow {
             .transpose()
             .map_err(|e| corrupt("merchants.retention_days", e))?;
         Ok(Merchant {
-            id: MerchantId(self.id),
+            id: MerchantId::new(self.id),
             name: self.name,
             settings: MerchantSettings {
                 quiz_expiry_days: days,
@@ -166,7 +166,7 @@ impl ApiKeyRow {
             .map_err(|e| StoreError::Internal(Box::new(e)))?;
         Ok(Self {
             api_key: key.key.clone(),
-            merchant_id: key.merchant_id.0.clone(),
+            merchant_id: key.merchant_id.as_str().to_owned(),
             sealed_secret,
             enabled: key.enabled,
             compat_signature: key.compat_signature,
@@ -186,7 +186,7 @@ impl ApiKeyRow {
             created_at: from_db("api_keys.created_at", self.created_at)?,
             created_by: self.created_by.map(UserId::new),
             key: self.api_key,
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             secret: secret.into(),
             enabled: self.enabled,
             compat_signature: self.compat_signature,
@@ -238,7 +238,7 @@ impl MerchantRepository for Database {
     }
 
     async fn find(&self, id: &MerchantId) -> StoreResult<Option<Merchant>> {
-        let id = id.0.clone();
+        let id = id.as_str().to_owned();
         let row = self
             .read(move |conn| {
                 Ok(merchants::table
@@ -311,7 +311,7 @@ impl MerchantRepository for Database {
     }
 
     async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(api_keys::table
@@ -325,7 +325,7 @@ impl MerchantRepository for Database {
     }
 
     async fn save_settings(&self, id: &MerchantId, settings: &MerchantSettings) -> StoreResult<()> {
-        let id = id.0.clone();
+        let id = id.as_str().to_owned();
         let row = SettingsRow::of(settings);
         self.write(move |conn| {
             let changed = diesel::update(merchants::table.find(id))

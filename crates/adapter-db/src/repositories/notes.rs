@@ -31,8 +31,8 @@ impl NoteRow {
         Ok(Note {
             text: NoteText::parse(&self.note).map_err(|e| corrupt("notes.note", e))?,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
-            profile_id: ProfileId(self.profile_id),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: ProfileId::new(self.profile_id),
             created_at: from_db("notes.created_at", self.created_at)?,
         })
     }
@@ -43,8 +43,8 @@ impl NoteRepository for Database {
     async fn insert(&self, note: &Note, entry: &Entry) -> StoreResult<()> {
         let row = NoteRow {
             id: note.id.to_string(),
-            merchant_id: note.merchant_id.0.clone(),
-            profile_id: note.profile_id.0.clone(),
+            merchant_id: note.merchant_id.as_str().to_owned(),
+            profile_id: note.profile_id.as_str().to_owned(),
             note: note.text.as_str().to_owned(),
             created_at: to_db(note.created_at),
         };
@@ -59,7 +59,7 @@ impl NoteRepository for Database {
     }
 
     async fn list(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Note>> {
-        let profile = profile.0.clone();
+        let profile = profile.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(newest_first!(

@@ -144,7 +144,7 @@ impl SubmittedChanges {
         };
         vault
             .seal_columns(
-                &profile.0,
+                profile.as_str(),
                 [
                     (SUBMITTED_EMAIL, &mut changes.submitted_email_address),
                     (SUBMITTED_MOBILE, &mut changes.submitted_mobile_number),
@@ -166,7 +166,7 @@ pub(crate) fn merge_submitted(
     changes: &SubmittedChanges,
     created_at: i64,
 ) -> Result<(), Failure> {
-    let changed = diesel::update(profiles::table.find(&profile.0))
+    let changed = diesel::update(profiles::table.find(&profile.as_str()))
         .set(changes)
         .execute(conn)?;
     if changed == 0 {
@@ -174,7 +174,7 @@ pub(crate) fn merge_submitted(
     }
     diesel::update(
         profiles::table
-            .find(&profile.0)
+            .find(&profile.as_str())
             .filter(profiles::submitted_created_at.is_null()),
     )
     .set(profiles::submitted_created_at.eq(created_at))
@@ -251,8 +251,8 @@ impl ProfileRow {
         let as_text = |t: &Option<LongText>| t.as_ref().map(|t| t.as_str().to_owned());
         let short = |t: &Option<ShortText>| t.as_ref().map(|t| t.as_str().to_owned());
         Self {
-            id: p.id.0.clone(),
-            merchant_id: p.merchant_id.0.clone(),
+            id: p.id.as_str().to_owned(),
+            merchant_id: p.merchant_id.as_str().to_owned(),
             email_address: p.key.email.as_str().to_owned(),
             email_key: p.key.email.key(),
             mobile_number: p.key.mobile.as_str().to_owned(),
@@ -320,8 +320,8 @@ impl ProfileRow {
             amount: self.amount_cents.map(Amount::from_cents),
         };
         Ok(Profile {
-            id: ProfileId(self.id),
-            merchant_id: MerchantId(self.merchant_id),
+            id: ProfileId::new(self.id),
+            merchant_id: MerchantId::new(self.merchant_id),
             key: ProfileKey {
                 email: Email::from_stored(self.email_address),
                 mobile: required("mobile_number", PhoneNumber::parse(&self.mobile_number))?,
@@ -389,8 +389,8 @@ impl EventRow {
         };
         Ok(Self {
             id,
-            merchant_id: e.merchant_id.0.clone(),
-            profile_id: e.profile_id.as_ref().map(|p| p.0.clone()),
+            merchant_id: e.merchant_id.as_str().to_owned(),
+            profile_id: e.profile_id.as_ref().map(|p| p.as_str().to_owned()),
             activity: e.activity.as_str().to_owned(),
             details: e.details.clone(),
             template_used: e.template_used.clone(),
@@ -411,8 +411,8 @@ impl EventRow {
             .ok_or_else(|| corrupt("events.status", &self.status))?;
         Ok(Event {
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
-            profile_id: self.profile_id.map(ProfileId),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: self.profile_id.map(ProfileId::new),
             activity,
             details: self.details,
             template_used: self.template_used,
@@ -479,7 +479,7 @@ impl ProfileRepository for Database {
         merchant: &MerchantId,
         id: &ProfileId,
     ) -> StoreResult<Option<Profile>> {
-        let (merchant, id) = (merchant.0.clone(), id.0.clone());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.as_str().to_owned());
         let row = self
             .read(move |conn| {
                 Ok(profiles::table
@@ -495,7 +495,7 @@ impl ProfileRepository for Database {
 
     async fn find(&self, merchant: &MerchantId, key: &ProfileKey) -> StoreResult<Option<Profile>> {
         let (merchant, email, mobile) = (
-            merchant.0.clone(),
+            merchant.as_str().to_owned(),
             key.email.key(),
             key.mobile.as_str().to_owned(),
         );
@@ -517,7 +517,7 @@ impl ProfileRepository for Database {
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Profile>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 let total = profile_count(conn, &merchant)?;
@@ -535,7 +535,7 @@ impl ProfileRepository for Database {
         filter: &ProfileFilter,
         page: Page,
     ) -> StoreResult<Paged<Profile>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let needle = filter.needle();
         // `%` and `_` typed by the reviewer are looked for as themselves.
         let pattern = needle.as_deref().map(|needle| {
@@ -595,7 +595,7 @@ impl ProfileRepository for Database {
     }
 
     async fn delete(&self, profile: &Profile, tombstone: &Entry) -> StoreResult<Vec<FileId>> {
-        let id = profile.id.0.clone();
+        let id = profile.id.as_str().to_owned();
         let tombstone = self.sealed(tombstone)?;
         let file_ids = self
             .write(move |conn| {
@@ -623,7 +623,7 @@ impl ProfileRepository for Database {
     }
 
     async fn events(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Event>> {
-        let profile = profile.0.clone();
+        let profile = profile.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(newest_first!(
@@ -646,7 +646,7 @@ impl ProfileRepository for Database {
         limit: usize,
     ) -> StoreResult<Vec<Profile>> {
         // `Profile::due_for_erasure`, as a query (served by `profiles_by_decision`).
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let decided_by = to_db(now - retention.duration());
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self

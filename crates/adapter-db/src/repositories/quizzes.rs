@@ -91,8 +91,8 @@ impl QuizRow {
             sealed_token: Some(vault.seal_field(TOKEN, &id, token)?),
             sealed_code: Some(vault.seal_field(CODE, &id, code)?),
             id,
-            merchant_id: q.merchant_id.0.clone(),
-            profile_id: q.profile_id.0.clone(),
+            merchant_id: q.merchant_id.as_str().to_owned(),
+            profile_id: q.profile_id.as_str().to_owned(),
             template_id: q.template.template_id.as_ref().map(ToString::to_string),
             template_name: q.template.name.clone(),
             template_list: list_to_text(&q.template.list),
@@ -126,8 +126,8 @@ impl QuizRow {
             .map_err(|e| corrupt("quizzes.expiry_days", e))?;
         Ok(Quiz {
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
-            profile_id: ProfileId(self.profile_id),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: ProfileId::new(self.profile_id),
             token: token.into(),
             code: code.into(),
             template: TemplateSnapshot {
@@ -213,7 +213,7 @@ impl QuizRepository for Database {
         merchant: &MerchantId,
         link: &QuizLink,
     ) -> StoreResult<Option<QuizWithClient>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let hash = LinkHash::of(&self.vault, link);
         let row = self
             .read(move |conn| {
@@ -241,7 +241,7 @@ impl QuizRepository for Database {
         merchant: &MerchantId,
         id: &QuizId,
     ) -> StoreResult<Option<QuizWithClient>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(quizzes::table
@@ -258,7 +258,7 @@ impl QuizRepository for Database {
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<QuizWithClient>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 let mine = quizzes::table
@@ -278,7 +278,7 @@ impl QuizRepository for Database {
     }
 
     async fn list_of_profile(&self, profile: &ProfileId, page: Page) -> StoreResult<Paged<Quiz>> {
-        let profile = profile.0.clone();
+        let profile = profile.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 let theirs = quizzes::table

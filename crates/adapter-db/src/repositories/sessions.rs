@@ -77,7 +77,7 @@ impl SessionRepository for Database {
             .map(|(user, merchant, email, role, created, seen, csrf)| {
                 Ok(Session {
                     user_id: user.into(),
-                    merchant_id: MerchantId(merchant),
+                    merchant_id: MerchantId::new(merchant),
                     email: Email::parse(&email).map_err(|e| corrupt("merchant_users.email", e))?,
                     role: Role::parse(&role).map_err(|e| corrupt("merchant_users.role", e))?,
                     csrf_token: csrf,

@@ -30,7 +30,7 @@ impl TemplateRow {
     fn from_domain(t: &Template) -> Self {
         Self {
             id: t.id.to_string(),
-            merchant_id: t.merchant_id.0.clone(),
+            merchant_id: t.merchant_id.as_str().to_owned(),
             name: t.name.clone(),
             list: list_to_text(&t.list),
             created_at: to_db(t.created_at),
@@ -42,7 +42,7 @@ impl TemplateRow {
         Ok(Template {
             list: list_from_text(&self.list).map_err(|e| corrupt("templates.list", e))?,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             name: self.name,
             created_at: from_db("templates.created_at", self.created_at)?,
             updated_at: from_db("templates.updated_at", self.updated_at)?,
@@ -78,7 +78,7 @@ impl TemplateRepository for Database {
     }
 
     async fn find(&self, merchant: &MerchantId, id: &TemplateId) -> StoreResult<Option<Template>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(templates::table
@@ -93,7 +93,7 @@ impl TemplateRepository for Database {
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Template>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(newest_first!(

@@ -40,7 +40,7 @@ impl UserRow {
         Ok(Self {
             email: u.email.as_str().to_owned(),
             email_key: u.email.key(),
-            merchant_id: u.merchant_id.0.clone(),
+            merchant_id: u.merchant_id.as_str().to_owned(),
             password_hash: u.password_hash.as_str().to_owned(),
             enabled: u.enabled,
             created_at: to_db(u.created_at),
@@ -60,7 +60,7 @@ impl UserRow {
             email: Email::parse(&self.email).map_err(|e| corrupt("merchant_users.email", e))?,
             role: Role::parse(&self.role).map_err(|e| corrupt("merchant_users.role", e))?,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             password_hash: PasswordHash::new(self.password_hash),
             enabled: self.enabled,
             totp: totp.map(TotpSecret::new),

@@ -45,8 +45,8 @@ impl VerificationRow {
     pub(crate) fn of(v: &Verification) -> Self {
         Self {
             id: v.id.to_string(),
-            merchant_id: v.merchant_id.0.clone(),
-            profile_id: v.profile_id.0.clone(),
+            merchant_id: v.merchant_id.as_str().to_owned(),
+            profile_id: v.profile_id.as_str().to_owned(),
             quiz_id: v.quiz_id.to_string(),
             status: v.status.as_str().to_owned(),
             checks: Value::Array(v.checks.iter().map(check_json).collect()).to_string(),
@@ -72,8 +72,8 @@ impl VerificationRow {
                 .map(|at| from_db("verifications.completed_at", at))
                 .transpose()?,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
-            profile_id: ProfileId(self.profile_id),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: ProfileId::new(self.profile_id),
             quiz_id: self.quiz_id.into(),
         })
     }
@@ -290,7 +290,7 @@ impl VerificationRepository for Database {
         profile: &ProfileId,
         page: Page,
     ) -> StoreResult<Paged<Verification>> {
-        let profile = profile.0.clone();
+        let profile = profile.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 let mine = verifications::table.filter(verifications::profile_id.eq(&profile));
@@ -324,15 +324,23 @@ impl IdentityIndex for Database {
         kind: IdentityKind,
         value: &str,
     ) -> StoreResult<u64> {
-        let digest = self.vault.index_digest(&merchant.0, kind.as_str(), value);
+        let digest = self
+            .vault
+            .index_digest(merchant.as_str(), kind.as_str(), value);
         // While a rotation is under way a value may still be indexed under the old key.
-        let digests = self.vault.index_digests(&merchant.0, kind.as_str(), value);
+        let digests = self
+            .vault
+            .index_digests(merchant.as_str(), kind.as_str(), value);
         let sealed = self.vault.seal_field(
             INDEXED_VALUE,
-            &indexed_row(&merchant.0, kind.as_str(), &profile.0),
+            &indexed_row(merchant.as_str(), kind.as_str(), profile.as_str()),
             value,
         )?;
-        let (merchant, profile, kind) = (merchant.0.clone(), profile.0.clone(), kind.as_str());
+        let (merchant, profile, kind) = (
+            merchant.as_str().to_owned(),
+            profile.as_str().to_owned(),
+            kind.as_str(),
+        );
         self.write(move |conn| {
             let same = || {
                 identity_index::table

@@ -59,7 +59,7 @@ impl WebhookRow {
         let previous = w.previous_secret.as_ref();
         Ok(Self {
             id: id.to_owned(),
-            merchant_id: w.merchant_id.0.clone(),
+            merchant_id: w.merchant_id.as_str().to_owned(),
             url: w.url.as_str().to_owned(),
             events: activity_names(&w.events),
             description: w.description.clone(),
@@ -93,7 +93,7 @@ impl WebhookRow {
             previous_secret,
             events: stored_filter(&self.events)?,
             id: self.id.into(),
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             url: WebhookUrl::stored(self.url),
             description: self.description,
             enabled: self.enabled,
@@ -153,7 +153,7 @@ impl DeliveryRow {
             created_at: from_db("webhook_deliveries.created_at", self.created_at)?,
             id: self.id.into(),
             webhook_id: self.webhook_id.into(),
-            merchant_id: MerchantId(self.merchant_id),
+            merchant_id: MerchantId::new(self.merchant_id),
             event_id: self.event_id.into(),
             last_error: self.last_error,
         })
@@ -297,7 +297,7 @@ impl WebhookRepository for Database {
     }
 
     async fn find(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<Option<Webhook>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(webhooks::table
@@ -312,7 +312,7 @@ impl WebhookRepository for Database {
     }
 
     async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Webhook>> {
-        let merchant = merchant.0.clone();
+        let merchant = merchant.as_str().to_owned();
         let rows = self
             .read(move |conn| {
                 Ok(newest_first!(
@@ -346,7 +346,7 @@ impl WebhookRepository for Database {
     }
 
     async fn delete(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<()> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         self.write(move |conn| {
             let deleted = diesel::delete(
                 webhooks::table
@@ -389,7 +389,7 @@ impl WebhookRepository for Database {
         merchant: &MerchantId,
         id: &DeliveryId,
     ) -> StoreResult<Option<Delivery>> {
-        let (merchant, id) = (merchant.0.clone(), id.to_string());
+        let (merchant, id) = (merchant.as_str().to_owned(), id.to_string());
         let row = self
             .read(move |conn| {
                 Ok(webhook_deliveries::table

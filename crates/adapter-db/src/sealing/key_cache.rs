@@ -138,7 +138,7 @@ mod tests {
             self.reads.fetch_add(1, Ordering::SeqCst);
             Ok((key == "key-1").then(|| ApiKey {
                 key: key.into(),
-                merchant_id: MerchantId("m".into()),
+                merchant_id: MerchantId::new("m"),
                 secret: SecretString::from("sec-1"),
                 enabled: *self.enabled.lock().expect("lock"),
                 compat_signature: false,

@@ -11,7 +11,6 @@ use domain::note::NoteText;
 use domain::paging::Page;
 use domain::profile::{Profile, ProfileId, ProfileStatus};
 use domain::quiz::Quiz;
-use domain::validation::parse_object_id;
 use serde::Deserialize;
 
 use super::reading::{ReadTable, tables};
@@ -105,7 +104,12 @@ pub(super) async fn show(
     let viewed = AuditAction::ProfileViewed;
     state
         .audit
-        .record(merchant, &signed_in.initiator(), viewed, &profile.id.0)
+        .record(
+            merchant,
+            &signed_in.initiator(),
+            viewed,
+            profile.id.as_str(),
+        )
         .await?;
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
@@ -124,7 +128,7 @@ pub(super) async fn show(
         &ProfilePage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
-            id: &profile.id.0,
+            id: profile.id.as_str(),
             status: profile.status.as_str(),
             statuses: ProfileStatus::ALL,
             document_statuses: DocumentStatus::ALL,
@@ -178,9 +182,7 @@ pub(super) async fn find(
     merchant: &domain::merchant::MerchantId,
     id: &str,
 ) -> Result<Profile, DashboardError> {
-    let id = parse_object_id(id)
-        .map(ProfileId)
-        .map_err(|_| DashboardError::NotFound)?;
+    let id = ProfileId::parse(id).map_err(|_| DashboardError::NotFound)?;
     Ok(state.profiles.get_by_id(merchant, &id).await?)
 }
 
@@ -284,7 +286,7 @@ pub(super) struct NoteForm {
 
 /// Where a change to a profile sends the browser back to.
 pub(super) fn back_to(profile: &ProfileId) -> HttpResponse {
-    redirect_to(format!("/dashboard/profiles/{}", profile.0))
+    redirect_to(format!("/dashboard/profiles/{}", profile.as_str()))
 }
 
 /// `POST /dashboard/profiles/{id}/status`: the reviewer's verdict, logged with their

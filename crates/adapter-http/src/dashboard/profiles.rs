@@ -87,7 +87,7 @@ pub(super) async fn list(
 
 fn row(p: &Profile) -> Row {
     Row {
-        id: p.id.0.clone(),
+        id: p.id.as_str().to_owned(),
         name: p.full_name(),
         email: p.key.email.as_str().to_owned(),
         mobile: p.key.mobile.as_str().to_owned(),

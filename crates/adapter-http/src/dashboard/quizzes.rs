@@ -89,7 +89,7 @@ pub(super) async fn show(
         &QuizPage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
-            profile_id: &client.id.0,
+            profile_id: client.id.as_str(),
             name: client.full_name(),
             template: &quiz.template.name,
             state: quiz_state(&quiz, state.clock.now()),

@@ -102,7 +102,7 @@ pub(super) async fn rerun(
         .verifications
         .rerun_by_id(&reviewer.session.merchant_id, &id)
         .await?;
-    let profile = &queued.verification.profile_id.0;
+    let profile = &queued.verification.profile_id.as_str();
     Ok(redirect_to(format!(
         "{}/profiles/{profile}#verification",
         super::BASE

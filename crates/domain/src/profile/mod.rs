@@ -16,12 +16,9 @@ pub use status::ProfileStatus;
 
 use time::{Date, OffsetDateTime};
 
+pub use crate::ids::ProfileId;
 use crate::merchant::{MerchantId, RetentionDays};
 use crate::validation::Violations;
-
-/// A profile's storage identity; never shown to merchants, who name a profile by its pair.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ProfileId(pub String);
 
 /// The e-mail address and mobile number that together identify a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,8 +368,8 @@ mod tests {
             mobile: PhoneNumber::parse("4165550123").expect("valid"),
         };
         Profile::create(
-            ProfileId("p1".into()),
-            MerchantId("m1".into()),
+            ProfileId::new("p1"),
+            MerchantId::new("m1"),
             key,
             changes(),
             NOW,

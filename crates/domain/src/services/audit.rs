@@ -103,7 +103,7 @@ mod tests {
             Arc::new(FixedClock::default()),
             Arc::new(SequentialIds::default()),
         );
-        let (acme, globex) = (MerchantId("m1".into()), MerchantId("m2".into()));
+        let (acme, globex) = (MerchantId::new("m1"), MerchantId::new("m2"));
         let admin = Initiator {
             auditor: Auditor::User(
                 UserId::new("u1"),

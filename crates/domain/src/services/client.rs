@@ -662,7 +662,7 @@ mod tests {
         let quizzes = Arc::new(MemoryQuizzes::new(profiles.clone()));
         let merchants = Arc::new(MemoryMerchants::default());
         merchants.insert(Merchant {
-            id: MerchantId("m1".into()),
+            id: MerchantId::new("m1"),
             name: "Acme".into(),
             settings: MerchantSettings::default(),
             created_at: clock.0,
@@ -700,7 +700,7 @@ mod tests {
             },
         };
         let created = block_on(QuizService::new(ports, "https://idv.example").create(
-            &MerchantId("m1".into()),
+            &MerchantId::new("m1"),
             request,
             crate::event::Actor::Api,
         ))

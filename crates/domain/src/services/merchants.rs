@@ -69,7 +69,7 @@ impl MerchantService {
         let name = Merchant::parse_name(name)
             .map_err(|e| Violations::single("name", Problem::Invalid, e.0))?;
         let merchant = Merchant {
-            id: MerchantId(self.ids.next_id()),
+            id: MerchantId::new(self.ids.next_id()),
             name,
             settings: MerchantSettings::default(),
             created_at: self.clock.now(),
@@ -337,9 +337,8 @@ mod tests {
             .expect("found")
             .expect("exists");
         assert!(!found.enabled);
-        let err =
-            block_on(svc.create_key(&MerchantId("nobody".into()), KeyOptions::default(), &cli))
-                .expect_err("none");
+        let err = block_on(svc.create_key(&MerchantId::new("nobody"), KeyOptions::default(), &cli))
+            .expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
         let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::ApiKey)));

@@ -75,7 +75,7 @@ impl ProfileService {
     ///     last_name: ShortText::parse("Lovelace").unwrap(),
     ///     attributes: AttributesPatch::default(),
     /// };
-    /// let acme = MerchantId("m1".into());
+    /// let acme = MerchantId::new("m1");
     /// let created = futures_executor::block_on(service.create(&acme, key.clone(), changes())).unwrap();
     /// assert_eq!(created.full_name(), "Ada Lovelace");
     /// let again = futures_executor::block_on(service.create(&acme, key, changes()));
@@ -89,7 +89,7 @@ impl ProfileService {
     ) -> Result<Profile, DomainError> {
         let now = self.clock.now();
         let profile = Profile::create(
-            ProfileId(self.ids.next_id()),
+            ProfileId::new(self.ids.next_id()),
             merchant.clone(),
             key,
             changes,
@@ -301,7 +301,7 @@ mod tests {
     }
 
     fn m(id: &str) -> MerchantId {
-        MerchantId(id.into())
+        MerchantId::new(id)
     }
 
     #[test]

@@ -207,7 +207,7 @@ impl QuizService {
             }
             None => {
                 let profile = Profile::create(
-                    ProfileId(self.ids.next_id()),
+                    ProfileId::new(self.ids.next_id()),
                     merchant.clone(),
                     request.key.clone(),
                     request.changes.clone(),
@@ -455,7 +455,7 @@ mod tests {
     }
 
     fn m() -> MerchantId {
-        MerchantId("m1".into())
+        MerchantId::new("m1")
     }
 
     fn request(template: TemplateChoice, expiry_days: Option<i64>) -> QuizRequest {
@@ -639,7 +639,7 @@ mod tests {
         let q = custom_quiz(&w);
         let link = QuizLink::Token(q.token.clone());
         let days = QuizExpiryDays::new(2).expect("valid");
-        let stranger = MerchantId("m2".into());
+        let stranger = MerchantId::new("m2");
         assert!(matches!(
             block_on(w.quizzes.extend(&stranger, &link, days)),
             Err(DomainError::NotFound(Resource::Quiz))

@@ -206,7 +206,7 @@ mod tests {
     }
 
     fn merchant(world: &World, id: &str, retention_days: Option<i64>) -> MerchantId {
-        let id = MerchantId(id.into());
+        let id = MerchantId::new(id);
         world.merchants.insert(Merchant {
             id: id.clone(),
             name: "Acme".into(),
@@ -235,7 +235,7 @@ mod tests {
             last_name: ShortText::parse("Lovelace").expect("valid"),
             attributes,
         };
-        let id = ProfileId(format!("p{n}"));
+        let id = ProfileId::new(format!("p{n}"));
         let mut profile =
             Profile::create(id.clone(), merchant.clone(), key, changes, DECIDED).expect("valid");
         profile.submitted = Some(SubmittedFormFields {

@@ -309,7 +309,7 @@ mod tests {
         });
         let user = User {
             id: "u1".into(),
-            merchant_id: MerchantId("m1".into()),
+            merchant_id: MerchantId::new("m1"),
             email: Email::parse("rev@example.com").expect("valid"),
             password_hash: PasswordHash::new(PASSWORD),
             role: Role::Reviewer,
@@ -336,7 +336,7 @@ mod tests {
 
     fn actions(audit: &MemoryAudit) -> Vec<AuditAction> {
         let all: Vec<AuditEntry> = block_on(audit.since(
-            &MerchantId("m1".into()),
+            &MerchantId::new("m1"),
             OffsetDateTime::UNIX_EPOCH,
             None,
             100,

@@ -65,7 +65,7 @@ impl TemplateService {
     ///     Arc::new(FixedClock::default()),
     ///     Arc::new(SequentialIds::default()),
     /// );
-    /// let acme = MerchantId("m1".into());
+    /// let acme = MerchantId::new("m1");
     /// let list = vec![(Feature::PassportUpload, Requirement::Required)];
     /// let t = futures_executor::block_on(service.create(&acme, "KYC".into(), &list)).unwrap();
     /// assert_eq!(t.list.get(Feature::PassportUpload), Requirement::Required);
@@ -150,7 +150,7 @@ mod tests {
     }
 
     fn m(id: &str) -> MerchantId {
-        MerchantId(id.into())
+        MerchantId::new(id)
     }
 
     #[test]

@@ -444,7 +444,7 @@ mod tests {
         };
         for id in ["m1", "m2"] {
             merchants.insert(Merchant {
-                id: MerchantId(id.into()),
+                id: MerchantId::new(id),
                 name: id.into(),
                 settings: settings.clone(),
                 created_at: OffsetDateTime::UNIX_EPOCH,
@@ -490,9 +490,9 @@ mod tests {
             last_name: ShortText::parse("Lovelace").expect("valid"),
             attributes: AttributesPatch::default(),
         };
-        let merchant = MerchantId(merchant.into());
+        let merchant = MerchantId::new(merchant);
         let mut profile = Profile::create(
-            ProfileId(id.into()),
+            ProfileId::new(id),
             merchant.clone(),
             key,
             changes,
@@ -527,7 +527,7 @@ mod tests {
     }
 
     fn status_of(w: &World, merchant: &str, id: &ProfileId) -> ProfileStatus {
-        let found = block_on(w.data.find_by_id(&MerchantId(merchant.into()), id));
+        let found = block_on(w.data.find_by_id(&MerchantId::new(merchant), id));
         found.expect("read").expect("found").status
     }
 
@@ -621,9 +621,9 @@ mod tests {
         );
         w.data.hand_in(Document {
             id: document.into(),
-            merchant_id: MerchantId("m1".into()),
+            merchant_id: MerchantId::new("m1"),
             profile_id: profile.clone(),
-            quiz_id: format!("q-{}", profile.0).into(),
+            quiz_id: format!("q-{}", profile).into(),
             step: Feature::DriverLicenceUpload,
             status: DocumentStatus::Pending,
             evidence: Evidence::Files(vec![StoredFile {

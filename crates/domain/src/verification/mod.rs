@@ -462,8 +462,8 @@ mod tests {
         let now = datetime!(2026-11-24 10:00 UTC);
         let mut v = Verification::queued(
             "v1".into(),
-            &MerchantId("m1".into()),
-            &ProfileId("p1".into()),
+            &MerchantId::new("m1"),
+            &ProfileId::new("p1"),
             &"q1".into(),
             now,
         );

@@ -351,7 +351,7 @@ mod tests {
         Delivery {
             id: "d1".into(),
             webhook_id: "w1".into(),
-            merchant_id: MerchantId("m1".into()),
+            merchant_id: MerchantId::new("m1"),
             event_id: "e1".into(),
             activity: Activity::ProfileCreated,
             status: DeliveryStatus::Pending,
@@ -367,7 +367,7 @@ mod tests {
     fn webhook(previous_until: Option<OffsetDateTime>) -> Webhook {
         Webhook {
             id: "w1".into(),
-            merchant_id: MerchantId("m1".into()),
+            merchant_id: MerchantId::new("m1"),
             url: WebhookUrl::stored("https://example.com/"),
             events: EventFilter::default(),
             description: String::new(),
