@@ -182,7 +182,7 @@ impl IdGenerator for Counter {
 #[tokio::test]
 async fn a_secret_is_stored_sealed_and_read_back_whole() {
     let f = fixture().await;
-    let key = MerchantRepository::find_key(&f.db, "key-1")
+    let key = MerchantRepository::find_key(&f.db, &"key-1".into())
         .await
         .expect("read")
         .expect("exists");
@@ -192,7 +192,7 @@ async fn a_secret_is_stored_sealed_and_read_back_whole() {
         Arc::new(Vault::new(&[8; 32])),
     )
     .expect("open");
-    let err = MerchantRepository::find_key(&wrong_vault, "key-1")
+    let err = MerchantRepository::find_key(&wrong_vault, &"key-1".into())
         .await
         .expect_err("another master key");
     assert!(matches!(err, StoreError::Internal(_)));

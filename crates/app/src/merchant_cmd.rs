@@ -76,12 +76,16 @@ pub async fn run(cmd: MerchantCommand) -> anyhow::Result<()> {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            merchants.set_key_networks(&key, networks).await?;
+            merchants
+                .set_key_networks(&key.as_str().into(), networks)
+                .await?;
             println!("{key} accepted from {shown}");
         }
         MerchantCommand::Key(KeyCommand::Disable { key, storage }) => {
             let merchants = wiring::merchant_service(&storage)?;
-            merchants.disable_key(&key, &Initiator::cli()).await?;
+            merchants
+                .disable_key(&key.as_str().into(), &Initiator::cli())
+                .await?;
             println!("disabled {key}");
         }
         MerchantCommand::User(cmd) => user(cmd).await?,
@@ -164,7 +168,7 @@ fn print_key(key: &ApiKey, json: bool, name: Option<&str>) {
     if json {
         let out = json!({
             "merchant_id": key.merchant_id.as_str(),
-            "api_key": key.key,
+            "api_key": key.key.as_str(),
             "api_secret": key.secret.expose_secret(),
             "access": key.access.as_str(),
         });

@@ -15,7 +15,8 @@ use crate::document::{Document, DocumentStatus, Evidence, FileType, Side, Stored
 use crate::event::{Activity, Event};
 use crate::ids::UserId;
 use crate::merchant::{
-    ApiKey, KeyAccess, Merchant, MerchantId, MerchantSettings, RetentionDays, SecretString,
+    ApiKey, ApiKeyId, KeyAccess, Merchant, MerchantId, MerchantSettings, RetentionDays,
+    SecretString,
 };
 use crate::note::{Note, NoteText};
 use crate::outbox::Entry;
@@ -1257,7 +1258,7 @@ async fn merchant_keys(p: Ports) {
     let m = seed_merchant(&p, "m1").await;
     let found = p
         .merchants
-        .find_key("key-m1")
+        .find_key(&"key-m1".into())
         .await
         .expect("read")
         .expect("found");
@@ -1265,24 +1266,24 @@ async fn merchant_keys(p: Ports) {
     let second = key_of(&merchant("m1"), "key-second");
     p.merchants.add_key(&second, 20).await.expect("added");
     p.merchants
-        .set_key_enabled("key-m1", false)
+        .set_key_enabled(&"key-m1".into(), false)
         .await
         .expect("disabled");
     let found = p
         .merchants
-        .find_key("key-m1")
+        .find_key(&"key-m1".into())
         .await
         .expect("read")
         .expect("found");
     assert!(!found.enabled);
     let net = "10.0.0.0/8".parse().expect("cidr");
     p.merchants
-        .set_key_networks("key-second", &[net])
+        .set_key_networks(&"key-second".into(), &[net])
         .await
         .expect("limited");
     let found = p
         .merchants
-        .find_key("key-second")
+        .find_key(&"key-second".into())
         .await
         .expect("read")
         .expect("found");
@@ -1293,7 +1294,7 @@ async fn merchant_keys(p: Ports) {
         .await
         .expect("read")
         .into_iter()
-        .map(|k| k.key)
+        .map(|k| k.key.to_string())
         .collect();
     assert_eq!(listed.len(), 2, "{listed:?}");
     assert!(listed.contains(&"key-m1".to_owned()) && listed.contains(&"key-second".to_owned()));
@@ -1304,8 +1305,8 @@ async fn merchant_keys(p: Ports) {
         ["key-m2"]
     );
     for missing in [
-        p.merchants.set_key_enabled("key-none", true).await,
-        p.merchants.set_key_networks("key-none", &[]).await,
+        p.merchants.set_key_enabled(&"key-none".into(), true).await,
+        p.merchants.set_key_networks(&"key-none".into(), &[]).await,
         p.merchants
             .add_key(&key_of(&merchant("nobody"), "key-x"), 20)
             .await,
@@ -1348,7 +1349,7 @@ async fn key_limit(p: Ports) {
         "{refused:?}"
     );
     p.merchants
-        .set_key_enabled("key-a", false)
+        .set_key_enabled(&"key-a".into(), false)
         .await
         .expect("disabled");
     add("key-c").await.expect("a disabled key does not count");
@@ -1367,9 +1368,13 @@ async fn key_access(p: Ports) {
         ..key_of(&merchant("m1"), "key-reader")
     };
     p.merchants.add_key(&read_only, 20).await.expect("added");
-    let found = p.merchants.find_key("key-reader").await.expect("read");
+    let found = p
+        .merchants
+        .find_key(&"key-reader".into())
+        .await
+        .expect("read");
     assert_eq!(found.map(|k| k.access), Some(KeyAccess::ReadOnly));
-    let found = p.merchants.find_key("key-m1").await.expect("read");
+    let found = p.merchants.find_key(&"key-m1".into()).await.expect("read");
     assert_eq!(found.map(|k| k.access), Some(KeyAccess::Full));
     let listed: Vec<(String, KeyAccess)> = p
         .merchants
@@ -1377,7 +1382,7 @@ async fn key_access(p: Ports) {
         .await
         .expect("read")
         .into_iter()
-        .map(|k| (k.key, k.access))
+        .map(|k| (k.key.to_string(), k.access))
         .collect();
     assert_eq!(
         listed,
@@ -1433,10 +1438,14 @@ async fn users_and_their_keys(p: Ports) {
         .set_enabled(&admin.email, false)
         .await
         .expect("disabled");
-    assert_eq!(disabled, ["key-made"]);
-    let key = p.merchants.find_key("key-made").await.expect("read");
+    assert_eq!(disabled, [ApiKeyId::new("key-made")]);
+    let key = p
+        .merchants
+        .find_key(&"key-made".into())
+        .await
+        .expect("read");
     assert!(!key.expect("kept").enabled, "the user's key died with it");
-    let cli_key = p.merchants.find_key("key-m1").await.expect("read");
+    let cli_key = p.merchants.find_key(&"key-m1".into()).await.expect("read");
     assert!(cli_key.expect("kept").enabled, "the CLI's key lives on");
     let missing = p
         .users

@@ -6,7 +6,8 @@ use std::fmt;
 
 use crate::validation::{Invalid, parse_object_id};
 
-macro_rules! object_id {
+/// An id's type: its text kept private, made by this service or read back from storage.
+macro_rules! text_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,11 +17,6 @@ macro_rules! object_id {
             /// An id this service made, or read back from storage.
             pub fn new(id: impl Into<String>) -> Self {
                 Self(id.into())
-            }
-
-            /// An id as a caller sent it: 1 to 32 letters or digits.
-            pub fn parse(raw: &str) -> Result<Self, Invalid> {
-                parse_object_id(raw).map(Self)
             }
 
             /// The id's text.
@@ -49,6 +45,25 @@ macro_rules! object_id {
     };
 }
 
+/// An id a caller may also send, as the interface's string(32).
+macro_rules! object_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        text_id!($(#[$doc])* $name);
+
+        impl $name {
+            /// An id as a caller sent it: 1 to 32 letters or digits.
+            pub fn parse(raw: &str) -> Result<Self, Invalid> {
+                parse_object_id(raw).map(Self)
+            }
+        }
+    };
+}
+
+text_id!(
+    /// An API key's public name (`key-` and 32 characters), sent in the `Api-Key` header;
+    /// its secret is apart, in the [`crate::merchant::ApiKey`].
+    ApiKeyId
+);
 object_id!(
     /// A merchant (a ULID).
     MerchantId

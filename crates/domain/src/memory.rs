@@ -15,7 +15,7 @@ use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DocumentId, FileId, QuizId};
-use crate::merchant::{ApiKey, Merchant, MerchantId, MerchantSettings, RetentionDays};
+use crate::merchant::{ApiKey, ApiKeyId, Merchant, MerchantId, MerchantSettings, RetentionDays};
 use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
@@ -403,11 +403,11 @@ impl MerchantRepository for MemoryMerchants {
         Ok(())
     }
 
-    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
+    async fn set_key_enabled(&self, key: &ApiKeyId, enabled: bool) -> StoreResult<()> {
         let mut keys = self.keys.lock().expect("lock");
         let stored = keys
             .iter_mut()
-            .find(|k| k.key == key)
+            .find(|k| &k.key == key)
             .ok_or(StoreError::Missing)?;
         stored.enabled = enabled;
         Ok(())
@@ -415,25 +415,25 @@ impl MerchantRepository for MemoryMerchants {
 
     async fn set_key_networks(
         &self,
-        key: &str,
+        key: &ApiKeyId,
         networks: &[crate::merchant::IpNet],
     ) -> StoreResult<()> {
         let mut keys = self.keys.lock().expect("lock");
         let stored = keys
             .iter_mut()
-            .find(|k| k.key == key)
+            .find(|k| &k.key == key)
             .ok_or(StoreError::Missing)?;
         stored.allowed_networks = networks.to_vec();
         Ok(())
     }
 
-    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
+    async fn find_key(&self, key: &ApiKeyId) -> StoreResult<Option<ApiKey>> {
         Ok(self
             .keys
             .lock()
             .expect("lock")
             .iter()
-            .find(|k| k.key == key)
+            .find(|k| &k.key == key)
             .cloned())
     }
 
@@ -1022,7 +1022,7 @@ impl UserRepository for MemoryUsers {
         Ok(users.iter().find(|u| u.email.key() == email.key()).cloned())
     }
 
-    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<String>> {
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<ApiKeyId>> {
         let id = self.with_user(email, |u| {
             u.enabled = enabled;
             u.id.clone()

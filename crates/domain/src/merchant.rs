@@ -6,8 +6,8 @@ pub use ipnet::IpNet;
 pub use secrecy::{ExposeSecret, SecretString};
 use time::OffsetDateTime;
 
-pub use crate::ids::MerchantId;
 use crate::ids::UserId;
+pub use crate::ids::{ApiKeyId, MerchantId};
 use crate::profile::Patch;
 use crate::validation::Invalid;
 use crate::verification::{MinimumAge, Policy};
@@ -110,7 +110,7 @@ pub struct KeyOptions {
 #[derive(Debug, Clone)]
 pub struct ApiKey {
     /// Public: sent in the `Api-Key` header.
-    pub key: String,
+    pub key: ApiKeyId,
     /// The merchant it belongs to.
     pub merchant_id: MerchantId,
     /// Shared secret for the request signature. Shown once at creation.

@@ -8,7 +8,9 @@ use crate::document::Document;
 use crate::error::Cause;
 use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
-use crate::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings, RetentionDays};
+use crate::merchant::{
+    ApiKey, ApiKeyId, IpNet, Merchant, MerchantId, MerchantSettings, RetentionDays,
+};
 use crate::note::Note;
 use crate::outbox::{Entry, Subscription};
 use crate::paging::{Page, Paged};
@@ -84,11 +86,11 @@ pub trait MerchantRepository: Send + Sync {
     /// `max_enabled` enabled keys (counted in the same transaction as the insert).
     async fn add_key(&self, key: &ApiKey, max_enabled: usize) -> StoreResult<()>;
     /// `Missing` when no such key exists.
-    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()>;
+    async fn set_key_enabled(&self, key: &ApiKeyId, enabled: bool) -> StoreResult<()>;
     /// `Missing` when no such key exists.
-    async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()>;
+    async fn set_key_networks(&self, key: &ApiKeyId, networks: &[IpNet]) -> StoreResult<()>;
     /// The key named by an `Api-Key` header, enabled or not.
-    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>>;
+    async fn find_key(&self, key: &ApiKeyId) -> StoreResult<Option<ApiKey>>;
     /// The merchant's keys, enabled or not, oldest first.
     async fn keys(&self, merchant: &MerchantId) -> StoreResult<Vec<ApiKey>>;
     /// `Missing` when the merchant does not exist.
@@ -444,7 +446,7 @@ pub trait UserRepository: Send + Sync {
     async fn find_by_email(&self, email: &Email) -> StoreResult<Option<User>>;
     /// `Missing` when no user has this e-mail. Disabling a user also disables, in the
     /// same transaction, every API key the user made; returns those keys.
-    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<String>>;
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<ApiKeyId>>;
     /// Sets (or with `None` removes) the user's second factor; `Missing` when no user has
     /// this e-mail. Stores may seal the secret.
     async fn set_totp(&self, email: &Email, secret: Option<&TotpSecret>) -> StoreResult<()>;

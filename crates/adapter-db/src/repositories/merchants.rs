@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::ids::UserId;
 use domain::merchant::{
-    ApiKey, ExposeSecret, IpNet, KeyAccess, Language, Merchant, MerchantId, MerchantSettings,
-    QuizExpiryDays, RetentionDays,
+    ApiKey, ApiKeyId, ExposeSecret, IpNet, KeyAccess, Language, Merchant, MerchantId,
+    MerchantSettings, QuizExpiryDays, RetentionDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::{MinimumAge, Policy};
@@ -162,10 +162,10 @@ fn networks_text(networks: &[IpNet]) -> String {
 impl ApiKeyRow {
     fn seal(key: &ApiKey, vault: &Vault) -> StoreResult<Self> {
         let sealed_secret = vault
-            .seal(key.secret.expose_secret().as_bytes(), &key.key)
+            .seal(key.secret.expose_secret().as_bytes(), key.key.as_str())
             .map_err(|e| StoreError::Internal(Box::new(e)))?;
         Ok(Self {
-            api_key: key.key.clone(),
+            api_key: key.key.as_str().to_owned(),
             merchant_id: key.merchant_id.as_str().to_owned(),
             sealed_secret,
             enabled: key.enabled,
@@ -185,7 +185,7 @@ impl ApiKeyRow {
         Ok(ApiKey {
             created_at: from_db("api_keys.created_at", self.created_at)?,
             created_by: self.created_by.map(UserId::new),
-            key: self.api_key,
+            key: ApiKeyId::new(self.api_key),
             merchant_id: MerchantId::new(self.merchant_id),
             secret: secret.into(),
             enabled: self.enabled,
@@ -274,8 +274,8 @@ impl MerchantRepository for Database {
         .await
     }
 
-    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
-        let key = key.to_owned();
+    async fn set_key_enabled(&self, key: &ApiKeyId, enabled: bool) -> StoreResult<()> {
+        let key = key.as_str().to_owned();
         self.write(move |conn| {
             let changed = diesel::update(api_keys::table.find(key))
                 .set(api_keys::enabled.eq(enabled))
@@ -285,8 +285,8 @@ impl MerchantRepository for Database {
         .await
     }
 
-    async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()> {
-        let (key, text) = (key.to_owned(), networks_text(networks));
+    async fn set_key_networks(&self, key: &ApiKeyId, networks: &[IpNet]) -> StoreResult<()> {
+        let (key, text) = (key.as_str().to_owned(), networks_text(networks));
         self.write(move |conn| {
             let changed = diesel::update(api_keys::table.find(key))
                 .set(api_keys::allowed_networks.eq(text))
@@ -296,8 +296,8 @@ impl MerchantRepository for Database {
         .await
     }
 
-    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
-        let key = key.to_owned();
+    async fn find_key(&self, key: &ApiKeyId) -> StoreResult<Option<ApiKey>> {
+        let key = key.as_str().to_owned();
         let row = self
             .read(move |conn| {
                 Ok(api_keys::table

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::merchant::MerchantId;
+use domain::merchant::{ApiKeyId, MerchantId};
 use domain::ports::{StoreError, StoreResult, UserRepository};
 use domain::profile::Email;
 use domain::user::{PasswordHash, Role, TotpSecret, User};
@@ -109,7 +109,7 @@ impl UserRepository for Database {
         row.map(|r| r.into_domain(&self.vault)).transpose()
     }
 
-    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<String>> {
+    async fn set_enabled(&self, email: &Email, enabled: bool) -> StoreResult<Vec<ApiKeyId>> {
         let key = email.key();
         self.write(move |conn| {
             let id = user_id(conn, &key)?;
@@ -127,7 +127,7 @@ impl UserRepository for Database {
             diesel::update(made)
                 .set(api_keys::enabled.eq(false))
                 .execute(conn)?;
-            Ok(keys)
+            Ok(keys.into_iter().map(ApiKeyId::new).collect())
         })
         .await
     }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use domain::merchant::{ApiKey, IpNet, Merchant, MerchantId, MerchantSettings};
+use domain::merchant::{ApiKey, ApiKeyId, IpNet, Merchant, MerchantId, MerchantSettings};
 use domain::ports::{MerchantRepository, StoreResult};
 
 /// How old a cached key may be (contract §11: a disabled key is refused within 1 s).
@@ -20,7 +20,7 @@ const MAX_KEYS: usize = 10_000;
 /// A `MerchantRepository` that answers `find_key` from memory when it can.
 pub struct CachedKeys<R> {
     inner: Arc<R>,
-    keys: Mutex<HashMap<String, (Instant, ApiKey)>>,
+    keys: Mutex<HashMap<ApiKeyId, (Instant, ApiKey)>>,
     max_age: Duration,
 }
 
@@ -43,7 +43,7 @@ impl<R: MerchantRepository> CachedKeys<R> {
         }
     }
 
-    fn forget(&self, key: &str) {
+    fn forget(&self, key: &ApiKeyId) {
         self.keys
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -53,7 +53,7 @@ impl<R: MerchantRepository> CachedKeys<R> {
 
 #[async_trait]
 impl<R: MerchantRepository> MerchantRepository for CachedKeys<R> {
-    async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
+    async fn find_key(&self, key: &ApiKeyId) -> StoreResult<Option<ApiKey>> {
         let now = Instant::now();
         {
             let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
@@ -74,18 +74,18 @@ impl<R: MerchantRepository> MerchantRepository for CachedKeys<R> {
                     keys.clear();
                 }
             }
-            keys.insert(key.to_owned(), (now, found.clone()));
+            keys.insert(key.clone(), (now, found.clone()));
         }
         Ok(found)
     }
 
-    async fn set_key_enabled(&self, key: &str, enabled: bool) -> StoreResult<()> {
+    async fn set_key_enabled(&self, key: &ApiKeyId, enabled: bool) -> StoreResult<()> {
         let result = self.inner.set_key_enabled(key, enabled).await;
         self.forget(key);
         result
     }
 
-    async fn set_key_networks(&self, key: &str, networks: &[IpNet]) -> StoreResult<()> {
+    async fn set_key_networks(&self, key: &ApiKeyId, networks: &[IpNet]) -> StoreResult<()> {
         let result = self.inner.set_key_networks(key, networks).await;
         self.forget(key);
         result
@@ -134,10 +134,10 @@ mod tests {
 
     #[async_trait]
     impl MerchantRepository for Counting {
-        async fn find_key(&self, key: &str) -> StoreResult<Option<ApiKey>> {
+        async fn find_key(&self, key: &ApiKeyId) -> StoreResult<Option<ApiKey>> {
             self.reads.fetch_add(1, Ordering::SeqCst);
-            Ok((key == "key-1").then(|| ApiKey {
-                key: key.into(),
+            Ok((key.as_str() == "key-1").then(|| ApiKey {
+                key: key.clone(),
                 merchant_id: MerchantId::new("m"),
                 secret: SecretString::from("sec-1"),
                 enabled: *self.enabled.lock().expect("lock"),
@@ -148,11 +148,11 @@ mod tests {
                 created_by: None,
             }))
         }
-        async fn set_key_enabled(&self, _: &str, enabled: bool) -> StoreResult<()> {
+        async fn set_key_enabled(&self, _: &ApiKeyId, enabled: bool) -> StoreResult<()> {
             *self.enabled.lock().expect("lock") = enabled;
             Ok(())
         }
-        async fn set_key_networks(&self, _: &str, _: &[IpNet]) -> StoreResult<()> {
+        async fn set_key_networks(&self, _: &ApiKeyId, _: &[IpNet]) -> StoreResult<()> {
             Ok(())
         }
         async fn create(&self, _: &Merchant, _: &ApiKey) -> StoreResult<()> {
@@ -188,7 +188,9 @@ mod tests {
         *inner.enabled.lock().expect("lock") = true;
         let cache = CachedKeys::with_max_age(inner.clone(), Duration::from_millis(200));
         for _ in 0..5 {
-            let key = run(cache.find_key("key-1")).expect("read").expect("key");
+            let key = run(cache.find_key(&"key-1".into()))
+                .expect("read")
+                .expect("key");
             assert_eq!(
                 key.access,
                 KeyAccess::ReadOnly,
@@ -197,7 +199,7 @@ mod tests {
         }
         assert_eq!(inner.reads.load(Ordering::SeqCst), 1);
         std::thread::sleep(Duration::from_millis(250));
-        run(cache.find_key("key-1")).expect("read");
+        run(cache.find_key(&"key-1".into())).expect("read");
         assert_eq!(
             inner.reads.load(Ordering::SeqCst),
             2,
@@ -210,7 +212,11 @@ mod tests {
         let inner = Arc::new(Counting::default());
         let cache = CachedKeys::new(inner.clone());
         for _ in 0..3 {
-            assert!(run(cache.find_key("key-guess")).expect("read").is_none());
+            assert!(
+                run(cache.find_key(&"key-guess".into()))
+                    .expect("read")
+                    .is_none()
+            );
         }
         assert_eq!(inner.reads.load(Ordering::SeqCst), 3);
     }
@@ -221,14 +227,14 @@ mod tests {
         *inner.enabled.lock().expect("lock") = true;
         let cache = CachedKeys::new(inner);
         assert!(
-            run(cache.find_key("key-1"))
+            run(cache.find_key(&"key-1".into()))
                 .expect("read")
                 .expect("key")
                 .enabled
         );
-        run(cache.set_key_enabled("key-1", false)).expect("disabled");
+        run(cache.set_key_enabled(&"key-1".into(), false)).expect("disabled");
         assert!(
-            !run(cache.find_key("key-1"))
+            !run(cache.find_key(&"key-1".into()))
                 .expect("read")
                 .expect("key")
                 .enabled

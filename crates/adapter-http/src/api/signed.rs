@@ -73,7 +73,7 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
         ));
     }
     if let Some(limiter) = &limits.api
-        && let Err(wait) = limiter.check(&key.key).await
+        && let Err(wait) = limiter.check(key.key.as_str()).await
     {
         return Err(ApiError::rate_limited(wait));
     }
@@ -125,12 +125,13 @@ async fn authenticate(
         .ok_or_else(|| {
             ApiError::unauthorized("API_KEY_REQUIRED", "The Api-Key header is required.")
         })?;
-    let key =
-        state.merchants.find_key(api_key).await?.ok_or_else(|| {
-            ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known.")
-        })?;
+    let key = state
+        .merchants
+        .find_key(&api_key.into())
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("API_KEY_INVALID", "The Api-Key is not known."))?;
     // Only a key that exists is named: the header of a stranger is whatever they wrote.
-    envelope::log_key_id(&key.key);
+    envelope::log_key_id(key.key.as_str());
     if !key.enabled {
         return Err(ApiError::unauthorized(
             "API_KEY_DISABLED",

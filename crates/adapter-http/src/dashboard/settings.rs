@@ -5,7 +5,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::merchant::{
-    ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, RetentionDays, SettingsChanges,
+    ApiKeyId, ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, RetentionDays,
+    SettingsChanges,
 };
 use domain::paging::Page;
 use domain::profile::Patch;
@@ -103,7 +104,7 @@ pub(super) async fn show(
             keys: keys
                 .iter()
                 .map(|k| KeyRow {
-                    key: k.key.clone(),
+                    key: k.key.to_string(),
                     read_only: k.access == KeyAccess::ReadOnly,
                     enabled: k.enabled,
                     created_at: rfc3339(k.created_at),
@@ -258,7 +259,7 @@ pub(super) async fn create_key(
         &NewKeyPage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
-            key: &key.key,
+            key: key.key.as_str(),
             secret: key.secret.expose_secret(),
         },
     ))
@@ -272,10 +273,11 @@ pub(super) async fn disable_key(
     key: web::Path<String>,
 ) -> Result<HttpResponse, DashboardError> {
     let session = &reviewer.session;
+    let key = ApiKeyId::new(key.into_inner());
     state
         .merchants
         .disable_key_of(&session.merchant_id, &key, &reviewer.initiator())
         .await?;
-    tracing::info!(reviewer = %session.user_id, api_key = %key.as_str(), "API key disabled in the dashboard");
+    tracing::info!(reviewer = %session.user_id, api_key = %key, "API key disabled in the dashboard");
     Ok(redirect_to(SETTINGS.to_owned()))
 }

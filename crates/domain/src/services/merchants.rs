@@ -4,7 +4,7 @@ use crate::audit::AuditAction;
 use crate::error::{DomainError, Resource};
 use crate::ids::UserId;
 use crate::merchant::{
-    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, CREDENTIAL_RANDOM_LEN, IpNet, KeyOptions,
+    API_KEY_PREFIX, API_SECRET_PREFIX, ApiKey, ApiKeyId, CREDENTIAL_RANDOM_LEN, IpNet, KeyOptions,
     MAX_ENABLED_KEYS, Merchant, MerchantId, MerchantSettings, SecretString, SettingsChanges,
 };
 use crate::ports::{AuditLog, Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
@@ -81,7 +81,7 @@ impl MerchantService {
                 &merchant.id,
                 &Initiator::cli(),
                 AuditAction::KeyCreated,
-                &key.key,
+                key.key.as_str(),
             )
             .await?;
         Ok((merchant, key))
@@ -119,13 +119,13 @@ impl MerchantService {
             Err(e) => return Err(e.into()),
         }
         self.audit
-            .record(merchant, by, AuditAction::KeyCreated, &key.key)
+            .record(merchant, by, AuditAction::KeyCreated, key.key.as_str())
             .await?;
         Ok(key)
     }
 
     /// Enables or disables a key; `NotFound(ApiKey)` when there is none.
-    pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> Result<(), DomainError> {
+    pub async fn set_key_enabled(&self, key: &ApiKeyId, enabled: bool) -> Result<(), DomainError> {
         match self.merchants.set_key_enabled(key, enabled).await {
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::ApiKey)),
             other => Ok(other?),
@@ -142,14 +142,14 @@ impl MerchantService {
     pub async fn disable_key_of(
         &self,
         merchant: &MerchantId,
-        key: &str,
+        key: &ApiKeyId,
         by: &Initiator,
     ) -> Result<(), DomainError> {
         match self.merchants.find_key(key).await? {
             Some(found) if &found.merchant_id == merchant => {
                 self.set_key_enabled(key, false).await?;
                 self.audit
-                    .record(merchant, by, AuditAction::KeyDisabled, key)
+                    .record(merchant, by, AuditAction::KeyDisabled, key.as_str())
                     .await
             }
             _ => Err(DomainError::NotFound(Resource::ApiKey)),
@@ -157,7 +157,7 @@ impl MerchantService {
     }
 
     /// Disables a key of whichever merchant holds it (the operator's CLI).
-    pub async fn disable_key(&self, key: &str, by: &Initiator) -> Result<(), DomainError> {
+    pub async fn disable_key(&self, key: &ApiKeyId, by: &Initiator) -> Result<(), DomainError> {
         let found = self
             .merchants
             .find_key(key)
@@ -169,7 +169,7 @@ impl MerchantService {
     /// Limits a key to requests from these networks (empty: from anywhere).
     pub async fn set_key_networks(
         &self,
-        key: &str,
+        key: &ApiKeyId,
         networks: Vec<IpNet>,
     ) -> Result<(), DomainError> {
         match self.merchants.set_key_networks(key, &networks).await {
@@ -179,7 +179,7 @@ impl MerchantService {
     }
 
     /// The credential named by an `Api-Key` header, enabled or not.
-    pub async fn find_key(&self, key: &str) -> Result<Option<ApiKey>, DomainError> {
+    pub async fn find_key(&self, key: &ApiKeyId) -> Result<Option<ApiKey>, DomainError> {
         Ok(self.merchants.find_key(key).await?)
     }
 
@@ -204,10 +204,10 @@ impl MerchantService {
         created_by: Option<UserId>,
     ) -> ApiKey {
         ApiKey {
-            key: format!(
+            key: ApiKeyId::new(format!(
                 "{API_KEY_PREFIX}{}",
                 self.secrets.base62(CREDENTIAL_RANDOM_LEN)
-            ),
+            )),
             merchant_id: merchant.clone(),
             secret: SecretString::from(format!(
                 "{API_SECRET_PREFIX}{}",
@@ -255,7 +255,7 @@ mod tests {
             "the first key may do everything"
         );
         assert!(
-            key.key.starts_with("key-") && key.key.len() == 36,
+            key.key.as_str().starts_with("key-") && key.key.as_str().len() == 36,
             "{}",
             key.key
         );
@@ -340,7 +340,7 @@ mod tests {
         let err = block_on(svc.create_key(&MerchantId::new("nobody"), KeyOptions::default(), &cli))
             .expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::Merchant)));
-        let err = block_on(svc.set_key_enabled("key-none", false)).expect_err("none");
+        let err = block_on(svc.set_key_enabled(&"key-none".into(), false)).expect_err("none");
         assert!(matches!(err, DomainError::NotFound(Resource::ApiKey)));
     }
 

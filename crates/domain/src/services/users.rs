@@ -3,7 +3,7 @@ use std::sync::Arc;
 use crate::audit::AuditAction;
 use crate::error::{DomainError, Resource};
 use crate::ids::UserId;
-use crate::merchant::MerchantId;
+use crate::merchant::{ApiKeyId, MerchantId};
 use crate::ports::{
     AuditLog, Clock, IdGenerator, MerchantRepository, OneTimeCodes, PasswordHasher,
     SecretGenerator, StoreError, UserRepository,
@@ -150,7 +150,7 @@ impl UserService {
 
     /// Disables the user with this e-mail: it can no longer sign in, its sessions end,
     /// and the API keys it made stop working. Returns those keys.
-    pub async fn disable(&self, email: &Email) -> Result<Vec<String>, DomainError> {
+    pub async fn disable(&self, email: &Email) -> Result<Vec<ApiKeyId>, DomainError> {
         let user = self.existing(email).await?;
         let keys = match self.users.set_enabled(email, false).await {
             Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::User)),
@@ -163,7 +163,7 @@ impl UserService {
             .await?;
         for key in &keys {
             self.audit
-                .record(merchant, &cli, AuditAction::KeyDisabled, key)
+                .record(merchant, &cli, AuditAction::KeyDisabled, key.as_str())
                 .await?;
         }
         Ok(keys)
