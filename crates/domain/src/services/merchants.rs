@@ -62,7 +62,7 @@ impl MerchantService {
     /// );
     /// let (merchant, key) = futures_executor::block_on(service.create("Acme")).unwrap();
     /// assert_eq!(merchant.name, "Acme");
-    /// assert!(key.key.starts_with("key-") && key.secret.expose_secret().starts_with("sec-"));
+    /// assert!(key.key.as_str().starts_with("key-") && key.secret.expose_secret().starts_with("sec-"));
     /// assert!(futures_executor::block_on(service.create("  ")).is_err(), "a name is required");
     /// ```
     pub async fn create(&self, name: &str) -> Result<(Merchant, ApiKey), DomainError> {
