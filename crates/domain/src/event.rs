@@ -1,6 +1,7 @@
 //! The activity log of a profile. Events are written with the change they record and
 //! never edited.
 
+use strum::{EnumString, IntoStaticStr, VariantArray};
 use time::OffsetDateTime;
 
 use crate::ids::{DocumentId, EventId};
@@ -38,8 +39,10 @@ impl EventStatus {
     }
 }
 
-/// What happened. The set is closed: merchants filter and count on these names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What happened. The set is closed: merchants filter and count on these names, the
+/// variants' in snake case (`profile_created`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 #[cfg_attr(feature = "stable-api", non_exhaustive)]
 pub enum Activity {
     /// A profile was created.
@@ -82,52 +85,16 @@ pub enum Activity {
 
 impl Activity {
     /// Every activity.
-    pub const ALL: [Activity; 17] = [
-        Self::ProfileCreated,
-        Self::ProfileUpdated,
-        Self::ProfileStatusChanged,
-        Self::ProfileDeleted,
-        Self::QuizCreated,
-        Self::QuizOpened,
-        Self::FormFieldsSubmitted,
-        Self::DocumentUploaded,
-        Self::QuizSubmitted,
-        Self::QuizExpired,
-        Self::QuizDeleted,
-        Self::QuizExtended,
-        Self::DocumentStatusChanged,
-        Self::DocumentDeleted,
-        Self::NoteCreated,
-        Self::VerificationCompleted,
-        Self::PersonalDataErased,
-    ];
+    pub const ALL: &'static [Activity] = <Self as VariantArray>::VARIANTS;
 
     /// The interface's name (`profile_created`...).
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::ProfileCreated => "profile_created",
-            Self::ProfileUpdated => "profile_updated",
-            Self::ProfileStatusChanged => "profile_status_changed",
-            Self::ProfileDeleted => "profile_deleted",
-            Self::QuizCreated => "quiz_created",
-            Self::QuizOpened => "quiz_opened",
-            Self::FormFieldsSubmitted => "form_fields_submitted",
-            Self::DocumentUploaded => "document_uploaded",
-            Self::QuizSubmitted => "quiz_submitted",
-            Self::QuizExpired => "quiz_expired",
-            Self::QuizDeleted => "quiz_deleted",
-            Self::QuizExtended => "quiz_extended",
-            Self::DocumentStatusChanged => "document_status_changed",
-            Self::DocumentDeleted => "document_deleted",
-            Self::NoteCreated => "note_created",
-            Self::VerificationCompleted => "verification_completed",
-            Self::PersonalDataErased => "personal_data_erased",
-        }
+        self.into()
     }
 
     /// The activity with this name, if any.
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.as_str() == name)
+        name.parse().ok()
     }
 }
 
@@ -281,9 +248,32 @@ mod tests {
 
     #[test]
     fn every_activity_name_parses_back() {
-        for activity in Activity::ALL {
+        for &activity in Activity::ALL {
             assert_eq!(Activity::parse(activity.as_str()), Some(activity));
         }
         assert_eq!(Activity::parse("unknown"), None);
+        assert_eq!(Activity::parse("Quiz_Opened"), None, "names are exact");
+        assert_eq!(
+            Activity::ALL.iter().map(Activity::as_str).collect::<Vec<_>>(),
+            [
+                "profile_created",
+                "profile_updated",
+                "profile_status_changed",
+                "profile_deleted",
+                "quiz_created",
+                "quiz_opened",
+                "form_fields_submitted",
+                "document_uploaded",
+                "quiz_submitted",
+                "quiz_expired",
+                "quiz_deleted",
+                "quiz_extended",
+                "document_status_changed",
+                "document_deleted",
+                "note_created",
+                "verification_completed",
+                "personal_data_erased",
+            ]
+        );
     }
 }

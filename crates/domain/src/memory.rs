@@ -753,7 +753,7 @@ fn merge<T: Clone>(slot: &mut Option<T>, value: &Option<T>) {
 
 /// Adds the steps `quiz` completed to those stored (another writer's stay).
 fn add_steps(stored: &mut Quiz, quiz: &Quiz) -> bool {
-    for step in Feature::ALL {
+    for &step in Feature::ALL {
         if quiz.completed.contains(step) {
             stored.completed.insert(step);
         }

@@ -1,13 +1,18 @@
 //! Verification templates: which of the 22 steps a quiz asks for.
 
+use strum::{EnumCount, EnumString, IntoStaticStr, VariantArray};
 use time::OffsetDateTime;
 
 use crate::ids::TemplateId;
 use crate::merchant::MerchantId;
 use crate::validation::Invalid;
 
-/// One verification step a template can ask for, in the interface's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// One verification step a template can ask for, in the interface's order. Its name in
+/// a template's `list` is the variant's, in snake case (`driver_licence_upload`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, VariantArray, EnumCount, IntoStaticStr, EnumString,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Feature {
     /// A driver's licence, front and back.
     DriverLicenceUpload,
@@ -57,66 +62,21 @@ pub enum Feature {
 
 impl Feature {
     /// Every step, in the interface's order.
-    pub const ALL: [Feature; 22] = [
-        Self::DriverLicenceUpload,
-        Self::PassportUpload,
-        Self::OtherIdUpload,
-        Self::SelfieUpload,
-        Self::BankStatementUpload,
-        Self::ReceiptUpload,
-        Self::UtilityBillUpload,
-        Self::VoidCheckUpload,
-        Self::AddressSubmit,
-        Self::MobilePhoneSubmit,
-        Self::EmailAddressSubmit,
-        Self::DateOfBirthSubmit,
-        Self::SsnSubmit,
-        Self::CanadianBankValidation,
-        Self::UsaCanadianBankValidation,
-        Self::AgreementSign,
-        Self::GoogleLogin,
-        Self::FacebookLogin,
-        Self::DeviceFingerPrint,
-        Self::CustomApplication,
-        Self::CanadianBankStatement,
-        Self::UtilityStatement,
-    ];
+    pub const ALL: &'static [Feature] = <Self as VariantArray>::VARIANTS;
 
     /// The member name in a template's `list`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Self::DriverLicenceUpload => "driver_licence_upload",
-            Self::PassportUpload => "passport_upload",
-            Self::OtherIdUpload => "other_id_upload",
-            Self::SelfieUpload => "selfie_upload",
-            Self::BankStatementUpload => "bank_statement_upload",
-            Self::ReceiptUpload => "receipt_upload",
-            Self::UtilityBillUpload => "utility_bill_upload",
-            Self::VoidCheckUpload => "void_check_upload",
-            Self::AddressSubmit => "address_submit",
-            Self::MobilePhoneSubmit => "mobile_phone_submit",
-            Self::EmailAddressSubmit => "email_address_submit",
-            Self::DateOfBirthSubmit => "date_of_birth_submit",
-            Self::SsnSubmit => "ssn_submit",
-            Self::CanadianBankValidation => "canadian_bank_validation",
-            Self::UsaCanadianBankValidation => "usa_canadian_bank_validation",
-            Self::AgreementSign => "agreement_sign",
-            Self::GoogleLogin => "google_login",
-            Self::FacebookLogin => "facebook_login",
-            Self::DeviceFingerPrint => "device_finger_print",
-            Self::CustomApplication => "custom_application",
-            Self::CanadianBankStatement => "canadian_bank_statement",
-            Self::UtilityStatement => "utility_statement",
-        }
+        self.into()
     }
 
     /// The step with this list member name, if any.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
+        name.parse().ok()
     }
 
-    fn index(&self) -> usize {
-        Self::ALL.iter().position(|f| f == self).unwrap_or_default()
+    /// Its place in the interface's order.
+    fn index(self) -> usize {
+        self as usize
     }
 }
 
@@ -201,7 +161,7 @@ impl Feature {
 
 /// A set of features, e.g. the steps a client has completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FeatureSet([bool; 22]);
+pub struct FeatureSet([bool; Feature::COUNT]);
 
 impl FeatureSet {
     /// Whether `feature` is in the set.
@@ -264,7 +224,7 @@ impl FeatureList {
 
     /// Every feature with its requirement, in the interface's order.
     pub fn iter(&self) -> impl Iterator<Item = (Feature, Requirement)> + '_ {
-        Feature::ALL.into_iter().map(|f| (f, self.get(f)))
+        Feature::ALL.iter().copied().map(|f| (f, self.get(f)))
     }
 
     /// A template must ask for something: at least one step required or optional.
@@ -311,6 +271,39 @@ mod tests {
         assert_eq!(names.len(), 22);
         assert_eq!(Feature::from_name("ssn_submit"), Some(Feature::SsnSubmit));
         assert_eq!(Feature::from_name("ssn"), None);
+        assert_eq!(Feature::from_name("SSN_SUBMIT"), None, "names are exact");
+    }
+
+    #[test]
+    fn the_names_are_the_interfaces_in_its_order() {
+        let names: Vec<_> = Feature::ALL.iter().map(Feature::name).collect();
+        assert_eq!(
+            names,
+            [
+                "driver_licence_upload",
+                "passport_upload",
+                "other_id_upload",
+                "selfie_upload",
+                "bank_statement_upload",
+                "receipt_upload",
+                "utility_bill_upload",
+                "void_check_upload",
+                "address_submit",
+                "mobile_phone_submit",
+                "email_address_submit",
+                "date_of_birth_submit",
+                "ssn_submit",
+                "canadian_bank_validation",
+                "usa_canadian_bank_validation",
+                "agreement_sign",
+                "google_login",
+                "facebook_login",
+                "device_finger_print",
+                "custom_application",
+                "canadian_bank_statement",
+                "utility_statement",
+            ]
+        );
     }
 
     #[test]

@@ -46,14 +46,15 @@ fn chars_of(text: &str) -> Result<Vec<(Feature, u8)>, String> {
         ));
     }
     Ok(Feature::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .map(|f| (f, bytes[slot(f)]))
         .collect())
 }
 
 fn encode(mut char_of: impl FnMut(Feature) -> u8) -> String {
     let mut out = [b'0'; SLOTS];
-    for feature in Feature::ALL {
+    for &feature in Feature::ALL {
         out[slot(feature)] = char_of(feature);
     }
     String::from_utf8_lossy(&out).into_owned()
@@ -98,7 +99,7 @@ mod tests {
     #[test]
     fn every_step_has_its_own_position() {
         let mut seen = [false; SLOTS];
-        for feature in Feature::ALL {
+        for &feature in Feature::ALL {
             assert!(!seen[slot(feature)], "{} shares a position", feature.name());
             seen[slot(feature)] = true;
         }

@@ -516,7 +516,7 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
             .get_result(conn)?;
         let mut merged =
             set_from_text(&stored).map_err(|e| corrupt("quizzes.completed_steps", e))?;
-        for feature in Feature::ALL.into_iter().filter(|f| done.contains(*f)) {
+        for feature in Feature::ALL.iter().copied().filter(|f| done.contains(*f)) {
             merged.insert(feature);
         }
         let changed = diesel::update(

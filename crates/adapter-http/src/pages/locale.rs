@@ -207,7 +207,7 @@ mod tests {
         // Every bundle builds, and every step has its name in each language.
         for language in Language::ALL {
             let locale = Locale::fixed(language);
-            for step in domain::template::Feature::ALL {
+            for &step in domain::template::Feature::ALL {
                 assert!(locale.has(&format!("step-{}", step.name())), "{step:?}");
             }
             for issue in domain::verification::QualityIssue::ALL {

@@ -323,7 +323,7 @@ pub fn template_list(asks_for_something: bool) -> Object {
             "Step name → 0 (not required), 1 (required) or 2 (optional); missing steps are 0 \
              (kept, on template/update).",
         ));
-    for feature in Feature::ALL {
+    for &feature in Feature::ALL {
         list = list.property(
             feature.name(),
             ObjectBuilder::new()
