@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(Activity::parse("unknown"), None);
         assert_eq!(Activity::parse("Quiz_Opened"), None, "names are exact");
         assert_eq!(
-            Activity::ALL.iter().map(Activity::as_str).collect::<Vec<_>>(),
+            Activity::ALL
+                .iter()
+                .map(Activity::as_str)
+                .collect::<Vec<_>>(),
             [
                 "profile_created",
                 "profile_updated",

@@ -13,7 +13,7 @@ use domain::ports::{
 };
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 
@@ -57,6 +57,17 @@ impl ObjectFiles {
     /// The bucket and prefix of `s3://BUCKET[/PREFIX]`, with the credentials, region and
     /// endpoint of the standard `AWS_*` variables.
     pub fn s3(url: &str, vault: Arc<Vault>) -> Result<Self, String> {
+        Self::s3_with(url, vault, &[])
+    }
+
+    /// As [`ObjectFiles::s3`], with `settings` (`aws_endpoint`, `aws_region`... as
+    /// `object_store` names them) over the `AWS_*` variables: for a process that talks to
+    /// more than one bucket, or a test that cannot change its environment.
+    pub fn s3_with(
+        url: &str,
+        vault: Arc<Vault>,
+        settings: &[(&str, &str)],
+    ) -> Result<Self, String> {
         let rest = url
             .strip_prefix("s3://")
             .ok_or_else(|| format!("not an s3:// address: {url}"))?;
@@ -64,7 +75,12 @@ impl ObjectFiles {
         if bucket.is_empty() {
             return Err(format!("no bucket in {url}"));
         }
-        let store = AmazonS3Builder::from_env()
+        let mut builder = AmazonS3Builder::from_env();
+        for &(key, value) in settings {
+            let key: AmazonS3ConfigKey = key.parse().map_err(|e| format!("{key}: {e}"))?;
+            builder = builder.with_config(key, value);
+        }
+        let store = builder
             .with_bucket_name(bucket)
             .build()
             .map_err(|e| format!("cannot use {url}: {e}"))?;

@@ -142,7 +142,7 @@ fn main() {
 
     // S3 needs moto; with IDV_TEST_REQUIRE_S3=1 (as in CI) its absence is a failure.
     let require_s3 = std::env::var("IDV_TEST_REQUIRE_S3").is_ok_and(|v| v == "1");
-    let skip_s3 = !support::s3::available() && !require_s3;
+    let skip_s3 = !fixtures::moto::available() && !require_s3;
     if skip_s3 {
         eprintln!("moto_server is not installed; the S3 tests are reported as ignored.");
     }

@@ -6,13 +6,12 @@ pub mod client;
 pub mod database;
 pub mod leaks;
 pub mod receiver;
-pub mod s3;
 mod server;
 
 pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
+pub use fixtures::moto::S3;
 pub use receiver::{Received, Receiver, SlowReceiver};
-pub use s3::S3;
 pub use server::{MASTER_KEY, Merchant, Server, idv};
 
 use serde_json::Value;

@@ -3,6 +3,8 @@
 //! `adapter-db`'s tests), so that the fakes the rules are tested on cannot drift from the
 //! real adapters. Enabled by the `contract` feature; checks panic on a broken promise.
 
+pub mod files;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
