@@ -1,5 +1,7 @@
 //! The port contract suite of `domain::contract`, run on SQLite and on PostgreSQL: the
-//! same promises the in-memory adapters keep. Each check gets a fresh database.
+//! same promises the in-memory adapters keep. Each check gets a fresh database. The
+//! rate limiter's contract runs on the limiter PostgreSQL shares between instances
+//! (SQLite has none: one process holds its budgets in memory).
 //! PostgreSQL (`IDV_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432`) is
 //! reported as ignored when unreachable, and fails under `IDV_TEST_REQUIRE_POSTGRES=1`.
 
@@ -7,6 +9,7 @@ use std::sync::Arc;
 
 use adapter_db::{Database, Vault};
 use diesel::{Connection, PgConnection, RunQueryDsl, sql_query};
+use domain::contract::limits::{LIMITER_CHECKS, LimiterCheck};
 use domain::contract::{CHECKS, Ports};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -58,7 +61,11 @@ fn on_sqlite(check: domain::contract::Check) -> Result<(), Failed> {
     Ok(())
 }
 
-fn on_postgres(name: &str, check: domain::contract::Check) -> Result<(), Failed> {
+/// Runs `with` on a fresh PostgreSQL database named for `name`, dropped afterwards.
+fn on_postgres(
+    name: &str,
+    with: impl FnOnce(Database) + std::panic::UnwindSafe,
+) -> Result<(), Failed> {
     let database = format!("idv_contract_{}_{}", std::process::id(), name);
     let mut admin = admin()?;
     sql_query(format!("DROP DATABASE IF EXISTS {database}"))
@@ -67,13 +74,27 @@ fn on_postgres(name: &str, check: domain::contract::Check) -> Result<(), Failed>
     sql_query(format!("CREATE DATABASE {database}"))
         .execute(&mut admin)
         .map_err(|e| e.to_string())?;
-    let outcome = std::panic::catch_unwind(|| {
-        run(check, ports_of(open(&format!("{}/{database}", server()))));
-    });
+    let url = format!("{}/{database}", server());
+    let outcome = std::panic::catch_unwind(move || with(open(&url)));
     // The pool is gone with the check; the database can go too.
     let _ =
         sql_query(format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)")).execute(&mut admin);
     outcome.map_err(|_| Failed::from("the check failed (see above)"))
+}
+
+fn limiter_on_postgres(name: &str, check: LimiterCheck) -> Result<(), Failed> {
+    on_postgres(&format!("limiter_{name}"), move |db| {
+        let quota = domain::contract::limits::LIMIT;
+        let limiter = db
+            .shared_limiter("contract", quota)
+            .expect("PostgreSQL shares limits");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(check(std::sync::Arc::new(limiter)));
+    })
 }
 
 fn main() {
@@ -96,7 +117,15 @@ fn main() {
         }));
         trials.push(
             Trial::test(format!("postgres::{name}"), move || {
-                on_postgres(name, check)
+                on_postgres(name, move |db| run(check, ports_of(db)))
+            })
+            .with_ignored_flag(skip_postgres),
+        );
+    }
+    for &(name, check) in LIMITER_CHECKS {
+        trials.push(
+            Trial::test(format!("postgres::limiter::{name}"), move || {
+                limiter_on_postgres(name, check)
             })
             .with_ignored_flag(skip_postgres),
         );

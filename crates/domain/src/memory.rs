@@ -24,8 +24,8 @@ use crate::ports::{
     VerificationRepository,
 };
 use crate::ports::{
-    Clock, IdGenerator, MerchantRepository, ProfileRepository, SecretGenerator, StoreError,
-    StoreResult,
+    Clock, IdGenerator, MerchantRepository, ProfileRepository, Quota, RateLimiter, SecretGenerator,
+    StoreError, StoreResult,
 };
 use crate::ports::{
     DocumentRepository, NoteRepository, ProfileWrite, QuizRepository, TemplateRepository,
@@ -63,6 +63,49 @@ impl Default for FixedClock {
 impl Clock for FixedClock {
     fn now(&self) -> OffsetDateTime {
         self.0
+    }
+}
+
+/// Rate limits in memory: the generic cell rate algorithm on `clock`, one theoretical
+/// arrival time per key. On a clock that stands still no budget ever refills.
+pub struct MemoryLimiter {
+    quota: Quota,
+    clock: Arc<dyn Clock>,
+    next: Mutex<std::collections::HashMap<String, OffsetDateTime>>,
+}
+
+impl std::fmt::Debug for MemoryLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryLimiter")
+            .field("quota", &self.quota)
+            .finish()
+    }
+}
+
+impl MemoryLimiter {
+    /// A limiter of `quota` on `clock`.
+    pub fn new(quota: Quota, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            quota,
+            clock,
+            next: Mutex::default(),
+        }
+    }
+}
+
+#[async_trait]
+impl RateLimiter for MemoryLimiter {
+    async fn check(&self, key: &str) -> Result<(), std::time::Duration> {
+        let now = self.clock.now();
+        let interval = time::Duration::try_from(self.quota.interval).unwrap_or(time::Duration::MAX);
+        let mut next = self.next.lock().expect("lock");
+        let arrival = next.get(key).copied().unwrap_or(now).max(now);
+        let allowed_at = arrival - interval * self.quota.burst.saturating_sub(1);
+        if allowed_at > now {
+            return Err((allowed_at - now).try_into().unwrap_or_default());
+        }
+        next.insert(key.to_owned(), arrival + interval);
+        Ok(())
     }
 }
 

@@ -4,6 +4,7 @@
 //! real adapters. Enabled by the `contract` feature; checks panic on a broken promise.
 
 pub mod files;
+pub mod limits;
 
 use std::future::Future;
 use std::pin::Pin;
