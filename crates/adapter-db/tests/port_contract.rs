@@ -35,6 +35,7 @@ fn ports_of(db: Database) -> Ports {
         notes: db.clone(),
         users: db.clone(),
         sessions: db.clone(),
+        webhooks: db.clone(),
         audit: db,
     }
 }

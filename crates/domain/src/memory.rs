@@ -4,6 +4,7 @@
 //! the real adapters change, completed steps and submitted fields merge, a profile's
 //! deletion takes everything under it.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -14,14 +15,14 @@ use time::macros::datetime;
 use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
-use crate::ids::{DocumentId, FileId, QuizId};
+use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, WebhookId};
 use crate::merchant::{ApiKey, ApiKeyId, Merchant, MerchantId, MerchantSettings, RetentionDays};
 use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
 use crate::ports::{
     AuditLog, IdentityIndex, ImageAnalysis, SessionRepository, Subscriptions, UserRepository,
-    VerificationRepository,
+    VerificationRepository, WebhookRepository,
 };
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, ProfileRepository, Quota, RateLimiter, SecretGenerator,
@@ -40,7 +41,7 @@ use crate::verification::{
     BarcodeReading, DocumentRead, FaceDescriptor, IdentityKind, ImageReport, MrzReading,
     Verification, VerificationStatus, Wanted,
 };
-use crate::webhook::Delivery;
+use crate::webhook::{Delivery, DeliveryStatus, DueDelivery, Notification, Webhook};
 
 /// An event as the log keeps it: without its subject, which only deliveries take.
 fn logged(entry: &Entry) -> Event {
@@ -71,7 +72,7 @@ impl Clock for FixedClock {
 pub struct MemoryLimiter {
     quota: Quota,
     clock: Arc<dyn Clock>,
-    next: Mutex<std::collections::HashMap<String, OffsetDateTime>>,
+    next: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
 impl std::fmt::Debug for MemoryLimiter {
@@ -153,6 +154,8 @@ pub struct MemoryProfiles {
     profiles: Mutex<Vec<Profile>>,
     events: Mutex<Vec<Event>>,
     deliveries: Mutex<Vec<Delivery>>,
+    /// What each delivery sends, taken from its event when it was owed.
+    notifications: Mutex<HashMap<DeliveryId, Notification>>,
     /// Each with when its claim lapses.
     verifications: Mutex<Vec<(Verification, Option<OffsetDateTime>)>>,
     quizzes: Mutex<Vec<Quiz>>,
@@ -186,6 +189,10 @@ impl MemoryProfiles {
     fn owe(&self, entry: &Entry) {
         let mut deliveries = self.deliveries.lock().expect("lock");
         deliveries.extend(entry.deliveries.iter().cloned());
+        let mut notifications = self.notifications.lock().expect("lock");
+        for delivery in &entry.deliveries {
+            notifications.insert(delivery.id.clone(), Notification::of(&entry.event));
+        }
     }
 
     /// Stores a document as a client's upload would, without its quiz or event: for tests
@@ -1227,6 +1234,195 @@ impl AuditLog for MemoryAudit {
         mine.sort_by(|a, b| b.id.cmp(&a.id));
         mine.truncate(limit);
         Ok(mine)
+    }
+}
+
+/// Webhook endpoints, over the same data as the deliveries the other repositories'
+/// outbox entries owe, with the worker's claims.
+#[derive(Debug)]
+pub struct MemoryWebhooks {
+    data: Arc<MemoryProfiles>,
+    webhooks: Mutex<Vec<Webhook>>,
+    /// When each claimed delivery's claim lapses.
+    claims: Mutex<HashMap<DeliveryId, OffsetDateTime>>,
+}
+
+impl MemoryWebhooks {
+    /// Endpoints beside `data`'s deliveries.
+    pub fn new(data: Arc<MemoryProfiles>) -> Self {
+        Self {
+            data,
+            webhooks: Mutex::default(),
+            claims: Mutex::default(),
+        }
+    }
+
+    /// Whether `webhook` exists and is enabled.
+    fn enabled(&self, webhook: &WebhookId) -> bool {
+        let webhooks = self.webhooks.lock().expect("lock");
+        webhooks.iter().any(|w| &w.id == webhook && w.enabled)
+    }
+}
+
+#[async_trait]
+impl WebhookRepository for MemoryWebhooks {
+    async fn insert(&self, webhook: &Webhook, max: usize) -> StoreResult<()> {
+        let mut webhooks = self.webhooks.lock().expect("lock");
+        let held = webhooks
+            .iter()
+            .filter(|w| w.merchant_id == webhook.merchant_id)
+            .count();
+        if held >= max {
+            return Err(StoreError::LimitReached);
+        }
+        webhooks.push(webhook.clone());
+        Ok(())
+    }
+
+    async fn find(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<Option<Webhook>> {
+        let webhooks = self.webhooks.lock().expect("lock");
+        Ok(webhooks
+            .iter()
+            .find(|w| &w.id == id && &w.merchant_id == merchant)
+            .cloned())
+    }
+
+    async fn list(&self, merchant: &MerchantId, page: Page) -> StoreResult<Paged<Webhook>> {
+        let webhooks = self.webhooks.lock().expect("lock");
+        let theirs = webhooks.iter().filter(|w| &w.merchant_id == merchant);
+        Ok(page_of(theirs.cloned().collect(), page))
+    }
+
+    async fn update(&self, webhook: &Webhook) -> StoreResult<()> {
+        let mut webhooks = self.webhooks.lock().expect("lock");
+        let stored = webhooks
+            .iter_mut()
+            .find(|w| w.id == webhook.id && w.merchant_id == webhook.merchant_id)
+            .ok_or(StoreError::Missing)?;
+        *stored = webhook.clone();
+        Ok(())
+    }
+
+    async fn delete(&self, merchant: &MerchantId, id: &WebhookId) -> StoreResult<()> {
+        let mut webhooks = self.webhooks.lock().expect("lock");
+        let before = webhooks.len();
+        webhooks.retain(|w| !(&w.id == id && &w.merchant_id == merchant));
+        if webhooks.len() == before {
+            return Err(StoreError::Missing);
+        }
+        let mut deliveries = self.data.deliveries.lock().expect("lock");
+        deliveries.retain(|d| &d.webhook_id != id);
+        Ok(())
+    }
+
+    async fn deliveries(&self, webhook: &WebhookId, page: Page) -> StoreResult<Paged<Delivery>> {
+        let deliveries = self.data.deliveries.lock().expect("lock");
+        let its = deliveries.iter().filter(|d| &d.webhook_id == webhook);
+        Ok(page_of(its.cloned().collect(), page))
+    }
+
+    async fn find_delivery(
+        &self,
+        merchant: &MerchantId,
+        id: &DeliveryId,
+    ) -> StoreResult<Option<Delivery>> {
+        let deliveries = self.data.deliveries.lock().expect("lock");
+        Ok(deliveries
+            .iter()
+            .find(|d| &d.id == id && &d.merchant_id == merchant)
+            .cloned())
+    }
+
+    async fn save_delivery(&self, delivery: &Delivery, disable_endpoint: bool) -> StoreResult<()> {
+        {
+            let mut deliveries = self.data.deliveries.lock().expect("lock");
+            let stored = deliveries
+                .iter_mut()
+                .find(|d| d.id == delivery.id)
+                .ok_or(StoreError::Missing)?;
+            *stored = Delivery {
+                status: delivery.status,
+                attempts: delivery.attempts,
+                last_status_code: delivery.last_status_code,
+                last_error: delivery.last_error.clone(),
+                next_attempt_at: delivery.next_attempt_at,
+                delivered_at: delivery.delivered_at,
+                ..stored.clone()
+            };
+        }
+        self.claims.lock().expect("lock").remove(&delivery.id);
+        if disable_endpoint {
+            let mut webhooks = self.webhooks.lock().expect("lock");
+            if let Some(w) = webhooks.iter_mut().find(|w| w.id == delivery.webhook_id) {
+                w.enabled = false;
+            }
+        }
+        Ok(())
+    }
+
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+        max: usize,
+        per_merchant: usize,
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let deliveries = self.data.deliveries.lock().expect("lock").clone();
+        let mut claims = self.claims.lock().expect("lock");
+        let claimed = |d: &Delivery| claims.get(&d.id).is_some_and(|lapses| *lapses > now);
+        let pending = |d: &&Delivery| d.status == DeliveryStatus::Pending;
+        let mut in_flight: HashMap<MerchantId, usize> = HashMap::new();
+        for d in deliveries.iter().filter(pending).filter(|d| claimed(d)) {
+            *in_flight.entry(d.merchant_id.clone()).or_default() += 1;
+        }
+        let mut due: Vec<&Delivery> = deliveries
+            .iter()
+            .filter(pending)
+            .filter(|d| d.next_attempt_at.is_some_and(|at| at <= now))
+            .filter(|d| !claimed(d) && self.enabled(&d.webhook_id))
+            .collect();
+        due.sort_by_key(|d| d.next_attempt_at);
+        // Merchants take their turns in the order of their oldest due delivery.
+        let mut merchants: Vec<&MerchantId> = Vec::new();
+        for d in &due {
+            if !merchants.contains(&&d.merchant_id) {
+                merchants.push(&d.merchant_id);
+            }
+        }
+        let mut chosen: Vec<Delivery> = Vec::new();
+        for merchant in merchants {
+            let busy = in_flight.get(merchant).copied().unwrap_or(0);
+            let room = per_merchant.saturating_sub(busy).min(max - chosen.len());
+            let theirs = due.iter().filter(|d| &d.merchant_id == merchant);
+            chosen.extend(theirs.take(room).map(|d| (*d).clone()));
+            if chosen.len() == max {
+                break;
+            }
+        }
+        let webhooks = self.webhooks.lock().expect("lock");
+        let notifications = self.data.notifications.lock().expect("lock");
+        let mut answer = Vec::new();
+        for delivery in chosen {
+            claims.insert(delivery.id.clone(), until);
+            let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
+            let notification = notifications.get(&delivery.id);
+            if let (Some(webhook), Some(notification)) = (webhook, notification) {
+                answer.push(DueDelivery {
+                    webhook: webhook.clone(),
+                    notification: notification.clone(),
+                    delivery,
+                });
+            }
+        }
+        Ok(answer)
+    }
+
+    async fn release(&self, ids: &[DeliveryId]) -> StoreResult<()> {
+        let mut claims = self.claims.lock().expect("lock");
+        for id in ids {
+            claims.remove(id);
+        }
+        Ok(())
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod files;
 pub mod limits;
+mod webhooks;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -27,7 +28,7 @@ use crate::paging::Page;
 use crate::ports::{
     AuditLog, DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository,
     ProfileWrite, QuizRepository, SessionRepository, StoreError, TemplateRepository,
-    UserRepository,
+    UserRepository, WebhookRepository,
 };
 use crate::profile::{
     AttributesPatch, DateOfBirth, Email, Patch, PhoneNumber, Profile, ProfileChanges,
@@ -57,6 +58,8 @@ pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     /// Dashboard sessions and counted sign-in attempts (of `users`).
     pub sessions: Arc<dyn SessionRepository>,
+    /// Webhook endpoints, their deliveries and the worker's claims.
+    pub webhooks: Arc<dyn WebhookRepository>,
     /// The audit trail.
     pub audit: Arc<dyn AuditLog>,
 }
@@ -147,6 +150,16 @@ pub const CHECKS: &[(&str, Check)] = &[
     (
         "retention_erases_the_personal_data_of_profiles_due_once",
         |p| Box::pin(retention(p)),
+    ),
+    ("webhooks_belong_to_their_merchant_within_its_limit", |p| {
+        Box::pin(webhooks::endpoints(p))
+    }),
+    ("deliveries_go_with_their_endpoint", |p| {
+        Box::pin(webhooks::deliveries_follow_their_endpoint(p))
+    }),
+    (
+        "a_due_delivery_goes_to_one_claimer_a_merchant_a_few_at_once",
+        |p| Box::pin(webhooks::claims(p)),
     ),
 ];
 
@@ -1738,7 +1751,7 @@ mod tests {
     use super::*;
     use crate::memory::{
         MemoryAudit, MemoryDocuments, MemoryMerchants, MemoryNotes, MemoryProfiles, MemoryQuizzes,
-        MemorySessions, MemoryTemplates, MemoryUsers,
+        MemorySessions, MemoryTemplates, MemoryUsers, MemoryWebhooks,
     };
 
     fn memory_ports() -> Ports {
@@ -1754,6 +1767,7 @@ mod tests {
             templates: Arc::new(MemoryTemplates::default()),
             quizzes: Arc::new(MemoryQuizzes::new(data.clone())),
             documents: Arc::new(MemoryDocuments(data.clone())),
+            webhooks: Arc::new(MemoryWebhooks::new(data.clone())),
             notes: Arc::new(MemoryNotes(data)),
         }
     }
