@@ -25,8 +25,8 @@ use crate::ports::{
     VerificationRepository, WebhookRepository,
 };
 use crate::ports::{
-    Clock, IdGenerator, MerchantRepository, ProfileRepository, Quota, RateLimiter, SecretGenerator,
-    StoreError, StoreResult,
+    Clock, IdGenerator, MerchantRepository, OneTimeCodes, PasswordHasher, ProfileRepository, Quota,
+    RateLimiter, SecretGenerator, StoreError, StoreResult,
 };
 use crate::ports::{
     DocumentRepository, NoteRepository, ProfileWrite, QuizRepository, TemplateRepository,
@@ -36,7 +36,7 @@ use crate::profile::{Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFor
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
 use crate::template::{Feature, Template};
-use crate::user::{TotpSecret, User};
+use crate::user::{Password, PasswordHash, TotpSecret, User};
 use crate::verification::{
     BarcodeReading, DocumentRead, FaceDescriptor, IdentityKind, ImageReport, MrzReading,
     Verification, VerificationStatus, Wanted,
@@ -64,6 +64,38 @@ impl Default for FixedClock {
 impl Clock for FixedClock {
     fn now(&self) -> OffsetDateTime {
         self.0
+    }
+}
+
+/// A hasher whose hash is the password itself: the rules, not Argon2, are what tests on
+/// it check.
+#[derive(Debug, Default)]
+pub struct PlainHasher;
+
+#[async_trait]
+impl PasswordHasher for PlainHasher {
+    async fn hash(&self, password: &Password) -> StoreResult<PasswordHash> {
+        Ok(PasswordHash::new(password.expose()))
+    }
+    async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool> {
+        Ok(password.expose() == hash.as_str())
+    }
+}
+
+/// One-time codes that are the secret's text reversed, whatever the time; every new
+/// secret is `654321`.
+#[derive(Debug, Default)]
+pub struct ReversedCodes;
+
+impl OneTimeCodes for ReversedCodes {
+    fn new_secret(&self) -> TotpSecret {
+        TotpSecret::new("654321")
+    }
+    fn verify(&self, secret: &TotpSecret, code: &str, _: OffsetDateTime) -> bool {
+        code == secret.expose().chars().rev().collect::<String>()
+    }
+    fn uri(&self, _: &TotpSecret, account: &str) -> String {
+        format!("otpauth://totp/{account}")
     }
 }
 

@@ -233,25 +233,13 @@ mod tests {
     use super::*;
     use crate::audit::AuditEntry;
     use crate::memory::{
-        FixedClock, MemoryAudit, MemoryMerchants, MemorySessions, MemoryUsers, SequentialIds,
+        FixedClock, MemoryAudit, MemoryMerchants, MemorySessions, MemoryUsers, PlainHasher,
+        ReversedCodes, SequentialIds,
     };
     use crate::merchant::MerchantId;
     use crate::ports::StoreResult;
     use crate::user::{PasswordHash, Role, TotpSecret};
     use futures_executor::block_on;
-
-    /// A hasher whose hash is the password itself: the rules, not Argon2, are tested here.
-    struct PlainHasher;
-
-    #[async_trait::async_trait]
-    impl PasswordHasher for PlainHasher {
-        async fn hash(&self, password: &Password) -> StoreResult<PasswordHash> {
-            Ok(PasswordHash::new(password.expose()))
-        }
-        async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool> {
-            Ok(password.expose() == hash.as_str())
-        }
-    }
 
     /// A hasher that always has more checks running than it allows.
     struct SaturatedHasher;
@@ -263,21 +251,6 @@ mod tests {
         }
         async fn verify(&self, _: &Password, _: &PasswordHash) -> StoreResult<bool> {
             Err(StoreError::Busy)
-        }
-    }
-
-    /// Codes that are the secret's text reversed, whatever the time.
-    struct ReversedCodes;
-
-    impl OneTimeCodes for ReversedCodes {
-        fn new_secret(&self) -> TotpSecret {
-            TotpSecret::new("654321")
-        }
-        fn verify(&self, secret: &TotpSecret, code: &str, _: OffsetDateTime) -> bool {
-            code == secret.expose().chars().rev().collect::<String>()
-        }
-        fn uri(&self, _: &TotpSecret, account: &str) -> String {
-            format!("otpauth://totp/{account}")
         }
     }
 

@@ -169,3 +169,199 @@ impl UserService {
         Ok(keys)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::{
+        FixedClock, MemoryAudit, MemoryMerchants, MemoryUsers, PlainHasher, ReversedCodes,
+        SequentialIds,
+    };
+    use crate::merchant::{ApiKey, KeyAccess, Merchant, MerchantSettings, SecretString};
+    use futures_executor::block_on;
+
+    struct Fixture {
+        service: UserService,
+        users: Arc<MemoryUsers>,
+        merchants: Arc<MemoryMerchants>,
+        audit: Arc<MemoryAudit>,
+        clock: Arc<FixedClock>,
+    }
+
+    fn key(
+        merchant: &MerchantId,
+        name: &str,
+        by: Option<&UserId>,
+        now: time::OffsetDateTime,
+    ) -> ApiKey {
+        ApiKey {
+            key: name.into(),
+            merchant_id: merchant.clone(),
+            secret: SecretString::from("sec"),
+            enabled: true,
+            compat_signature: false,
+            allowed_networks: Vec::new(),
+            access: KeyAccess::Full,
+            created_at: now,
+            created_by: by.cloned(),
+        }
+    }
+
+    fn fixture() -> Fixture {
+        let merchants = Arc::new(MemoryMerchants::default());
+        let users = Arc::new(MemoryUsers::new(merchants.clone()));
+        let audit = Arc::new(MemoryAudit::default());
+        let clock = Arc::new(FixedClock::default());
+        let ids = Arc::new(SequentialIds::default());
+        let service = UserService::new(UserPorts {
+            users: users.clone(),
+            merchants: merchants.clone(),
+            hasher: Arc::new(PlainHasher),
+            codes: Arc::new(ReversedCodes),
+            audit: audit.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            secrets: ids,
+        });
+        let merchant = Merchant {
+            id: MerchantId::new("m1"),
+            name: "Acme".into(),
+            settings: MerchantSettings::default(),
+            created_at: clock.0,
+        };
+        block_on(merchants.create(&merchant, &key(&merchant.id, "key-cli", None, clock.0)))
+            .expect("stored");
+        Fixture {
+            service,
+            users,
+            merchants,
+            audit,
+            clock,
+        }
+    }
+
+    fn email(text: &str) -> Email {
+        Email::parse(text).expect("valid")
+    }
+
+    /// The merchant's audit trail, oldest first: each entry's action and subject.
+    fn trail(f: &Fixture) -> Vec<(AuditAction, String)> {
+        let entries =
+            block_on(f.audit.since(&MerchantId::new("m1"), f.clock.0, None, 100)).expect("read");
+        entries.into_iter().map(|e| (e.action, e.subject)).collect()
+    }
+
+    #[test]
+    fn a_user_is_made_once_per_address_with_the_password_given_or_one_made() {
+        let f = fixture();
+        let m1 = MerchantId::new("m1");
+        let given = Password::parse("a long enough passphrase").expect("valid");
+        let (user, shown) =
+            block_on(
+                f.service
+                    .create(&m1, email("rev@example.com"), Role::Reviewer, Some(given)),
+            )
+            .expect("made");
+        assert!(shown.is_none(), "a chosen password is not shown back");
+        assert_eq!(user.password_hash.as_str(), "a long enough passphrase");
+        let (_, made) =
+            block_on(
+                f.service
+                    .create(&m1, email("admin@example.com"), Role::Admin, None),
+            )
+            .expect("made");
+        let made = made.expect("a made password is shown once");
+        assert!(made.expose().len() >= GENERATED_PASSWORD_LEN);
+        let again = block_on(
+            f.service
+                .create(&m1, email("REV@example.com"), Role::Admin, None),
+        );
+        assert!(matches!(again, Err(DomainError::UserExists)), "{again:?}");
+        let nobody = block_on(f.service.create(
+            &MerchantId::new("nobody"),
+            email("x@example.com"),
+            Role::Admin,
+            None,
+        ));
+        assert!(
+            matches!(nobody, Err(DomainError::NotFound(Resource::Merchant))),
+            "{nobody:?}"
+        );
+        assert_eq!(
+            trail(&f),
+            [
+                (
+                    AuditAction::UserCreated,
+                    "rev@example.com (reviewer)".into()
+                ),
+                (AuditAction::UserCreated, "admin@example.com (admin)".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_second_factor_is_set_and_recorded() {
+        let f = fixture();
+        let m1 = MerchantId::new("m1");
+        block_on(
+            f.service
+                .create(&m1, email("rev@example.com"), Role::Reviewer, None),
+        )
+        .expect("made");
+        let (secret, uri) = block_on(f.service.set_totp(&email("rev@example.com"))).expect("set");
+        assert_eq!(secret.expose(), "654321");
+        assert_eq!(uri, "otpauth://totp/rev@example.com");
+        let stored = block_on(f.users.find_by_email(&email("rev@example.com")))
+            .expect("read")
+            .and_then(|u| u.totp)
+            .expect("a second factor");
+        assert_eq!(stored.expose(), "654321");
+        let unknown = block_on(f.service.set_totp(&email("who@example.com")));
+        assert!(
+            matches!(unknown, Err(DomainError::NotFound(Resource::User))),
+            "{unknown:?}"
+        );
+        assert_eq!(
+            trail(&f).last(),
+            Some(&(AuditAction::SecondFactorSet, "rev@example.com".into()))
+        );
+    }
+
+    #[test]
+    fn a_disabled_user_takes_the_keys_it_made_with_it() {
+        let f = fixture();
+        let m1 = MerchantId::new("m1");
+        let (user, _) =
+            block_on(
+                f.service
+                    .create(&m1, email("admin@example.com"), Role::Admin, None),
+            )
+            .expect("made");
+        block_on(
+            f.merchants
+                .add_key(&key(&m1, "key-made", Some(&user.id), f.clock.0), 20),
+        )
+        .expect("added");
+        let keys = block_on(f.service.disable(&email("admin@example.com"))).expect("disabled");
+        assert_eq!(keys, [ApiKeyId::new("key-made")]);
+        let made = block_on(f.merchants.find_key(&"key-made".into())).expect("read");
+        assert!(!made.expect("kept").enabled);
+        let cli = block_on(f.merchants.find_key(&"key-cli".into())).expect("read");
+        assert!(cli.expect("kept").enabled, "a key the CLI made stays");
+        let user = block_on(f.users.find_by_email(&email("admin@example.com"))).expect("read");
+        assert!(!user.expect("kept").enabled);
+        let tail: Vec<_> = trail(&f).into_iter().skip(1).collect();
+        assert_eq!(
+            tail,
+            [
+                (AuditAction::UserDisabled, "admin@example.com".into()),
+                (AuditAction::KeyDisabled, "key-made".into()),
+            ]
+        );
+        let unknown = block_on(f.service.disable(&email("who@example.com")));
+        assert!(
+            matches!(unknown, Err(DomainError::NotFound(Resource::User))),
+            "{unknown:?}"
+        );
+    }
+}

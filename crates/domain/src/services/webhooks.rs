@@ -283,3 +283,264 @@ impl WebhookService {
         WebhookSecret::from_url_token(&self.secrets.url_token(SECRET_BYTES))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Activity, Event};
+    use crate::memory::{FixedClock, MemoryProfiles, MemoryWebhooks, SequentialIds};
+    use crate::outbox::Entry;
+    use crate::ports::ProfileRepository;
+    use crate::profile::{
+        AttributesPatch, Email, PhoneNumber, Profile, ProfileChanges, ProfileId, ProfileKey,
+        ShortText,
+    };
+    use crate::webhook::{Answer, DeliveryStatus, Notification, Outcome};
+    use futures_executor::block_on;
+
+    struct Fixture {
+        service: WebhookService,
+        data: Arc<MemoryProfiles>,
+        clock: Arc<FixedClock>,
+    }
+
+    fn fixture() -> Fixture {
+        let data = Arc::new(MemoryProfiles::default());
+        let clock = Arc::new(FixedClock::default());
+        let ids = Arc::new(SequentialIds::default());
+        let service = WebhookService::new(
+            Arc::new(MemoryWebhooks::new(data.clone())),
+            clock.clone(),
+            ids.clone(),
+            ids,
+            false,
+        );
+        Fixture {
+            service,
+            data,
+            clock,
+        }
+    }
+
+    fn m(id: &str) -> MerchantId {
+        MerchantId::new(id)
+    }
+
+    fn at(url: &str) -> WebhookInput {
+        WebhookInput {
+            url: Some(url.to_owned()),
+            ..WebhookInput::default()
+        }
+    }
+
+    /// Stores a profile whose creation owes one delivery to each of `webhooks`.
+    fn owe(f: &Fixture, merchant: &MerchantId, webhooks: &[&Webhook]) -> Vec<DeliveryId> {
+        let key = ProfileKey {
+            email: Email::parse("ada@example.com").expect("valid"),
+            mobile: PhoneNumber::parse("4165550101").expect("valid"),
+        };
+        let changes = ProfileChanges {
+            first_name: ShortText::parse("Ada").expect("valid"),
+            last_name: ShortText::parse("Lovelace").expect("valid"),
+            attributes: AttributesPatch::default(),
+        };
+        let profile = Profile::create(
+            ProfileId::new("p1"),
+            merchant.clone(),
+            key,
+            changes,
+            f.clock.0,
+        )
+        .expect("valid");
+        let event = Event::about(
+            "e1".into(),
+            &profile,
+            Activity::ProfileCreated,
+            "",
+            f.clock.0,
+        );
+        let deliveries: Vec<Delivery> = webhooks
+            .iter()
+            .map(|w| Delivery::owed(format!("d-{}", w.id).into(), &w.id, &event))
+            .collect();
+        let ids = deliveries.iter().map(|d| d.id.clone()).collect();
+        block_on(f.data.insert(&profile, &Entry { event, deliveries })).expect("stored");
+        ids
+    }
+
+    /// A receiver that answers every attempt with `code`.
+    struct Answers(u16);
+
+    #[async_trait::async_trait]
+    impl WebhookSender for Answers {
+        async fn send(&self, _: &Webhook, _: &Notification, _: time::OffsetDateTime) -> Answer {
+            Answer::Status {
+                code: self.0,
+                retry_after: None,
+            }
+        }
+    }
+
+    #[test]
+    fn registering_names_every_bad_field_and_stops_at_the_limit() {
+        let f = fixture();
+        let refused = block_on(f.service.create(
+            &m("m1"),
+            WebhookInput {
+                url: None,
+                events: Some(vec!["no_such_activity".into()]),
+                ..WebhookInput::default()
+            },
+        ));
+        let Err(DomainError::Invalid(violations)) = refused else {
+            panic!("refused: {refused:?}");
+        };
+        let fields: Vec<&str> = violations.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["url", "events"]);
+        let refused = block_on(f.service.create(&m("m1"), at("http://10.0.0.1/hook")));
+        assert!(
+            matches!(refused, Err(DomainError::Invalid(_))),
+            "{refused:?}"
+        );
+        let made = block_on(
+            f.service
+                .create(&m("m1"), at("https://hooks.example.com/a")),
+        )
+        .expect("registered");
+        assert!(made.enabled && made.events == EventFilter::default());
+        assert!(made.secret.expose().starts_with("whsec_"));
+        for _ in 1..MAX_WEBHOOKS {
+            block_on(
+                f.service
+                    .create(&m("m1"), at("https://hooks.example.com/b")),
+            )
+            .expect("registered");
+        }
+        let over = block_on(
+            f.service
+                .create(&m("m1"), at("https://hooks.example.com/c")),
+        );
+        assert!(
+            matches!(over, Err(DomainError::WebhookLimitReached)),
+            "{over:?}"
+        );
+        block_on(
+            f.service
+                .create(&m("m2"), at("https://hooks.example.com/c")),
+        )
+        .expect("another merchant's limit is its own");
+    }
+
+    #[test]
+    fn another_merchants_endpoint_is_not_found() {
+        let f = fixture();
+        let theirs = block_on(
+            f.service
+                .create(&m("m1"), at("https://hooks.example.com/a")),
+        )
+        .expect("registered");
+        let me = m("m2");
+        let not_found = |r: Result<(), DomainError>| {
+            assert!(
+                matches!(r, Err(DomainError::NotFound(Resource::Webhook))),
+                "{r:?}"
+            );
+        };
+        not_found(block_on(f.service.get(&me, &theirs.id)).map(drop));
+        not_found(block_on(f.service.update(&me, &theirs.id, WebhookInput::default())).map(drop));
+        not_found(block_on(f.service.rotate_secret(&me, &theirs.id)).map(drop));
+        not_found(block_on(f.service.deliveries(&me, &theirs.id, Page::default())).map(drop));
+        not_found(block_on(f.service.delete(&me, &theirs.id)).map(drop));
+        assert!(
+            block_on(f.service.get(&m("m1"), &theirs.id)).is_ok(),
+            "still there"
+        );
+    }
+
+    #[test]
+    fn a_rotated_secret_keeps_signing_for_the_overlap() {
+        let f = fixture();
+        let made = block_on(
+            f.service
+                .create(&m("m1"), at("https://hooks.example.com/a")),
+        )
+        .expect("registered");
+        let rotated = block_on(f.service.rotate_secret(&m("m1"), &made.id)).expect("rotated");
+        assert_ne!(rotated.secret.expose(), made.secret.expose());
+        let previous = rotated
+            .previous_secret
+            .as_ref()
+            .expect("the old one retires");
+        assert_eq!(previous.secret.expose(), made.secret.expose());
+        assert_eq!(previous.until, f.clock.0 + ROTATION_OVERLAP);
+        let stored = block_on(f.service.get(&m("m1"), &made.id)).expect("found");
+        assert_eq!(stored.signing_secrets(f.clock.0).len(), 2);
+        assert_eq!(stored.signing_secrets(previous.until).len(), 1);
+    }
+
+    #[test]
+    fn an_attempt_records_its_answer_and_a_410_turns_the_endpoint_off() {
+        let f = fixture();
+        let merchant = m("m1");
+        let ok = block_on(
+            f.service
+                .create(&merchant, at("https://hooks.example.com/ok")),
+        )
+        .expect("registered");
+        let gone = block_on(
+            f.service
+                .create(&merchant, at("https://hooks.example.com/gone")),
+        )
+        .expect("registered");
+        let owed = owe(&f, &merchant, &[&ok, &gone]);
+        let due = block_on(f.service.claim_due(10)).expect("claimed");
+        assert_eq!(due.len(), 2);
+        for claimed in due {
+            let answer = if claimed.webhook.id == ok.id {
+                204
+            } else {
+                410
+            };
+            let outcome = block_on(f.service.attempt(&Answers(answer), claimed)).expect("tried");
+            let expected = if answer == 204 {
+                Outcome::Succeeded
+            } else {
+                Outcome::EndpointGone
+            };
+            assert_eq!(outcome, expected);
+        }
+        let delivered =
+            block_on(f.service.deliveries(&merchant, &ok.id, Page::default())).expect("read");
+        assert_eq!(delivered.items[0].status, DeliveryStatus::Succeeded);
+        assert_eq!(delivered.items[0].last_status_code, Some(204));
+        let off = block_on(f.service.get(&merchant, &gone.id)).expect("kept");
+        assert!(!off.enabled, "a 410 turns the endpoint off");
+        // The merchant may try a failed delivery again once the endpoint is back.
+        let retried = block_on(f.service.retry(&merchant, &owed[1])).expect("retried");
+        assert_eq!(retried.status, DeliveryStatus::Pending);
+        assert!(
+            block_on(f.service.claim_due(10))
+                .expect("claimed")
+                .is_empty()
+        );
+        block_on(f.service.update(
+            &merchant,
+            &gone.id,
+            WebhookInput {
+                enabled: Some(true),
+                ..WebhookInput::default()
+            },
+        ))
+        .expect("enabled");
+        let again = block_on(f.service.claim_due(10)).expect("claimed");
+        assert_eq!(
+            again.iter().map(|d| &d.delivery.id).collect::<Vec<_>>(),
+            [&owed[1]]
+        );
+        let missing = block_on(f.service.retry(&m("m2"), &owed[1]));
+        assert!(
+            matches!(missing, Err(DomainError::NotFound(Resource::Delivery))),
+            "{missing:?}"
+        );
+    }
+}
