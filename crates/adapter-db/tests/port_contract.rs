@@ -36,6 +36,8 @@ fn ports_of(db: Database) -> Ports {
         users: db.clone(),
         sessions: db.clone(),
         webhooks: db.clone(),
+        verifications: db.clone(),
+        identities: db.clone(),
         audit: db,
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod files;
 pub mod limits;
+mod verifications;
 mod webhooks;
 
 use std::future::Future;
@@ -26,9 +27,9 @@ use crate::note::{Note, NoteText};
 use crate::outbox::Entry;
 use crate::paging::Page;
 use crate::ports::{
-    AuditLog, DocumentRepository, MerchantRepository, NoteRepository, ProfileRepository,
-    ProfileWrite, QuizRepository, SessionRepository, StoreError, TemplateRepository,
-    UserRepository, WebhookRepository,
+    AuditLog, DocumentRepository, IdentityIndex, MerchantRepository, NoteRepository,
+    ProfileRepository, ProfileWrite, QuizRepository, SessionRepository, StoreError,
+    TemplateRepository, UserRepository, VerificationRepository, WebhookRepository,
 };
 use crate::profile::{
     AttributesPatch, DateOfBirth, Email, Patch, PhoneNumber, Profile, ProfileChanges,
@@ -58,6 +59,10 @@ pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     /// Dashboard sessions and counted sign-in attempts (of `users`).
     pub sessions: Arc<dyn SessionRepository>,
+    /// Verifications and their queue.
+    pub verifications: Arc<dyn VerificationRepository>,
+    /// The blind index of identity values.
+    pub identities: Arc<dyn IdentityIndex>,
     /// Webhook endpoints, their deliveries and the worker's claims.
     pub webhooks: Arc<dyn WebhookRepository>,
     /// The audit trail.
@@ -160,6 +165,14 @@ pub const CHECKS: &[(&str, Check)] = &[
     (
         "a_due_delivery_goes_to_one_claimer_a_merchant_a_few_at_once",
         |p| Box::pin(webhooks::claims(p)),
+    ),
+    (
+        "a_queued_verification_goes_to_one_claimer_until_completed",
+        |p| Box::pin(verifications::queue_and_claims(p)),
+    ),
+    (
+        "the_identity_index_counts_the_merchants_other_holders",
+        |p| Box::pin(verifications::identities(p)),
     ),
 ];
 
@@ -1750,8 +1763,9 @@ pub fn run_all(
 mod tests {
     use super::*;
     use crate::memory::{
-        MemoryAudit, MemoryDocuments, MemoryMerchants, MemoryNotes, MemoryProfiles, MemoryQuizzes,
-        MemorySessions, MemoryTemplates, MemoryUsers, MemoryWebhooks,
+        MemoryAudit, MemoryDocuments, MemoryIdentityIndex, MemoryMerchants, MemoryNotes,
+        MemoryProfiles, MemoryQuizzes, MemorySessions, MemoryTemplates, MemoryUsers,
+        MemoryVerifications, MemoryWebhooks,
     };
 
     fn memory_ports() -> Ports {
@@ -1768,6 +1782,8 @@ mod tests {
             quizzes: Arc::new(MemoryQuizzes::new(data.clone())),
             documents: Arc::new(MemoryDocuments(data.clone())),
             webhooks: Arc::new(MemoryWebhooks::new(data.clone())),
+            verifications: Arc::new(MemoryVerifications(data.clone())),
+            identities: Arc::new(MemoryIdentityIndex::default()),
             notes: Arc::new(MemoryNotes(data)),
         }
     }
