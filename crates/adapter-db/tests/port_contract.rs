@@ -36,6 +36,7 @@ fn ports_of(db: Database) -> Ports {
         users: db.clone(),
         sessions: db.clone(),
         webhooks: db.clone(),
+        subscriptions: db.clone(),
         verifications: db.clone(),
         identities: db.clone(),
         audit: db,

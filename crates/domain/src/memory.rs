@@ -1458,6 +1458,21 @@ impl WebhookRepository for MemoryWebhooks {
     }
 }
 
+#[async_trait]
+impl Subscriptions for MemoryWebhooks {
+    async fn subscriptions(&self, merchant: &MerchantId) -> StoreResult<Vec<Subscription>> {
+        let webhooks = self.webhooks.lock().expect("lock");
+        Ok(webhooks
+            .iter()
+            .filter(|w| &w.merchant_id == merchant && w.enabled)
+            .map(|w| Subscription {
+                webhook_id: w.id.clone(),
+                events: w.events.clone(),
+            })
+            .collect())
+    }
+}
+
 /// What each merchant's endpoints listen to, set by the test.
 #[derive(Debug, Default)]
 pub struct MemorySubscriptions(Mutex<Vec<(MerchantId, Vec<Subscription>)>>);

@@ -28,7 +28,7 @@ use crate::outbox::Entry;
 use crate::paging::Page;
 use crate::ports::{
     AuditLog, DocumentRepository, IdentityIndex, MerchantRepository, NoteRepository,
-    ProfileRepository, ProfileWrite, QuizRepository, SessionRepository, StoreError,
+    ProfileRepository, ProfileWrite, QuizRepository, SessionRepository, StoreError, Subscriptions,
     TemplateRepository, UserRepository, VerificationRepository, WebhookRepository,
 };
 use crate::profile::{
@@ -59,6 +59,8 @@ pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     /// Dashboard sessions and counted sign-in attempts (of `users`).
     pub sessions: Arc<dyn SessionRepository>,
+    /// What each merchant's enabled endpoints listen to (over `webhooks`).
+    pub subscriptions: Arc<dyn Subscriptions>,
     /// Verifications and their queue.
     pub verifications: Arc<dyn VerificationRepository>,
     /// The blind index of identity values.
@@ -165,6 +167,10 @@ pub const CHECKS: &[(&str, Check)] = &[
     (
         "a_due_delivery_goes_to_one_claimer_a_merchant_a_few_at_once",
         |p| Box::pin(webhooks::claims(p)),
+    ),
+    (
+        "subscriptions_are_the_enabled_endpoints_and_what_they_want",
+        |p| Box::pin(webhooks::subscriptions(p)),
     ),
     (
         "a_queued_verification_goes_to_one_claimer_until_completed",
@@ -1772,6 +1778,7 @@ mod tests {
         let data = Arc::new(MemoryProfiles::default());
         let merchants = Arc::new(MemoryMerchants::default());
         let users = Arc::new(MemoryUsers::new(merchants.clone()));
+        let webhooks = Arc::new(MemoryWebhooks::new(data.clone()));
         Ports {
             merchants,
             sessions: Arc::new(MemorySessions::new(users.clone())),
@@ -1781,7 +1788,8 @@ mod tests {
             templates: Arc::new(MemoryTemplates::default()),
             quizzes: Arc::new(MemoryQuizzes::new(data.clone())),
             documents: Arc::new(MemoryDocuments(data.clone())),
-            webhooks: Arc::new(MemoryWebhooks::new(data.clone())),
+            webhooks: webhooks.clone(),
+            subscriptions: webhooks,
             verifications: Arc::new(MemoryVerifications(data.clone())),
             identities: Arc::new(MemoryIdentityIndex::default()),
             notes: Arc::new(MemoryNotes(data)),

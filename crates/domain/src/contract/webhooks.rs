@@ -9,7 +9,7 @@ use super::{NOW, Ports, event, seed_merchant, seed_profile};
 use crate::event::Activity;
 use crate::ids::{DeliveryId, WebhookId};
 use crate::merchant::MerchantId;
-use crate::outbox::Entry;
+use crate::outbox::{Entry, Subscription};
 use crate::paging::Page;
 use crate::ports::StoreError;
 use crate::profile::Profile;
@@ -270,4 +270,47 @@ pub(super) async fn claims(p: Ports) {
         "a disabled endpoint's deliveries wait: {none:?}"
     );
     assert!(owed.contains(&gone.id));
+}
+
+pub(super) async fn subscriptions(p: Ports) {
+    let m1 = seed_merchant(&p, "m1").await;
+    let m2 = seed_merchant(&p, "m2").await;
+    let notes_only = Webhook {
+        events: EventFilter::parse(&["note_created"]).expect("known"),
+        ..webhook(&m1, "w1")
+    };
+    let off = Webhook {
+        enabled: false,
+        ..webhook(&m1, "w3")
+    };
+    for w in [&notes_only, &webhook(&m1, "w2"), &off, &webhook(&m2, "w4")] {
+        p.webhooks.insert(w, 10).await.expect("stored");
+    }
+    let listening = |subscriptions: Vec<Subscription>| {
+        let mut shown: Vec<(String, bool, bool)> = subscriptions
+            .iter()
+            .map(|s| {
+                (
+                    s.webhook_id.to_string(),
+                    s.wants(Activity::NoteCreated),
+                    s.wants(Activity::ProfileCreated),
+                )
+            })
+            .collect();
+        shown.sort();
+        shown
+    };
+    let now = p.subscriptions.subscriptions(&m1).await.expect("read");
+    assert_eq!(
+        listening(now),
+        [("w1".into(), true, false), ("w2".into(), true, true)],
+        "the merchant's enabled endpoints, each with what it listens to"
+    );
+    let paused = Webhook {
+        enabled: false,
+        ..notes_only
+    };
+    p.webhooks.update(&paused).await.expect("updated");
+    let now = p.subscriptions.subscriptions(&m1).await.expect("read");
+    assert_eq!(listening(now), [("w2".into(), true, true)]);
 }
