@@ -6,11 +6,12 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use super::CheckOn;
 use crate::ids::FileId;
 use crate::ports::DocumentStore;
 
 /// One promise of the file store's contract, run on an empty store.
-pub type FileCheck = fn(Arc<dyn DocumentStore>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+pub type FileCheck = CheckOn<Arc<dyn DocumentStore>>;
 
 /// Every check, by a name that reads as the promise.
 pub const FILE_CHECKS: &[(&str, FileCheck)] = &[
@@ -134,19 +135,10 @@ async fn not_resealed(store: Arc<dyn DocumentStore>) {
 /// Runs every check on an empty store from `fresh`, each under its name; panics naming
 /// every check that failed.
 pub fn run_all(
-    mut fresh: impl FnMut() -> Arc<dyn DocumentStore>,
+    fresh: impl FnMut() -> Arc<dyn DocumentStore>,
     block_on: impl Fn(Pin<Box<dyn Future<Output = ()> + Send>>),
 ) {
-    let mut failed = Vec::new();
-    for (name, check) in FILE_CHECKS {
-        let store = fresh();
-        let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(check(store))));
-        if outcome.is_err() {
-            failed.push(*name);
-        }
-    }
-    assert!(failed.is_empty(), "broken promises: {failed:?}");
+    super::run_each(FILE_CHECKS, fresh, block_on);
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::CheckOn;
 use crate::ports::{Quota, RateLimiter};
 
 /// The quota every check's limiter is made with: three at once, then one every 20 s
@@ -17,7 +18,7 @@ pub const LIMIT: Quota = Quota {
 };
 
 /// One promise of a limiter's contract, run on a fresh limiter of [`LIMIT`].
-pub type LimiterCheck = fn(Arc<dyn RateLimiter>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+pub type LimiterCheck = CheckOn<Arc<dyn RateLimiter>>;
 
 /// Every check, by a name that reads as the promise.
 pub const LIMITER_CHECKS: &[(&str, LimiterCheck)] = &[
@@ -83,16 +84,7 @@ pub fn run_all(
     mut fresh: impl FnMut(Quota) -> Arc<dyn RateLimiter>,
     block_on: impl Fn(Pin<Box<dyn Future<Output = ()> + Send>>),
 ) {
-    let mut failed = Vec::new();
-    for (name, check) in LIMITER_CHECKS {
-        let limiter = fresh(LIMIT);
-        let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(check(limiter))));
-        if outcome.is_err() {
-            failed.push(*name);
-        }
-    }
-    assert!(failed.is_empty(), "broken promises: {failed:?}");
+    super::run_each(LIMITER_CHECKS, || fresh(LIMIT), block_on);
 }
 
 #[cfg(test)]

@@ -77,8 +77,11 @@ impl std::fmt::Debug for Ports {
     }
 }
 
+/// One promise of a contract, run on a fresh `S` (ports, a store, a limiter).
+pub type CheckOn<S> = fn(S) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// One promise of the contract, run on fresh ports.
-pub type Check = fn(Ports) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+pub type Check = CheckOn<Ports>;
 
 /// Every check, by a name that reads as the promise.
 pub const CHECKS: &[(&str, Check)] = &[
@@ -1750,14 +1753,24 @@ async fn newest_first(p: Ports) {
 /// Runs every check on fresh ports from `fresh`, each under its name; panics naming every
 /// check that failed.
 pub fn run_all(
-    mut fresh: impl FnMut() -> Ports,
+    fresh: impl FnMut() -> Ports,
+    block_on: impl Fn(Pin<Box<dyn Future<Output = ()> + Send>>),
+) {
+    run_each(CHECKS, fresh, block_on);
+}
+
+/// Runs each of `checks` on a fresh subject from `fresh`, each under its name; panics
+/// naming every check that failed.
+fn run_each<S>(
+    checks: &[(&str, CheckOn<S>)],
+    mut fresh: impl FnMut() -> S,
     block_on: impl Fn(Pin<Box<dyn Future<Output = ()> + Send>>),
 ) {
     let mut failed = Vec::new();
-    for (name, check) in CHECKS {
-        let ports = fresh();
+    for (name, check) in checks {
+        let subject = fresh();
         let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(check(ports))));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| block_on(check(subject))));
         if outcome.is_err() {
             failed.push(*name);
         }
