@@ -4,7 +4,6 @@ use domain::profile::{
     Address, Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn,
     State as Region,
 };
-use domain::quiz::QuizLink;
 use domain::services::FieldsInput;
 use serde_json::{Map, Value};
 
@@ -81,10 +80,9 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner().into());
-    let map = match form_post(&state, &req, &link, payload).await {
-        Ok(map) => map,
-        Err(e) => return after_post(&state, &req, &link, Err::<(), _>(e)).await,
+    let (link, map) = match form_post(&state, &req, token, payload).await {
+        Ok(posted) => posted,
+        Err(answer) => return answer,
     };
     let mut f = Fields::new(&map);
     let input = FieldsInput {

@@ -1,5 +1,4 @@
 use actix_web::{HttpRequest, HttpResponse, web};
-use domain::quiz::QuizLink;
 use domain::validation::Invalid;
 
 use super::form_post;
@@ -15,10 +14,9 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let link = QuizLink::Token(token.into_inner().into());
-    let map = match form_post(&state, &req, &link, payload).await {
-        Ok(map) => map,
-        Err(e) => return after_post(&state, &req, &link, Err::<(), _>(e)).await,
+    let (link, map) = match form_post(&state, &req, token, payload).await {
+        Ok(posted) => posted,
+        Err(answer) => return answer,
     };
     let mut f = Fields::new(&map);
     let fingerprint = f.required("fingerprint", |s| Ok::<_, Invalid>(s.trim().to_owned()));

@@ -29,22 +29,35 @@ const MAX_UPLOAD_BYTES: usize = 4 * domain::document::MAX_FILE_BYTES + 64 * 1024
 /// Largest form post other than an upload (fields, agreement, fingerprint).
 const MAX_FORM_BYTES: usize = 64 * 1024;
 
-/// The body of a form post (form-encoded or JSON) to a quiz that takes submissions: the
+/// A form post to the quiz at `token`: its link and its body (form-encoded or JSON). The
 /// link and the quiz's state are checked first, so a post to a dead link is answered at
-/// once, whatever its body.
+/// once, whatever its body; `Err` holds that answer (or the one to an unreadable body).
 async fn form_post(
     state: &crate::state::State,
     req: &actix_web::HttpRequest,
-    link: &domain::quiz::QuizLink,
+    token: web::Path<String>,
     payload: web::Payload,
-) -> Result<serde_json::Map<String, serde_json::Value>, crate::error::ApiError> {
-    state
-        .client
-        .ensure_active(link)
-        .await
-        .map_err(respond::api_error)?;
-    let body = crate::edge::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
-    fields::form_or_json(req, &body)
+) -> Result<
+    (
+        domain::quiz::QuizLink,
+        serde_json::Map<String, serde_json::Value>,
+    ),
+    Result<actix_web::HttpResponse, crate::error::ApiError>,
+> {
+    let link = domain::quiz::QuizLink::Token(token.into_inner().into());
+    let read = async {
+        state
+            .client
+            .ensure_active(&link)
+            .await
+            .map_err(respond::api_error)?;
+        let body = crate::edge::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
+        fields::form_or_json(req, &body)
+    };
+    match read.await {
+        Ok(map) => Ok((link, map)),
+        Err(e) => Err(respond::after_post(state, req, &link, Err::<(), _>(e)).await),
+    }
 }
 
 /// How much of a page's address a browser may tell others (`Referrer-Policy`).

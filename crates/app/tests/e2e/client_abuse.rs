@@ -443,7 +443,7 @@ fn field_posts_race_submit(backend: Backend) {
             ("IDV_MAX_CONNECTIONS_PER_ADDRESS", "0"),
         ],
     );
-    let (token, _, _) = send_quiz(&env, json!({"ssn_submit": 1}));
+    let (token, long_url, _) = send_quiz(&env, json!({"ssn_submit": 1}));
     let fields = format!("/quiz/{token}/fields");
     post_json(&env, &fields, json!({"ssn": "300000000"})).assert_status(200);
     let acknowledged = AtomicUsize::new(0);
@@ -538,6 +538,10 @@ fn field_posts_race_submit(backend: Backend) {
         taken.iter().any(|p| stored == p.ssn.as_str()),
         "{stored} was never acknowledged"
     );
+    // The submission queued a verification whose event lands at the newest end of the
+    // log: read the log, page by page, only once it has (else a page could show an event
+    // of the page before again).
+    crate::verification::completed(&env.client(), &long_url);
     let activities = activities(&env);
     let written = activities
         .iter()
