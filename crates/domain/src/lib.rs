@@ -43,6 +43,18 @@
 
 #![warn(missing_docs)]
 
+/// `Debug` that shows only the type's name: for the services and port bundles, whose trait
+/// objects do not print themselves and whose contents (secrets, stores) should not.
+macro_rules! debug_as_name {
+    ($name:ident) => {
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+    };
+}
+
 pub mod audit;
 pub mod document;
 /// Why a use case refused or failed.

@@ -196,11 +196,7 @@ pub struct MemoryProfiles {
     interfere: Mutex<Option<Mutation>>,
 }
 
-impl std::fmt::Debug for MemoryProfiles {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MemoryProfiles")
-    }
-}
+debug_as_name!(MemoryProfiles);
 
 impl MemoryProfiles {
     /// Simulates another writer: the next update finds the stored profile changed by

@@ -47,11 +47,7 @@ pub struct Outbox {
     ids: Arc<dyn IdGenerator>,
 }
 
-impl std::fmt::Debug for Outbox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Outbox")
-    }
-}
+debug_as_name!(Outbox);
 
 impl Outbox {
     /// The outbox over the merchants' subscriptions, with delivery ids from `ids`.

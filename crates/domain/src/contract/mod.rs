@@ -71,11 +71,7 @@ pub struct Ports {
     pub audit: Arc<dyn AuditLog>,
 }
 
-impl std::fmt::Debug for Ports {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Ports")
-    }
-}
+debug_as_name!(Ports);
 
 /// One promise of a contract, run on a fresh `S` (ports, a store, a limiter).
 pub type CheckOn<S> = fn(S) -> Pin<Box<dyn Future<Output = ()> + Send>>;

@@ -34,11 +34,7 @@ pub struct AuditTrail {
     ids: Arc<dyn IdGenerator>,
 }
 
-impl std::fmt::Debug for AuditTrail {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AuditTrail")
-    }
-}
+debug_as_name!(AuditTrail);
 
 impl AuditTrail {
     /// The trail over its ports.

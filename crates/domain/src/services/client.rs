@@ -84,11 +84,7 @@ pub struct ClientService {
     limits: UploadLimits,
 }
 
-impl std::fmt::Debug for ClientService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ClientService")
-    }
-}
+debug_as_name!(ClientService);
 
 /// The ports the client's side works over.
 #[derive(Clone)]
@@ -109,11 +105,7 @@ pub struct ClientPorts {
     pub outbox: Outbox,
 }
 
-impl std::fmt::Debug for ClientPorts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ClientPorts")
-    }
-}
+debug_as_name!(ClientPorts);
 
 impl ClientService {
     /// The service over its ports; links are made under `public_url`.

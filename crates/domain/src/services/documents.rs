@@ -48,11 +48,7 @@ pub struct DocumentService {
     outbox: Outbox,
 }
 
-impl std::fmt::Debug for DocumentService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("DocumentService")
-    }
-}
+debug_as_name!(DocumentService);
 
 impl DocumentService {
     /// The service over its ports.

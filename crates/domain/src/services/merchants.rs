@@ -21,11 +21,7 @@ pub struct MerchantService {
     audit: AuditTrail,
 }
 
-impl std::fmt::Debug for MerchantService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MerchantService")
-    }
-}
+debug_as_name!(MerchantService);
 
 impl MerchantService {
     /// The service over its ports; key changes are written to `audit`.

@@ -20,11 +20,7 @@ pub struct NoteService {
     outbox: Outbox,
 }
 
-impl std::fmt::Debug for NoteService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NoteService")
-    }
-}
+debug_as_name!(NoteService);
 
 impl NoteService {
     /// The service over its ports.

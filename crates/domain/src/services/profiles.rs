@@ -26,11 +26,7 @@ pub struct ProfileService {
     outbox: Outbox,
 }
 
-impl std::fmt::Debug for ProfileService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ProfileService")
-    }
-}
+debug_as_name!(ProfileService);
 
 impl ProfileService {
     /// The service over its ports.

@@ -67,11 +67,7 @@ pub struct QuizService {
     public_url: String,
 }
 
-impl std::fmt::Debug for QuizService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("QuizService")
-    }
-}
+debug_as_name!(QuizService);
 
 /// The ports a [`QuizService`] works through.
 #[derive(Clone)]
@@ -94,11 +90,7 @@ pub struct QuizPorts {
     pub outbox: Outbox,
 }
 
-impl std::fmt::Debug for QuizPorts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("QuizPorts")
-    }
-}
+debug_as_name!(QuizPorts);
 
 impl QuizService {
     /// `public_url` is where clients reach the service; quiz addresses live under it.

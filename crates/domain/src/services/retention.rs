@@ -41,11 +41,7 @@ pub struct RetentionService {
     outbox: Outbox,
 }
 
-impl std::fmt::Debug for RetentionService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RetentionService")
-    }
-}
+debug_as_name!(RetentionService);
 
 impl RetentionService {
     /// The service over its ports.

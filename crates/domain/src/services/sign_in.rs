@@ -69,17 +69,9 @@ pub struct SignInService {
     audit: AuditTrail,
 }
 
-impl std::fmt::Debug for SignInPorts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SignInPorts")
-    }
-}
+debug_as_name!(SignInPorts);
 
-impl std::fmt::Debug for SignInService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SignInService")
-    }
-}
+debug_as_name!(SignInService);
 
 /// The counters an attempt is counted under: its address, and the user it names at that
 /// address, so that failures from one place never lock the user out of another.

@@ -32,11 +32,7 @@ pub struct TemplateService {
     ids: Arc<dyn IdGenerator>,
 }
 
-impl std::fmt::Debug for TemplateService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TemplateService")
-    }
-}
+debug_as_name!(TemplateService);
 
 impl TemplateService {
     /// The service over its ports.

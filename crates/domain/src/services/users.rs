@@ -46,17 +46,9 @@ pub struct UserPorts {
     pub secrets: Arc<dyn SecretGenerator>,
 }
 
-impl std::fmt::Debug for UserPorts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("UserPorts")
-    }
-}
+debug_as_name!(UserPorts);
 
-impl std::fmt::Debug for UserService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("UserService")
-    }
-}
+debug_as_name!(UserService);
 
 impl UserService {
     /// The service over its ports.

@@ -60,11 +60,7 @@ pub struct VerificationPorts {
     pub outbox: Outbox,
 }
 
-impl std::fmt::Debug for VerificationPorts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("VerificationPorts")
-    }
-}
+debug_as_name!(VerificationPorts);
 
 /// A verification with the addresses of its quiz (none once the quiz is deleted).
 #[derive(Debug, Clone)]
