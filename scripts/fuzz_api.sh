@@ -37,12 +37,15 @@ fuzz() {
     --workers 2 --no-color
 }
 # schemathesis itself once stopped with an internal error (a KeyError in hypothesis'
-# cache, reported as a "Runtime Error"), with no check failed. Such a run is tried once
-# more; a failed check, or a network error (a server that went away), never is.
+# cache, reported as a "Runtime Error"), with no check failed. Only such a run is tried
+# once more, with the server still up: a failed check, or any sign of a server in
+# trouble (network errors, timeouts, 5xx health), never is.
 if ! fuzz > "$data/run" 2>&1; then
   cat "$data/run"
-  if grep -q "Runtime Error" "$data/run" && ! grep -qE "FAILURES|Network Error" "$data/run"; then
-    echo "== schemathesis stopped on an internal error; once more"
+  if grep -q "Runtime Error" "$data/run" && grep -q "KeyError" "$data/run" \
+    && ! grep -qE "FAILURES|Network Error|Unresponsive|Unhealthy|Unavailable|Hook Error|Health Check" "$data/run" \
+    && kill -0 "$server" 2>/dev/null; then
+    echo "== schemathesis stopped on an internal error (KeyError); once more" >&2
     fuzz
   else
     exit 1

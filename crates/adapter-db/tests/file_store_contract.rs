@@ -69,5 +69,8 @@ fn main() {
             .with_ignored_flag(skip_s3),
         );
     }
-    libtest_mimic::run(&args, trials).exit();
+    let conclusion = libtest_mimic::run(&args, trials);
+    // `exit` ends the process without dropping anything: moto is stopped first.
+    drop(s3);
+    conclusion.exit();
 }

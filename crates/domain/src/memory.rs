@@ -1,5 +1,5 @@
 //! In-memory implementations of the ports: the domain's unit tests run on them, and so
-//! can another tool's. They pass the same port contract suite (`contract.rs`) as the
+//! can another tool's. They pass the same port contract suite (`contract/`) as the
 //! SQLite and PostgreSQL adapters, so they behave as those do: a write changes only what
 //! the real adapters change, completed steps and submitted fields merge, a profile's
 //! deletion takes everything under it.
@@ -1303,6 +1303,9 @@ impl WebhookRepository for MemoryWebhooks {
         if held >= max {
             return Err(StoreError::LimitReached);
         }
+        if webhooks.iter().any(|w| w.id == webhook.id) {
+            return Err(StoreError::Duplicate);
+        }
         webhooks.push(webhook.clone());
         Ok(())
     }
@@ -1409,7 +1412,8 @@ impl WebhookRepository for MemoryWebhooks {
             .filter(|d| d.next_attempt_at.is_some_and(|at| at <= now))
             .filter(|d| !claimed(d) && self.enabled(&d.webhook_id))
             .collect();
-        due.sort_by_key(|d| d.next_attempt_at);
+        // Oldest first, ties by id: whole seconds make ties common.
+        due.sort_by(|a, b| (a.next_attempt_at, &a.id).cmp(&(b.next_attempt_at, &b.id)));
         // Merchants take their turns in the order of their oldest due delivery.
         let mut merchants: Vec<&MerchantId> = Vec::new();
         for d in &due {
@@ -1431,10 +1435,10 @@ impl WebhookRepository for MemoryWebhooks {
         let notifications = self.data.notifications.lock().expect("lock");
         let mut answer = Vec::new();
         for delivery in chosen {
-            claims.insert(delivery.id.clone(), until);
             let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
             let notification = notifications.get(&delivery.id);
             if let (Some(webhook), Some(notification)) = (webhook, notification) {
+                claims.insert(delivery.id.clone(), until);
                 answer.push(DueDelivery {
                     webhook: webhook.clone(),
                     notification: notification.clone(),

@@ -255,7 +255,10 @@ fn claimable(
         ids.extend(
             due_at!(now)
                 .filter(webhook_deliveries::merchant_id.eq(&merchant))
-                .order(webhook_deliveries::next_attempt_at.asc())
+                .order((
+                    webhook_deliveries::next_attempt_at.asc(),
+                    webhook_deliveries::id.asc(),
+                ))
                 .limit(i64::try_from(room).unwrap_or(i64::MAX))
                 .select(webhook_deliveries::id)
                 .load::<String>(conn)?,
@@ -459,6 +462,10 @@ impl WebhookRepository for Database {
                 Ok(webhook_deliveries::table
                     .inner_join(webhooks::table)
                     .filter(webhook_deliveries::id.eq_any(&ids))
+                    .order((
+                        webhook_deliveries::next_attempt_at.asc(),
+                        webhook_deliveries::id.asc(),
+                    ))
                     .select((
                         DeliveryRow::as_select(),
                         webhook_deliveries::sealed_message,

@@ -57,28 +57,32 @@ impl ObjectFiles {
     /// The bucket and prefix of `s3://BUCKET[/PREFIX]`, with the credentials, region and
     /// endpoint of the standard `AWS_*` variables.
     pub fn s3(url: &str, vault: Arc<Vault>) -> Result<Self, String> {
-        Self::s3_with(url, vault, &[])
+        Self::on(url, vault, AmazonS3Builder::from_env())
     }
 
     /// As [`ObjectFiles::s3`], with `settings` (`aws_endpoint`, `aws_region`... as
-    /// `object_store` names them) over the `AWS_*` variables: for a process that talks to
-    /// more than one bucket, or a test that cannot change its environment.
+    /// `object_store` names them) and nothing from the `AWS_*` variables: for a process
+    /// that talks to more than one bucket, or a test whose environment must not leak in.
     pub fn s3_with(
         url: &str,
         vault: Arc<Vault>,
         settings: &[(&str, &str)],
     ) -> Result<Self, String> {
+        let mut builder = AmazonS3Builder::new();
+        for &(key, value) in settings {
+            let key: AmazonS3ConfigKey = key.parse().map_err(|e| format!("{key}: {e}"))?;
+            builder = builder.with_config(key, value);
+        }
+        Self::on(url, vault, builder)
+    }
+
+    fn on(url: &str, vault: Arc<Vault>, builder: AmazonS3Builder) -> Result<Self, String> {
         let rest = url
             .strip_prefix("s3://")
             .ok_or_else(|| format!("not an s3:// address: {url}"))?;
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
             return Err(format!("no bucket in {url}"));
-        }
-        let mut builder = AmazonS3Builder::from_env();
-        for &(key, value) in settings {
-            let key: AmazonS3ConfigKey = key.parse().map_err(|e| format!("{key}: {e}"))?;
-            builder = builder.with_config(key, value);
         }
         let store = builder
             .with_bucket_name(bucket)

@@ -34,11 +34,11 @@ fn file_id(n: u8) -> FileId {
     FileId::new(format!("01JFILE{n:019}"))
 }
 
-/// `len` bytes that differ from one position to the next, so a piece out of place,
-/// lost or repeated shows.
+/// `len` bytes that never repeat in step with any chunking (a multiplicative hash of the
+/// position), so a piece out of place, lost or repeated shows.
 fn pattern(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed) ^ (i >> 8) as u8)
+    (0..len as u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8 ^ seed)
         .collect()
 }
 
@@ -59,8 +59,9 @@ async fn put(store: &dyn DocumentStore, id: &FileId, bytes: &[u8], piece: usize)
 
 async fn exact_once_finished(store: Arc<dyn DocumentStore>) {
     let id = file_id(1);
-    // Pieces of odd sizes across any chunking a store seals with.
-    let bytes = pattern(300_001, 7);
+    // Pieces of odd sizes across any chunking a store seals with, and past one part of
+    // a multipart upload (5 MiB).
+    let bytes = pattern(6 * 1024 * 1024 + 1, 7);
     let mut upload = store.begin(&id).await.expect("begun");
     for chunk in bytes.chunks(70_001) {
         upload.write(chunk.to_vec()).await.expect("written");

@@ -159,22 +159,32 @@ pub(super) async fn deliveries_follow_their_endpoint(p: Ports) {
 
 pub(super) async fn claims(p: Ports) {
     let m1 = seed_merchant(&p, "m1").await;
-    let w1 = webhook(&m1, "w1");
+    let m2 = seed_merchant(&p, "m2").await;
+    let (w1, w2) = (webhook(&m1, "w1"), webhook(&m2, "w2"));
     p.webhooks.insert(&w1, 10).await.expect("stored");
+    p.webhooks.insert(&w2, 10).await.expect("stored");
     let mut client = seed_profile(&p, &m1, "p1", "ada@example.com").await;
-    let mut owed = Vec::new();
     for n in 2..=4 {
-        owed.extend(owe(&p, &mut client, &format!("ev-{n}"), &[&w1.id]).await);
+        owe(&p, &mut client, &format!("ev-{n}"), &[&w1.id]).await;
     }
+    let mut theirs = seed_profile(&p, &m2, "p2", "bob@example.com").await;
+    let of_m2 = owe(&p, &mut theirs, "ev-5", &[&w2.id]).await;
     let until = NOW + Duration::minutes(1);
-    // At most two of the merchant's in flight at once.
+    let of = |claimed: &[crate::webhook::DueDelivery], w: &Webhook| -> Vec<DeliveryId> {
+        let ids = claimed.iter().filter(|d| d.webhook.id == w.id);
+        ids.map(|d| d.delivery.id.clone()).collect()
+    };
+    // At most two of a merchant's in flight at once; the other merchant has its own share.
     let first = p
         .webhooks
         .claim_due(NOW, until, 10, 2)
         .await
         .expect("claimed");
-    assert_eq!(first.len(), 2, "the merchant's share");
-    let claimed = &first[0];
+    assert_eq!((of(&first, &w1).len(), of(&first, &w2)), (2, of_m2.clone()));
+    let claimed = first
+        .iter()
+        .find(|d| d.webhook.id == w1.id)
+        .expect("one of m1");
     assert_eq!(as_written(&claimed.webhook), as_written(&w1));
     assert_eq!(claimed.notification.event_id, claimed.delivery.event_id);
     assert_eq!(claimed.notification.email_address, "ada@example.com");
@@ -184,7 +194,7 @@ pub(super) async fn claims(p: Ports) {
         .await
         .expect("claimed");
     assert!(second.is_empty(), "claims still running count: {second:?}");
-    // An attempt's answer frees its claim; the third delivery may go.
+    // An attempt's answer frees its claim; the merchant's third delivery may go.
     let tried = Delivery {
         status: DeliveryStatus::Succeeded,
         attempts: 1,
@@ -212,16 +222,19 @@ pub(super) async fn claims(p: Ports) {
         .claim_due(NOW, until, 10, 2)
         .await
         .expect("claimed");
-    let third_ids: Vec<&DeliveryId> = third.iter().map(|d| &d.delivery.id).collect();
-    let first_ids: Vec<&DeliveryId> = first.iter().map(|d| &d.delivery.id).collect();
-    assert_eq!(third_ids.len(), 1);
+    let third = of(&third, &w1);
+    assert_eq!(third.len(), 1);
     assert!(
-        !first_ids.contains(&third_ids[0]),
+        !of(&first, &w1).contains(&third[0]),
         "a claimed delivery is not claimed again"
     );
     // Released, a claim is due again at once; lapsed, too.
+    let other = of(&first, &w1)
+        .into_iter()
+        .find(|id| *id != tried.id)
+        .expect("the other claimed");
     p.webhooks
-        .release(&[first[1].delivery.id.clone()])
+        .release(std::slice::from_ref(&other))
         .await
         .expect("released");
     let again = p
@@ -229,23 +242,28 @@ pub(super) async fn claims(p: Ports) {
         .claim_due(NOW, until, 10, 2)
         .await
         .expect("claimed");
-    assert_eq!(
-        again.iter().map(|d| &d.delivery.id).collect::<Vec<_>>(),
-        [&first[1].delivery.id]
-    );
+    assert_eq!(of(&again, &w1), [other]);
     let later = p
         .webhooks
         .claim_due(until, until + Duration::minutes(1), 10, 2)
         .await
         .expect("claimed");
-    assert_eq!(later.len(), 2, "lapsed claims are due again");
+    assert_eq!(
+        (of(&later, &w1).len(), of(&later, &w2)),
+        (2, of_m2),
+        "lapsed claims are due again"
+    );
     // A 410 turns the endpoint off: nothing of it is claimed after.
+    let gone_from = later
+        .iter()
+        .find(|d| d.webhook.id == w1.id)
+        .expect("one of m1");
     let gone = Delivery {
         status: DeliveryStatus::Failed,
         attempts: 1,
         last_status_code: Some(410),
         next_attempt_at: None,
-        ..later[0].delivery.clone()
+        ..gone_from.delivery.clone()
     };
     p.webhooks.save_delivery(&gone, true).await.expect("saved");
     let found = p
@@ -255,7 +273,7 @@ pub(super) async fn claims(p: Ports) {
         .expect("read")
         .expect("kept");
     assert!(!found.enabled);
-    let none = p
+    let after = p
         .webhooks
         .claim_due(
             until + Duration::minutes(5),
@@ -266,10 +284,10 @@ pub(super) async fn claims(p: Ports) {
         .await
         .expect("claimed");
     assert!(
-        none.is_empty(),
-        "a disabled endpoint's deliveries wait: {none:?}"
+        of(&after, &w1).is_empty(),
+        "a disabled endpoint's deliveries wait: {after:?}"
     );
-    assert!(owed.contains(&gone.id));
+    assert_eq!(of(&after, &w2).len(), 1, "another endpoint's still go");
 }
 
 pub(super) async fn subscriptions(p: Ports) {
