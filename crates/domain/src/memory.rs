@@ -1284,12 +1284,6 @@ impl MemoryWebhooks {
             claims: Mutex::default(),
         }
     }
-
-    /// Whether `webhook` exists and is enabled.
-    fn enabled(&self, webhook: &WebhookId) -> bool {
-        let webhooks = self.webhooks.lock().expect("lock");
-        webhooks.iter().any(|w| &w.id == webhook && w.enabled)
-    }
 }
 
 #[async_trait]
@@ -1399,7 +1393,9 @@ impl WebhookRepository for MemoryWebhooks {
         per_merchant: usize,
     ) -> StoreResult<Vec<DueDelivery>> {
         let deliveries = self.data.deliveries.lock().expect("lock").clone();
+        let webhooks = self.webhooks.lock().expect("lock");
         let mut claims = self.claims.lock().expect("lock");
+        let enabled = |id: &WebhookId| webhooks.iter().any(|w| &w.id == id && w.enabled);
         let claimed = |d: &Delivery| claims.get(&d.id).is_some_and(|lapses| *lapses > now);
         let pending = |d: &&Delivery| d.status == DeliveryStatus::Pending;
         let mut in_flight: HashMap<MerchantId, usize> = HashMap::new();
@@ -1410,7 +1406,7 @@ impl WebhookRepository for MemoryWebhooks {
             .iter()
             .filter(pending)
             .filter(|d| d.next_attempt_at.is_some_and(|at| at <= now))
-            .filter(|d| !claimed(d) && self.enabled(&d.webhook_id))
+            .filter(|d| !claimed(d) && enabled(&d.webhook_id))
             .collect();
         // Oldest first, ties by id: whole seconds make ties common.
         due.sort_by(|a, b| (a.next_attempt_at, &a.id).cmp(&(b.next_attempt_at, &b.id)));
@@ -1431,7 +1427,6 @@ impl WebhookRepository for MemoryWebhooks {
                 break;
             }
         }
-        let webhooks = self.webhooks.lock().expect("lock");
         let notifications = self.data.notifications.lock().expect("lock");
         let mut answer = Vec::new();
         for delivery in chosen {
