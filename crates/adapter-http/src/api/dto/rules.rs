@@ -195,23 +195,17 @@ pub fn mobile() -> Object {
     .build()
 }
 
-fn nothing() -> [Object; 2] {
-    [
-        ObjectBuilder::new().schema_type(Type::Null).build(),
-        string(format!("^{BLANKS}$"), "Blank: clears the field.").build(),
-    ]
-}
-
 /// A field that `null` or a blank string clears, else holds `value`.
 fn clearable_as(value: impl Into<RefOr<Schema>>) -> Schema {
-    let [null, blank] = nothing();
-    Schema::AnyOf(
-        AnyOfBuilder::new()
-            .item(null)
-            .item(blank)
-            .item(value)
-            .build(),
-    )
+    clearable_as_any([value.into()])
+}
+
+/// A field that `null` or a blank string clears, else holds any of `values`.
+fn clearable_as_any(values: impl IntoIterator<Item = RefOr<Schema>>) -> Schema {
+    let nothing = AnyOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(string(format!("^{BLANKS}$"), "Blank: clears the field.").build());
+    Schema::AnyOf(values.into_iter().fold(nothing, AnyOfBuilder::item).build())
 }
 
 fn clearable_text(max: usize) -> Schema {
@@ -253,21 +247,14 @@ pub fn clearable_phone() -> Schema {
 
 /// An IPv4 or IPv6 address; `null` or `""` clears it.
 pub fn clearable_ip() -> Schema {
-    let [null, blank] = nothing();
     let ip = |format| {
         ObjectBuilder::new()
             .schema_type(Type::String)
             .format(Some(SchemaFormat::KnownFormat(format)))
             .build()
+            .into()
     };
-    Schema::AnyOf(
-        AnyOfBuilder::new()
-            .item(null)
-            .item(blank)
-            .item(ip(KnownFormat::Ipv4))
-            .item(ip(KnownFormat::Ipv6))
-            .build(),
-    )
+    clearable_as_any([ip(KnownFormat::Ipv4), ip(KnownFormat::Ipv6)])
 }
 
 /// Two letters, in any case (a US state or Canadian province where `country` is US or
@@ -295,21 +282,14 @@ pub fn clearable_ssn() -> Schema {
 /// A non-negative amount with at most two decimals, as a number or a string; `null` or
 /// `""` clears it.
 pub fn clearable_amount() -> Schema {
-    let [null, blank] = nothing();
-    Schema::AnyOf(
-        AnyOfBuilder::new()
-            .item(null)
-            .item(blank)
-            .item(
-                ObjectBuilder::new()
-                    .schema_type(Type::Number)
-                    .minimum(Some(0))
-                    .maximum(Some(9_999_999_999_999.99))
-                    .multiple_of(Some(0.01)),
-            )
-            .item(string(anchored(r"[0-9]{1,13}(?:\.[0-9]{1,2})?"), "125.50").build())
-            .build(),
-    )
+    let number = ObjectBuilder::new()
+        .schema_type(Type::Number)
+        .minimum(Some(0))
+        .maximum(Some(9_999_999_999_999.99))
+        .multiple_of(Some(0.01))
+        .build();
+    let text = string(anchored(r"[0-9]{1,13}(?:\.[0-9]{1,2})?"), "125.50").build();
+    clearable_as_any([number.into(), text.into()])
 }
 
 /// A template's `list`: step names to 0 (not required), 1 (required) or 2 (optional).
