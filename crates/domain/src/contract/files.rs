@@ -14,19 +14,12 @@ use crate::ports::DocumentStore;
 pub type FileCheck = CheckOn<Arc<dyn DocumentStore>>;
 
 /// Every check, by a name that reads as the promise.
-pub const FILE_CHECKS: &[(&str, FileCheck)] = &[
-    ("a_file_comes_back_exact_and_only_once_finished", |s| {
-        Box::pin(exact_once_finished(s))
-    }),
-    ("an_aborted_upload_leaves_no_file", |s| Box::pin(aborted(s))),
-    (
-        "a_deleted_file_is_gone_and_deleting_it_again_is_no_error",
-        |s| Box::pin(deleted(s)),
-    ),
-    ("files_stay_apart_by_id", |s| Box::pin(apart(s))),
-    ("a_file_under_the_current_key_is_not_rewritten", |s| {
-        Box::pin(not_resealed(s))
-    }),
+pub const FILE_CHECKS: &[(&str, FileCheck)] = checks![
+    "a_file_comes_back_exact_and_only_once_finished" => exact_once_finished,
+    "an_aborted_upload_leaves_no_file" => aborted,
+    "a_deleted_file_is_gone_and_deleting_it_again_is_no_error" => deleted,
+    "files_stay_apart_by_id" => apart,
+    "a_file_under_the_current_key_is_not_rewritten" => not_resealed,
 ];
 
 /// A file id as the service makes them (a ULID: 26 letters and digits), numbered.

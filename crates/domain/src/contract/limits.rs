@@ -21,15 +21,10 @@ pub const LIMIT: Quota = Quota {
 pub type LimiterCheck = CheckOn<Arc<dyn RateLimiter>>;
 
 /// Every check, by a name that reads as the promise.
-pub const LIMITER_CHECKS: &[(&str, LimiterCheck)] = &[
-    (
-        "a_key_spends_its_burst_then_is_told_how_long_to_wait",
-        |l| Box::pin(burst_then_wait(l)),
-    ),
-    ("each_key_has_a_budget_of_its_own", |l| Box::pin(apart(l))),
-    ("a_refused_request_spends_nothing", |l| {
-        Box::pin(refusal_is_free(l))
-    }),
+pub const LIMITER_CHECKS: &[(&str, LimiterCheck)] = checks![
+    "a_key_spends_its_burst_then_is_told_how_long_to_wait" => burst_then_wait,
+    "each_key_has_a_budget_of_its_own" => apart,
+    "a_refused_request_spends_nothing" => refusal_is_free,
 ];
 
 /// Spends `key`'s whole burst; panics if any of it is refused.

@@ -3,6 +3,13 @@
 //! `adapter-db`'s tests), so that the fakes the rules are tested on cannot drift from the
 //! real adapters. Enabled by the `contract` feature; checks panic on a broken promise.
 
+/// A table of checks, each `"name" => an async fn of its subject`.
+macro_rules! checks {
+    ($($name:literal => $check:path),* $(,)?) => {
+        &[$(($name, |subject| Box::pin($check(subject)))),*]
+    };
+}
+
 pub mod files;
 pub mod limits;
 mod verifications;
@@ -80,105 +87,38 @@ pub type CheckOn<S> = fn(S) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 pub type Check = CheckOn<Ports>;
 
 /// Every check, by a name that reads as the promise.
-pub const CHECKS: &[(&str, Check)] = &[
-    (
-        "profiles_are_unique_per_merchant_by_email_and_by_mobile",
-        |p| Box::pin(unique_profiles(p)),
-    ),
-    ("a_stale_profile_update_is_a_conflict", |p| {
-        Box::pin(stale_update(p))
-    }),
-    (
-        "profile_delete_erases_everything_and_names_the_files",
-        |p| Box::pin(profile_delete(p)),
-    ),
-    ("completed_steps_of_two_writers_are_both_kept", |p| {
-        Box::pin(steps_merge(p))
-    }),
-    ("submitted_fields_merge_field_by_field", |p| {
-        Box::pin(fields_merge(p))
-    }),
-    ("quiz_state_changes_happen_once", |p| {
-        Box::pin(state_once(p))
-    }),
-    (
-        "an_extended_quiz_opens_again_unless_submitted_or_deleted",
-        |p| Box::pin(extension(p)),
-    ),
-    ("a_submitted_quiz_takes_no_more_fields_or_documents", |p| {
-        Box::pin(nothing_after_submission(p))
-    }),
-    ("documents_past_the_limits_are_refused", |p| {
-        Box::pin(document_limits(p))
-    }),
-    ("documents_belong_to_their_profile", |p| {
-        Box::pin(document_scope(p))
-    }),
-    ("a_side_uploaded_again_replaces_the_earlier_one", |p| {
-        Box::pin(document_replaced(p))
-    }),
-    ("merchant_keys_and_settings", |p| Box::pin(merchant_keys(p))),
-    ("a_profiles_quizzes_are_its_own_and_live", |p| {
-        Box::pin(quiz_scope(p))
-    }),
-    ("templates_belong_to_their_merchant", |p| {
-        Box::pin(template_scope(p))
-    }),
-    ("lists_are_newest_first_with_counts", |p| {
-        Box::pin(newest_first(p))
-    }),
-    ("the_log_keeps_events_as_written_without_subjects", |p| {
-        Box::pin(log_as_written(p))
-    }),
-    ("searches_find_by_name_email_mobile_status_and_id", |p| {
-        Box::pin(search(p))
-    }),
-    ("searches_follow_renames_and_deletions", |p| {
-        Box::pin(search_after_changes(p))
-    }),
-    ("a_merchant_holds_at_most_its_enabled_keys", |p| {
-        Box::pin(key_limit(p))
-    }),
-    ("a_keys_access_is_kept", |p| Box::pin(key_access(p))),
-    ("disabling_a_user_disables_the_keys_it_made", |p| {
-        Box::pin(users_and_their_keys(p))
-    }),
-    (
-        "sessions_carry_their_users_role_and_end_with_the_user",
-        |p| Box::pin(sessions_of_users(p)),
-    ),
-    ("sign_in_attempts_are_counted_in_turn_and_withdrawn", |p| {
-        Box::pin(attempts_in_turn(p))
-    }),
-    ("the_audit_trail_is_per_merchant_in_order", |p| {
-        Box::pin(audit_in_order(p))
-    }),
-    (
-        "retention_erases_the_personal_data_of_profiles_due_once",
-        |p| Box::pin(retention(p)),
-    ),
-    ("webhooks_belong_to_their_merchant_within_its_limit", |p| {
-        Box::pin(webhooks::endpoints(p))
-    }),
-    ("deliveries_go_with_their_endpoint", |p| {
-        Box::pin(webhooks::deliveries_follow_their_endpoint(p))
-    }),
-    (
-        "a_due_delivery_goes_to_one_claimer_a_merchant_a_few_at_once",
-        |p| Box::pin(webhooks::claims(p)),
-    ),
-    (
-        "subscriptions_are_the_enabled_endpoints_and_what_they_want",
-        |p| Box::pin(webhooks::subscriptions(p)),
-    ),
-    (
-        "a_queued_verification_goes_to_one_claimer_until_completed",
-        |p| Box::pin(verifications::queue_and_claims(p)),
-    ),
-    (
-        "the_identity_index_counts_the_merchants_other_holders",
-        |p| Box::pin(verifications::identities(p)),
-    ),
+pub const CHECKS: &[(&str, Check)] = checks![
+    "profiles_are_unique_per_merchant_by_email_and_by_mobile" => unique_profiles,
+    "a_stale_profile_update_is_a_conflict" => stale_update,
+    "profile_delete_erases_everything_and_names_the_files" => profile_delete,
+    "completed_steps_of_two_writers_are_both_kept" => steps_merge,
+    "submitted_fields_merge_field_by_field" => fields_merge,
+    "quiz_state_changes_happen_once" => state_once,
+    "an_extended_quiz_opens_again_unless_submitted_or_deleted" => extension,
+    "a_submitted_quiz_takes_no_more_fields_or_documents" => nothing_after_submission,
+    "documents_past_the_limits_are_refused" => document_limits,
+    "documents_belong_to_their_profile" => document_scope,
+    "a_side_uploaded_again_replaces_the_earlier_one" => document_replaced,
+    "merchant_keys_and_settings" => merchant_keys,
+    "a_profiles_quizzes_are_its_own_and_live" => quiz_scope,
+    "templates_belong_to_their_merchant" => template_scope,
+    "lists_are_newest_first_with_counts" => newest_first,
+    "the_log_keeps_events_as_written_without_subjects" => log_as_written,
+    "searches_find_by_name_email_mobile_status_and_id" => search,
+    "searches_follow_renames_and_deletions" => search_after_changes,
+    "a_merchant_holds_at_most_its_enabled_keys" => key_limit,
+    "a_keys_access_is_kept" => key_access,
+    "disabling_a_user_disables_the_keys_it_made" => users_and_their_keys,
+    "sessions_carry_their_users_role_and_end_with_the_user" => sessions_of_users,
+    "sign_in_attempts_are_counted_in_turn_and_withdrawn" => attempts_in_turn,
+    "the_audit_trail_is_per_merchant_in_order" => audit_in_order,
+    "retention_erases_the_personal_data_of_profiles_due_once" => retention,
+    "webhooks_belong_to_their_merchant_within_its_limit" => webhooks::endpoints,
+    "deliveries_go_with_their_endpoint" => webhooks::deliveries_follow_their_endpoint,
+    "a_due_delivery_goes_to_one_claimer_a_merchant_a_few_at_once" => webhooks::claims,
+    "subscriptions_are_the_enabled_endpoints_and_what_they_want" => webhooks::subscriptions,
+    "a_queued_verification_goes_to_one_claimer_until_completed" => verifications::queue_and_claims,
+    "the_identity_index_counts_the_merchants_other_holders" => verifications::identities,
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
