@@ -31,6 +31,9 @@ impl HttpSender {
     /// A sender; `allow_private` lets it reach loopback, private, link-local and
     /// unique-local addresses (`IDV_WEBHOOK_ALLOW_PRIVATE=1`), never special-purpose ones.
     pub fn new(allow_private: bool) -> Result<Self, reqwest::Error> {
+        // reqwest does TLS with the process's rustls provider, and this build carries only
+        // ring's (see the workspace's Cargo.toml); a second install is refused, harmlessly.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(ANSWER_TIMEOUT)

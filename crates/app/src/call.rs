@@ -38,31 +38,33 @@ pub fn sign(args: SignArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn call(args: CallArgs) -> anyhow::Result<()> {
+pub async fn call(args: CallArgs) -> anyhow::Result<()> {
     let body = body_bytes(&args.body)?;
     let path = format!("/api/v1/{}", args.operation.trim_matches('/'));
     let signature = sign_v1(args.credentials.api_secret.as_bytes(), now()?, &path, &body);
     let url = format!("{}{path}", args.url.trim_end_matches('/'));
-    let agent = ureq::AgentBuilder::new()
+    // The process's rustls provider is ring, the one this build carries.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
-        .redirects(0)
-        .build();
-    let answer = agent
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?;
+    let answer = client
         .post(&url)
-        .set("Api-Key", &args.credentials.api_key)
-        .set("Signature", &signature)
-        .set("Content-Type", "application/json")
-        .send_bytes(&body);
-    let (status, text) = match answer {
-        Ok(reply) => (reply.status(), reply.into_string()?),
-        Err(ureq::Error::Status(status, reply)) => (status, reply.into_string()?),
-        Err(e) => bail!("{url}: {e}"),
-    };
+        .header("Api-Key", &args.credentials.api_key)
+        .header("Signature", &signature)
+        .header("Content-Type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .with_context(|| url.clone())?;
+    let status = answer.status();
+    let text = answer.text().await?;
     match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(json) => println!("{}", serde_json::to_string_pretty(&json)?),
         Err(_) => println!("{text}"),
     }
-    if !(200..300).contains(&status) {
+    if !status.is_success() {
         bail!("the service answered {status}");
     }
     Ok(())

@@ -42,7 +42,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Merchant(cmd) => merchant_cmd::run(cmd).await,
-        Command::Call(args) => call::call(args),
+        Command::Call(args) => call::call(args).await,
         Command::Sign(args) => call::sign(args),
         Command::Seed {
             merchant,

@@ -84,6 +84,10 @@ impl ObjectFiles {
         if bucket.is_empty() {
             return Err(format!("no bucket in {url}"));
         }
+        // object_store's HTTP client does TLS with the process's rustls provider, and this
+        // build carries only ring's (see the workspace's Cargo.toml); a second install is
+        // refused, harmlessly.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let store = builder
             .with_bucket_name(bucket)
             .build()
