@@ -1,13 +1,31 @@
-//! Reads the fields of a JSON body through the domain's value objects, collecting every
-//! problem so one answer reports them all.
+//! A request's fields as they were sent, and the check that turns them into the domain's
+//! value objects, collecting every problem so one answer reports them all.
+//!
+//! Request types (`api/dto/requests.rs`, the client's forms in `pages/`) are made of
+//! [`Sent`] fields: serde reads any JSON object into them, so a wrongly typed field is a
+//! violation reported beside the others (`LIMIT_INVALID`), never the whole body refused
+//! at its first mistake. Their `TryFrom` conversions read each field through a [`Check`].
 
 use domain::profile::Patch;
 use domain::validation::{Invalid, Problem, Violations};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::error::ApiError;
 
-/// What a body holds under one name, before parsing.
+/// One field of a body as it was sent: absent (`Default`), or the JSON value it held.
+/// Request types put `#[serde(default)]` on themselves, so an absent field is this one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sent(Option<Value>);
+
+impl<'de> Deserialize<'de> for Sent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(|value| Self(Some(value)))
+    }
+}
+
+/// What a field holds, before parsing.
 enum Raw<'a> {
     Absent,
     /// `null` or an empty / blank string.
@@ -15,6 +33,43 @@ enum Raw<'a> {
     Text(&'a str),
     Number(&'a serde_json::Number),
     Other,
+}
+
+impl Sent {
+    /// Whether the body held the field at all (even as `null`).
+    pub fn is_sent(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The value, unless absent or `null`.
+    pub fn value(&self) -> Option<&Value> {
+        self.0.as_ref().filter(|v| !v.is_null())
+    }
+
+    fn raw(&self) -> Raw<'_> {
+        match &self.0 {
+            None => Raw::Absent,
+            Some(Value::Null) => Raw::Empty,
+            Some(Value::String(s)) if s.trim().is_empty() => Raw::Empty,
+            Some(Value::String(s)) => Raw::Text(s),
+            Some(Value::Number(n)) => Raw::Number(n),
+            Some(_) => Raw::Other,
+        }
+    }
+
+    /// Whether the field holds a string that is not blank.
+    pub fn has_text(&self) -> bool {
+        matches!(self.raw(), Raw::Text(_))
+    }
+
+    /// A whole number if the field holds one; anything else is `None` and no problem
+    /// (for fields whose bad values silently fall back to a default).
+    pub fn whole_number(&self) -> Option<i64> {
+        match &self.0 {
+            Some(Value::Number(n)) => whole(n),
+            _ => None,
+        }
+    }
 }
 
 /// A JSON number that is a whole number in range: `26` or `26.0` (JSON Schema calls both
@@ -27,34 +82,31 @@ pub fn whole(n: &serde_json::Number) -> Option<i64> {
     })
 }
 
-#[derive(Debug)]
-pub struct Fields<'a> {
-    body: &'a Map<String, Value>,
+/// Reads a JSON object into a request type made of [`Sent`] fields. Such a type reads
+/// any object, so a failure here is ours, never the client's.
+pub fn read<T: DeserializeOwned>(body: &Map<String, Value>) -> Result<T, ApiError> {
+    T::deserialize(body).map_err(|e| ApiError::internal(format!("request type: {e}")))
+}
+
+/// A JSON object read as the request type `R`, then converted into `T`: every violation
+/// of the request in one answer.
+pub fn parse<R, T>(body: &Map<String, Value>) -> Result<T, ApiError>
+where
+    R: DeserializeOwned,
+    T: TryFrom<R, Error = ApiError>,
+{
+    T::try_from(read::<R>(body)?)
+}
+
+/// The problems found so far in one request's fields.
+#[derive(Debug, Default)]
+pub struct Check {
     violations: Violations,
 }
 
-impl<'a> Fields<'a> {
-    pub fn new(body: &'a Map<String, Value>) -> Self {
-        Self {
-            body,
-            violations: Violations::new(),
-        }
-    }
-
-    fn raw(&self, name: &str) -> Raw<'a> {
-        match self.body.get(name) {
-            None => Raw::Absent,
-            Some(Value::Null) => Raw::Empty,
-            Some(Value::String(s)) if s.trim().is_empty() => Raw::Empty,
-            Some(Value::String(s)) => Raw::Text(s),
-            Some(Value::Number(n)) => Raw::Number(n),
-            Some(_) => Raw::Other,
-        }
-    }
-
-    /// Whether the body holds the field at all (even as `null`).
-    pub fn has(&self, name: &str) -> bool {
-        self.body.contains_key(name)
+impl Check {
+    pub fn new() -> Self {
+        Self::default()
     }
 
     fn invalid(&mut self, name: &str, reason: impl Into<String>) {
@@ -84,9 +136,10 @@ impl<'a> Fields<'a> {
     pub fn required<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         parse: impl Fn(&str) -> Result<T, Invalid>,
     ) -> Option<T> {
-        match self.raw(name) {
+        match sent.raw() {
             Raw::Absent | Raw::Empty => {
                 self.required_missing(name);
                 None
@@ -99,32 +152,34 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Like [`Fields::required`], but a JSON integer is also read, by its decimal text
+    /// Like [`Check::required`], but a JSON integer is also read, by its decimal text
     /// (ids the interface documents as `int` in places and as strings in others).
     pub fn required_id<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         parse: impl Fn(&str) -> Result<T, Invalid>,
     ) -> Option<T> {
-        match self.raw(name) {
+        match sent.raw() {
             Raw::Number(n) if n.is_u64() => self.parse_text(name, &n.to_string(), parse),
             Raw::Number(n) if whole(n).is_some_and(|id| id >= 0) => {
                 let text = whole(n).unwrap_or_default().to_string();
                 self.parse_text(name, &text, parse)
             }
-            _ => self.required(name, parse),
+            _ => self.required(name, sent, parse),
         }
     }
 
-    /// Like [`Fields::required_id`], for an optional field (absent, `null` or `""`: `None`).
+    /// Like [`Check::required_id`], for an optional field (absent, `null` or `""`: `None`).
     pub fn optional_id<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         parse: impl Fn(&str) -> Result<T, Invalid>,
     ) -> Option<T> {
-        match self.raw(name) {
+        match sent.raw() {
             Raw::Absent | Raw::Empty => None,
-            _ => self.required_id(name, parse),
+            _ => self.required_id(name, sent, parse),
         }
     }
 
@@ -132,28 +187,25 @@ impl<'a> Fields<'a> {
     pub fn optional<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         parse: impl Fn(&str) -> Result<T, Invalid>,
     ) -> Option<T> {
-        match self.patch(name, parse) {
+        match self.patch(name, sent, parse) {
             Patch::Set(value) => Some(value),
             Patch::Keep | Patch::Clear => None,
         }
     }
 
-    /// A whole number if the field holds one; anything else is `None` and no problem
-    /// (for fields whose bad values silently fall back to a default).
-    pub fn lenient_integer(&self, name: &str) -> Option<i64> {
-        match self.body.get(name) {
-            Some(Value::Number(n)) => whole(n),
-            _ => None,
-        }
-    }
-
     /// A JSON object field; `None` when absent or null (a problem only if `required`).
-    pub fn object(&mut self, name: &str, required: bool) -> Option<&'a Map<String, Value>> {
-        match self.body.get(name) {
+    pub fn object<'a>(
+        &mut self,
+        name: &str,
+        sent: &'a Sent,
+        required: bool,
+    ) -> Option<&'a Map<String, Value>> {
+        match sent.value() {
             Some(Value::Object(map)) => Some(map),
-            None | Some(Value::Null) => {
+            None => {
                 if required {
                     self.required_missing(name);
                 }
@@ -166,21 +218,29 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A JSON object field read into its own request type (see [`Check::object`]).
+    pub fn nested<T: DeserializeOwned>(
+        &mut self,
+        name: &str,
+        sent: &Sent,
+        required: bool,
+    ) -> Result<Option<T>, ApiError> {
+        self.object(name, sent, required).map(read).transpose()
+    }
+
     /// Records a problem found by the caller's own reading of a field.
     pub fn refuse(&mut self, name: &str, reason: impl Into<String>) {
         self.invalid(name, reason);
     }
 
-    /// Takes over the problems found by a reader of a nested object.
-    pub fn absorb(&mut self, nested: Fields<'_>) {
-        for v in nested.violations.iter() {
-            self.violations.push(&v.field, v.problem, v.reason.clone());
-        }
-    }
-
     /// An optional string field: absent keeps, `null` or `""` clears, a value sets.
-    pub fn patch<T>(&mut self, name: &str, parse: impl Fn(&str) -> Result<T, Invalid>) -> Patch<T> {
-        match self.raw(name) {
+    pub fn patch<T>(
+        &mut self,
+        name: &str,
+        sent: &Sent,
+        parse: impl Fn(&str) -> Result<T, Invalid>,
+    ) -> Patch<T> {
+        match sent.raw() {
             Raw::Absent => Patch::Keep,
             Raw::Empty => Patch::Clear,
             Raw::Text(text) => self
@@ -193,25 +253,26 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// Like [`Fields::patch`], but a JSON number is also read, by its decimal text.
+    /// Like [`Check::patch`], but a JSON number is also read, by its decimal text.
     pub fn numeric_patch<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         parse: impl Fn(&str) -> Result<T, Invalid>,
     ) -> Patch<T> {
-        match self.raw(name) {
+        match sent.raw() {
             Raw::Number(n) => {
                 let text = n.to_string();
                 self.parse_text(name, &text, parse)
                     .map_or(Patch::Keep, Patch::Set)
             }
-            _ => self.patch(name, parse),
+            _ => self.patch(name, sent, parse),
         }
     }
 
     /// A whole-number field; `None` when absent (a problem only if `required`).
-    pub fn integer(&mut self, name: &str, required: bool) -> Option<i64> {
-        match self.raw(name) {
+    pub fn integer(&mut self, name: &str, sent: &Sent, required: bool) -> Option<i64> {
+        match sent.raw() {
             Raw::Absent | Raw::Empty => {
                 if required {
                     self.required_missing(name);
@@ -237,13 +298,14 @@ impl<'a> Fields<'a> {
     pub fn integer_patch<T>(
         &mut self,
         name: &str,
+        sent: &Sent,
         rule: impl Fn(i64) -> Result<T, Invalid>,
     ) -> Patch<T> {
-        match self.raw(name) {
+        match sent.raw() {
             Raw::Absent => Patch::Keep,
             Raw::Empty => Patch::Clear,
             Raw::Number(_) | Raw::Text(_) | Raw::Other => {
-                let value = self.integer(name, false);
+                let value = self.integer(name, sent, false);
                 self.check(name, value, rule)
                     .map_or(Patch::Keep, Patch::Set)
             }
@@ -252,11 +314,10 @@ impl<'a> Fields<'a> {
 
     /// A string kept as sent, empty included (a description cleared with `""`); absent
     /// or `null` is `None`.
-    pub fn text(&mut self, name: &str) -> Option<String> {
-        match self.body.get(name) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => {
+    pub fn text(&mut self, name: &str, sent: &Sent) -> Option<String> {
+        match sent.value()? {
+            Value::String(s) => Some(s.clone()),
+            _ => {
                 self.invalid(name, "must be a string");
                 None
             }
@@ -264,19 +325,14 @@ impl<'a> Fields<'a> {
     }
 
     /// An array of strings; absent or `null` is `None`.
-    pub fn strings(&mut self, name: &str) -> Option<Vec<String>> {
-        let items = match self.body.get(name) {
-            None | Some(Value::Null) => return None,
-            Some(Value::Array(items)) => items,
-            Some(_) => {
-                self.invalid(name, "must be an array of strings");
-                return None;
-            }
+    pub fn strings(&mut self, name: &str, sent: &Sent) -> Option<Vec<String>> {
+        let texts: Option<Vec<String>> = match sent.value()? {
+            Value::Array(items) => items
+                .iter()
+                .map(|item| item.as_str().map(str::to_owned))
+                .collect(),
+            _ => None,
         };
-        let texts: Option<Vec<String>> = items
-            .iter()
-            .map(|item| item.as_str().map(str::to_owned))
-            .collect();
         if texts.is_none() {
             self.invalid(name, "must be an array of strings");
         }
@@ -285,9 +341,8 @@ impl<'a> Fields<'a> {
 
     /// A yes/no field written `1` or `0` (also `true`/`false`, `"1"`/`"0"`); absent or
     /// `null` is `None`.
-    pub fn flag(&mut self, name: &str) -> Option<bool> {
-        match self.body.get(name)? {
-            Value::Null => None,
+    pub fn flag(&mut self, name: &str, sent: &Sent) -> Option<bool> {
+        match sent.value()? {
             Value::Bool(b) => Some(*b),
             Value::Number(n) if whole(n) == Some(1) => Some(true),
             Value::Number(n) if whole(n) == Some(0) => Some(false),
@@ -331,8 +386,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn body(v: Value) -> Map<String, Value> {
-        v.as_object().cloned().expect("object")
+    /// Each member of `body` as a field that was sent; a name it lacks is an absent one.
+    struct Body(Map<String, Value>);
+
+    impl Body {
+        fn of(v: Value) -> Self {
+            Self(v.as_object().cloned().expect("object"))
+        }
+
+        fn get(&self, name: &str) -> Sent {
+            Sent(self.0.get(name).cloned())
+        }
     }
 
     fn text(s: &str) -> Result<String, Invalid> {
@@ -344,27 +408,49 @@ mod tests {
     }
 
     #[test]
+    fn any_json_value_is_read_as_sent_and_absence_is_the_default() {
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Request {
+            limit: Sent,
+            offset: Sent,
+            email_address: Sent,
+        }
+        let body = Body::of(json!({"limit": "x", "offset": null, "other": 1}));
+        let r: Request = read(&body.0).expect("any object reads");
+        assert_eq!(r.limit, Sent(Some(json!("x"))));
+        assert_eq!(r.offset, Sent(Some(Value::Null)));
+        assert!(r.offset.is_sent(), "null was sent");
+        assert!(!r.email_address.is_sent(), "absent");
+    }
+
+    #[test]
     fn whole_numbers_may_be_written_with_a_zero_fraction() {
-        let b = body(json!({"limit": 26.0, "offset": 2.5, "template_id": 7.0}));
-        let mut f = Fields::new(&b);
-        assert_eq!(f.integer("limit", true), Some(26));
-        assert_eq!(f.integer("offset", true), None, "2.5 is not a whole number");
+        let b = Body::of(json!({"limit": 26.0, "offset": 2.5, "template_id": 7.0}));
+        let mut c = Check::new();
+        assert_eq!(c.integer("limit", &b.get("limit"), true), Some(26));
         assert_eq!(
-            f.required_id("template_id", |t| Ok::<_, Invalid>(t.to_owned())),
+            c.integer("offset", &b.get("offset"), true),
+            None,
+            "2.5 is not whole"
+        );
+        assert_eq!(
+            c.required_id("template_id", &b.get("template_id"), |t| Ok::<_, Invalid>(
+                t.to_owned()
+            )),
             Some("7".to_owned())
         );
-        assert!(f.finish(|| Some(())).is_err());
+        assert!(c.finish(|| Some(())).is_err());
     }
 
     #[test]
     fn every_problem_is_reported_at_once() {
-        let b = body(json!({"b": "", "c": 5, "d": "long!"}));
-        let mut f = Fields::new(&b);
-        f.required("a", text);
-        f.required("b", text);
-        f.required("c", text);
-        f.required("d", text);
-        let err = f.finish(|| Some(())).expect_err("four problems");
+        let b = Body::of(json!({"b": "", "c": 5, "d": "long!"}));
+        let mut c = Check::new();
+        for name in ["a", "b", "c", "d"] {
+            c.required(name, &b.get(name), text);
+        }
+        let err = c.finish(|| Some(())).expect_err("four problems");
         assert_eq!(
             err.codes(),
             ["A_REQUIRED", "B_REQUIRED", "C_INVALID", "D_INVALID"]
@@ -373,31 +459,34 @@ mod tests {
 
     #[test]
     fn patches_keep_clear_or_set() {
-        let b = body(json!({"n": null, "e": "", "s": "abc"}));
-        let mut f = Fields::new(&b);
-        assert_eq!(f.patch("absent", text), Patch::Keep);
-        assert_eq!(f.patch("n", text), Patch::Clear);
-        assert_eq!(f.patch("e", text), Patch::Clear);
-        assert_eq!(f.patch("s", text), Patch::Set("abc".to_owned()));
-        assert!(f.finish(|| Some(())).is_ok());
+        let b = Body::of(json!({"n": null, "e": "", "s": "abc"}));
+        let mut c = Check::new();
+        assert_eq!(c.patch("absent", &b.get("absent"), text), Patch::Keep);
+        assert_eq!(c.patch("n", &b.get("n"), text), Patch::Clear);
+        assert_eq!(c.patch("e", &b.get("e"), text), Patch::Clear);
+        assert_eq!(
+            c.patch("s", &b.get("s"), text),
+            Patch::Set("abc".to_owned())
+        );
+        assert!(c.finish(|| Some(())).is_ok());
     }
 
     #[test]
     fn integers_must_be_json_whole_numbers() {
-        let b = body(json!({"a": 3, "b": "3", "c": 2.5}));
-        let mut f = Fields::new(&b);
-        assert_eq!(f.integer("a", true), Some(3));
-        f.integer("b", true);
-        f.integer("c", true);
-        f.integer("d", false);
-        let err = f.finish(|| Some(())).expect_err("two problems");
+        let b = Body::of(json!({"a": 3, "b": "3", "c": 2.5}));
+        let mut c = Check::new();
+        assert_eq!(c.integer("a", &b.get("a"), true), Some(3));
+        c.integer("b", &b.get("b"), true);
+        c.integer("c", &b.get("c"), true);
+        c.integer("d", &b.get("d"), false);
+        let err = c.finish(|| Some(())).expect_err("two problems");
         assert_eq!(err.codes(), ["B_INVALID", "C_INVALID"]);
     }
 
     #[test]
     fn integer_patches_keep_clear_or_set_whole_numbers_the_rule_allows() {
-        let b = body(json!({"n": null, "s": 30, "big": 4000, "text": "30", "half": 1.5}));
-        let mut f = Fields::new(&b);
+        let b = Body::of(json!({"n": null, "s": 30, "big": 4000, "text": "30", "half": 1.5}));
+        let mut c = Check::new();
         let rule = |d: i64| {
             if (1..=3650).contains(&d) {
                 Ok(d)
@@ -405,44 +494,56 @@ mod tests {
                 Err(Invalid::new("out of range"))
             }
         };
-        assert_eq!(f.integer_patch("absent", rule), Patch::Keep);
-        assert_eq!(f.integer_patch("n", rule), Patch::Clear);
-        assert_eq!(f.integer_patch("s", rule), Patch::Set(30));
+        assert_eq!(
+            c.integer_patch("absent", &b.get("absent"), rule),
+            Patch::Keep
+        );
+        assert_eq!(c.integer_patch("n", &b.get("n"), rule), Patch::Clear);
+        assert_eq!(c.integer_patch("s", &b.get("s"), rule), Patch::Set(30));
         for refused in ["big", "text", "half"] {
-            assert_eq!(f.integer_patch(refused, rule), Patch::Keep);
+            assert_eq!(c.integer_patch(refused, &b.get(refused), rule), Patch::Keep);
         }
-        let err = f.finish(|| Some(())).expect_err("three refused");
+        let err = c.finish(|| Some(())).expect_err("three refused");
         assert_eq!(err.codes(), ["BIG_INVALID", "TEXT_INVALID", "HALF_INVALID"]);
     }
 
     #[test]
     fn numeric_patches_read_numbers_by_their_text() {
-        let b = body(json!({"amount": 12.5}));
-        let mut f = Fields::new(&b);
+        let b = Body::of(json!({"amount": 12.5}));
+        let mut c = Check::new();
         assert_eq!(
-            f.numeric_patch("amount", |s| Ok::<_, Invalid>(s.to_owned())),
+            c.numeric_patch("amount", &b.get("amount"), |s| Ok::<_, Invalid>(
+                s.to_owned()
+            )),
             Patch::Set("12.5".to_owned())
         );
     }
 
     #[test]
     fn lists_flags_and_kept_texts_are_read_or_refused() {
-        let b = body(
+        let b = Body::of(
             json!({"e": ["a", "b"], "bad": ["a", 1], "on": 1, "off": "0",
             "two": 2, "d": "", "n": null}),
         );
-        let mut f = Fields::new(&b);
-        assert_eq!(f.strings("e"), Some(vec!["a".to_owned(), "b".to_owned()]));
-        assert_eq!(f.strings("n"), None);
-        assert_eq!(f.strings("bad"), None);
+        let mut c = Check::new();
         assert_eq!(
-            (f.flag("on"), f.flag("off"), f.flag("x")),
+            c.strings("e", &b.get("e")),
+            Some(vec!["a".to_owned(), "b".to_owned()])
+        );
+        assert_eq!(c.strings("n", &b.get("n")), None);
+        assert_eq!(c.strings("bad", &b.get("bad")), None);
+        assert_eq!(
+            (
+                c.flag("on", &b.get("on")),
+                c.flag("off", &b.get("off")),
+                c.flag("x", &b.get("x"))
+            ),
             (Some(true), Some(false), None)
         );
-        assert_eq!(f.flag("two"), None);
-        assert_eq!(f.text("d"), Some(String::new()));
-        assert_eq!(f.text("n"), None);
-        let codes = f
+        assert_eq!(c.flag("two", &b.get("two")), None);
+        assert_eq!(c.text("d", &b.get("d")), Some(String::new()));
+        assert_eq!(c.text("n", &b.get("n")), None);
+        let codes = c
             .finish(|| Some(()))
             .expect_err("two refused")
             .codes()

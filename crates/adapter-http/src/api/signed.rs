@@ -8,6 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use domain::merchant::{ApiKey, MerchantId, OperationKind};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::api::auth::{self, Scheme};
@@ -16,6 +17,7 @@ use crate::edge::client_addr::client_ip;
 use crate::edge::ratelimit::RateLimits;
 use crate::envelope;
 use crate::error::ApiError;
+use crate::fields;
 use crate::state::ApiState;
 
 /// Largest request body accepted.
@@ -26,6 +28,18 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 pub struct Signed {
     pub merchant: MerchantId,
     pub body: Map<String, Value>,
+}
+
+impl Signed {
+    /// The body read as the operation's request type `R`, then converted into the
+    /// domain's values `T`: every violation of the request in one answer.
+    pub fn parse<R, T>(&self) -> Result<T, ApiError>
+    where
+        R: DeserializeOwned,
+        T: TryFrom<R, Error = ApiError>,
+    {
+        fields::parse::<R, T>(&self.body)
+    }
 }
 
 impl FromRequest for Signed {

@@ -1,12 +1,32 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::profile::ShortText;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::form_post;
 use super::respond::{DocumentMade, after_post, api_error};
 use crate::error::ApiError;
-use crate::fields::Fields;
+use crate::fields::{self, Check, Sent};
 use crate::state::State;
+
+/// `full_name` typed as signature, and `consent`.
+#[derive(Debug, Default, Deserialize)]
+struct AgreementForm {
+    #[serde(default)]
+    full_name: Sent,
+    #[serde(default)]
+    consent: Sent,
+}
+
+impl TryFrom<AgreementForm> for (ShortText, bool) {
+    type Error = ApiError;
+
+    fn try_from(form: AgreementForm) -> Result<Self, ApiError> {
+        let mut c = Check::new();
+        let name = c.required("full_name", &form.full_name, ShortText::parse_plain);
+        c.finish(|| Some((name?, consented(form.consent.value()))))
+    }
+}
 
 /// A checkbox's or a JSON body's "yes".
 fn consented(value: Option<&Value>) -> bool {
@@ -32,12 +52,10 @@ pub async fn handle(
         Ok(posted) => posted,
         Err(answer) => return answer,
     };
-    let mut f = Fields::new(&map);
-    let name = f.required("full_name", ShortText::parse_plain);
-    let result = match f.finish(|| name) {
-        Ok(name) => state
+    let result = match fields::parse::<AgreementForm, _>(&map) {
+        Ok((name, consent)) => state
             .client
-            .sign_agreement(&link, name, consented(map.get("consent")))
+            .sign_agreement(&link, name, consent)
             .await
             .map_err(api_error)
             .map(|d| DocumentMade::of(&d)),

@@ -5,22 +5,14 @@ use domain::profile::{
     State as Region,
 };
 use domain::services::FieldsInput;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::form_post;
 use super::respond::{StepsDone, after_post, api_error};
 use crate::error::ApiError;
-use crate::fields::Fields;
+use crate::fields::{self, Check, Sent};
 use crate::state::State;
-
-const ADDRESS_FIELDS: [&str; 6] = [
-    "address_line_1",
-    "address_line_2",
-    "city",
-    "state",
-    "postal",
-    "country",
-];
 
 /// A form-encoded or JSON body as one JSON object.
 pub fn form_or_json(req: &HttpRequest, body: &[u8]) -> Result<Map<String, Value>, ApiError> {
@@ -46,30 +38,87 @@ pub fn form_or_json(req: &HttpRequest, body: &[u8]) -> Result<Map<String, Value>
     }
 }
 
-fn read_address(f: &mut Fields<'_>, body: &Map<String, Value>) -> Option<Address> {
-    let sent = ADDRESS_FIELDS.iter().any(|name| {
-        body.get(*name)
-            .and_then(Value::as_str)
-            .is_some_and(|v| !v.trim().is_empty())
-    });
-    if !sent {
-        return None;
-    }
-    // Typed by the client, read later by a reviewer: no markup.
-    let line_1 = f.required("address_line_1", LongText::parse_plain);
-    let line_2 = f.optional("address_line_2", LongText::parse_plain);
-    let city = f.required("city", ShortText::parse_plain);
-    let state = f.optional("state", Region::parse);
-    let postal = f.required("postal", Postal::parse);
-    let country = f.required("country", Country::parse);
-    match Address::new(line_1?, line_2, city?, state, postal?, country?) {
-        Ok(address) => Some(address),
-        Err(violations) => {
-            for v in violations.iter() {
-                f.refuse(&v.field, v.reason.clone());
-            }
-            None
+/// The form steps' fields; each step posts its own, so every one may be absent.
+#[derive(Debug, Default, Deserialize)]
+struct FieldsForm {
+    #[serde(default)]
+    address_line_1: Sent,
+    #[serde(default)]
+    address_line_2: Sent,
+    #[serde(default)]
+    city: Sent,
+    #[serde(default)]
+    state: Sent,
+    #[serde(default)]
+    postal: Sent,
+    #[serde(default)]
+    country: Sent,
+    #[serde(default)]
+    mobile_number: Sent,
+    #[serde(default)]
+    email_address: Sent,
+    #[serde(default)]
+    date_of_birth: Sent,
+    #[serde(default)]
+    ssn: Sent,
+}
+
+impl FieldsForm {
+    /// The address, when any of its fields was filled in.
+    fn address(&self, c: &mut Check) -> Option<Address> {
+        let filled = [
+            &self.address_line_1,
+            &self.address_line_2,
+            &self.city,
+            &self.state,
+            &self.postal,
+            &self.country,
+        ]
+        .iter()
+        .any(|field| field.has_text());
+        if !filled {
+            return None;
         }
+        // Typed by the client, read later by a reviewer: no markup.
+        let line_1 = c.required(
+            "address_line_1",
+            &self.address_line_1,
+            LongText::parse_plain,
+        );
+        let line_2 = c.optional(
+            "address_line_2",
+            &self.address_line_2,
+            LongText::parse_plain,
+        );
+        let city = c.required("city", &self.city, ShortText::parse_plain);
+        let state = c.optional("state", &self.state, Region::parse);
+        let postal = c.required("postal", &self.postal, Postal::parse);
+        let country = c.required("country", &self.country, Country::parse);
+        match Address::new(line_1?, line_2, city?, state, postal?, country?) {
+            Ok(address) => Some(address),
+            Err(violations) => {
+                for v in violations.iter() {
+                    c.refuse(&v.field, v.reason.clone());
+                }
+                None
+            }
+        }
+    }
+}
+
+impl TryFrom<FieldsForm> for FieldsInput {
+    type Error = ApiError;
+
+    fn try_from(form: FieldsForm) -> Result<Self, ApiError> {
+        let mut c = Check::new();
+        let input = FieldsInput {
+            address: form.address(&mut c),
+            mobile_number: c.optional("mobile_number", &form.mobile_number, PhoneNumber::parse),
+            email_address: c.optional("email_address", &form.email_address, Email::parse),
+            date_of_birth: c.optional("date_of_birth", &form.date_of_birth, DateOfBirth::parse),
+            ssn: c.optional("ssn", &form.ssn, Ssn::parse),
+        };
+        c.finish(|| Some(input))
     }
 }
 
@@ -84,16 +133,8 @@ pub async fn handle(
         Ok(posted) => posted,
         Err(answer) => return answer,
     };
-    let mut f = Fields::new(&map);
-    let input = FieldsInput {
-        address: read_address(&mut f, &map),
-        mobile_number: f.optional("mobile_number", PhoneNumber::parse),
-        email_address: f.optional("email_address", Email::parse),
-        date_of_birth: f.optional("date_of_birth", DateOfBirth::parse),
-        ssn: f.optional("ssn", Ssn::parse),
-    };
-    let result = match f.finish(|| Some(())) {
-        Ok(()) => state
+    let result = match fields::parse::<FieldsForm, FieldsInput>(&map) {
+        Ok(input) => state
             .client
             .submit_fields(&link, input)
             .await

@@ -1,11 +1,31 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use domain::validation::Invalid;
+use serde::Deserialize;
 
 use super::form_post;
 use super::respond::{DocumentMade, after_post, api_error};
 use crate::error::ApiError;
-use crate::fields::Fields;
+use crate::fields::{self, Check, Sent};
 use crate::state::State;
+
+/// The hash the page computed.
+#[derive(Debug, Default, Deserialize)]
+struct FingerprintForm {
+    #[serde(default)]
+    fingerprint: Sent,
+}
+
+impl TryFrom<FingerprintForm> for String {
+    type Error = ApiError;
+
+    fn try_from(form: FingerprintForm) -> Result<Self, ApiError> {
+        let mut c = Check::new();
+        let fingerprint = c.required("fingerprint", &form.fingerprint, |s| {
+            Ok::<_, Invalid>(s.trim().to_owned())
+        });
+        c.finish(|| fingerprint)
+    }
+}
 
 /// `POST /quiz/{token}/fingerprint`: the hash the page computed (`fingerprint`).
 pub async fn handle(
@@ -18,9 +38,7 @@ pub async fn handle(
         Ok(posted) => posted,
         Err(answer) => return answer,
     };
-    let mut f = Fields::new(&map);
-    let fingerprint = f.required("fingerprint", |s| Ok::<_, Invalid>(s.trim().to_owned()));
-    let result = match f.finish(|| fingerprint) {
+    let result = match fields::parse::<FingerprintForm, _>(&map) {
         Ok(fingerprint) => state
             .client
             .fingerprint(&link, fingerprint)

@@ -1,5 +1,4 @@
 use domain::document::{Document, Evidence};
-use domain::ids::DocumentId;
 use domain::profile::{Country, LongText, Profile, ShortText, Ssn, State};
 use domain::verification::DocumentRead;
 use serde::Serialize;
@@ -7,12 +6,7 @@ use utoipa::ToSchema;
 
 use super::paging::Paging;
 use super::profile::SubmittedFields;
-use crate::fields::Fields;
 use crate::timefmt::{iso_date, rfc3339};
-
-pub fn read_document_id(f: &mut Fields<'_>) -> Option<DocumentId> {
-    f.required_id("document_id", DocumentId::parse)
-}
 
 /// One entry of a document's `data`, by the kind of step that made the document.
 #[derive(Debug, Serialize, ToSchema)]

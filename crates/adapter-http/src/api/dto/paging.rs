@@ -1,19 +1,6 @@
-use domain::paging::{DEFAULT_LIMIT, Page, Paged};
+use domain::paging::{Page, Paged};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-use crate::fields::Fields;
-
-/// Reads `offset` and `limit`. Where the interface marks them required, missing is an
-/// error; elsewhere they default to 0 and 10.
-pub fn read_page(fields: &mut Fields<'_>, required: bool) -> Option<Page> {
-    let offset = fields.integer("offset", required);
-    let offset = fields.check("offset", offset, Page::parse_offset);
-    let limit = fields.integer("limit", required);
-    let limit = fields.check("limit", limit, Page::parse_limit);
-    let defaulted = |v: Option<i64>, default| if required { v } else { v.or(Some(default)) };
-    Page::new(defaulted(offset, 0)?, defaulted(limit, DEFAULT_LIMIT)?).ok()
-}
 
 /// The paging fields of interface §4.
 #[derive(Debug, Serialize, ToSchema)]

@@ -1,51 +1,11 @@
 use domain::profile::{
-    Amount, AttributesPatch, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    Profile, ProfileChanges, ProfileKey, ShortText, Ssn, State, SubmittedFormFields,
+    Country, LongText, PhoneNumber, Postal, Profile, ShortText, Ssn, State, SubmittedFormFields,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::paging::Paging;
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
-
-/// `email_address` and `mobile_number`, both required.
-pub fn read_key(f: &mut Fields<'_>) -> Option<ProfileKey> {
-    let email = f.required("email_address", Email::parse);
-    let mobile = f.required("mobile_number", PhoneNumber::parse);
-    Some(ProfileKey {
-        email: email?,
-        mobile: mobile?,
-    })
-}
-
-/// The profile fields of interface §2.2 other than the identifying pair.
-pub fn read_changes(f: &mut Fields<'_>) -> Option<ProfileChanges> {
-    let first_name = f.required("first_name", ShortText::parse);
-    let last_name = f.required("last_name", ShortText::parse);
-    let attributes = AttributesPatch {
-        merchant_reference: f.patch("merchant_reference", LongText::parse),
-        customer_id: f.patch("customer_id", LongText::parse),
-        middle_name: f.patch("middle_name", ShortText::parse),
-        date_of_birth: f.patch("date_of_birth", DateOfBirth::parse),
-        home_phone_number: f.patch("home_phone_number", PhoneNumber::parse),
-        ip_address: f.patch("ip_address", IpAddress::parse),
-        address_line_1: f.patch("address_line_1", LongText::parse),
-        address_line_2: f.patch("address_line_2", LongText::parse),
-        city: f.patch("city", ShortText::parse),
-        state: f.patch("state", State::parse),
-        postal: f.patch("postal", Postal::parse),
-        country: f.patch("country", Country::parse),
-        driver_licence_id: f.patch("driver_licence_id", LongText::parse),
-        ssn: f.patch("ssn", Ssn::parse),
-        amount: f.numeric_patch("amount", Amount::parse),
-    };
-    Some(ProfileChanges {
-        first_name: first_name?,
-        last_name: last_name?,
-        attributes,
-    })
-}
 
 fn text<T>(value: &Option<T>, as_str: impl Fn(&T) -> &str) -> Option<String> {
     value.as_ref().map(|v| as_str(v).to_owned())

@@ -1,23 +1,12 @@
 use domain::OffsetDateTime;
-use domain::quiz::{Quiz, QuizLink, QuizLinks, QuizWithClient};
+use domain::quiz::{Quiz, QuizLinks, QuizWithClient};
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::paging::Paging;
 use super::template::{ListView, list_view};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
-
-/// `url` (or its alias `short_url`): the quiz's long or short address.
-pub fn read_link(f: &mut Fields<'_>) -> Option<QuizLink> {
-    let name = if f.has("url") || !f.has("short_url") {
-        "url"
-    } else {
-        "short_url"
-    };
-    f.required(name, QuizLink::parse)
-}
 
 /// A quiz's `redirect_url` as the merchant gave it.
 pub fn redirect_view(quiz: &Quiz) -> Option<String> {

@@ -1,39 +1,11 @@
-use domain::ids::TemplateId;
-use domain::services::ListChanges;
-use domain::template::{Feature, FeatureList, Requirement, Template};
+use domain::template::{FeatureList, Template};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::paging::Paging;
-use crate::fields::{Fields, whole};
 use crate::timefmt::rfc3339;
-
-/// Reads a `list` object: known members only, each 0, 1 or 2.
-pub fn read_list(f: &mut Fields<'_>, required: bool) -> Option<ListChanges> {
-    let map = f.object("list", required)?;
-    let mut changes = ListChanges::new();
-    for (name, value) in map {
-        let Some(feature) = Feature::from_name(name) else {
-            f.refuse("list", format!("has no member {name:?}"));
-            continue;
-        };
-        let value = match value {
-            Value::Number(n) => whole(n),
-            _ => None,
-        };
-        match value.map(Requirement::parse) {
-            Some(Ok(requirement)) => changes.push((feature, requirement)),
-            _ => f.refuse("list", format!("member {name} must be 0, 1 or 2")),
-        }
-    }
-    Some(changes)
-}
-
-pub fn read_template_id(f: &mut Fields<'_>) -> Option<TemplateId> {
-    f.required_id("template_id", TemplateId::parse)
-}
 
 /// All 22 members, in the interface's order: 0 not required, 1 required, 2 optional.
 pub type ListView = Map<String, Value>;

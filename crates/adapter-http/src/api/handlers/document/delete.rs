@@ -1,13 +1,13 @@
+use domain::ids::DocumentId;
+use domain::profile::ProfileKey;
 use domain::services::DocumentAt;
 
 use crate::api::dto::YES;
-use crate::api::dto::document::{DocumentDeleted, read_document_id};
-use crate::api::dto::profile::read_key;
+use crate::api::dto::document::DocumentDeleted;
 use crate::api::dto::requests::DocumentRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Delete a document; its file bytes are removed at once.
@@ -15,10 +15,7 @@ use crate::timefmt::rfc3339;
     request_body = DocumentRequest,
     responses((status = 200, description = "Deleted", body = Envelope<DocumentDeleted>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<DocumentDeleted> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let id = read_document_id(&mut f);
-    let (key, id) = f.finish(|| Some((key?, id?)))?;
+    let (key, id): (ProfileKey, DocumentId) = req.parse::<DocumentRequest, _>()?;
     let deleted_at = state
         .documents
         .delete(&req.merchant, DocumentAt::OfProfile(&key, &id))

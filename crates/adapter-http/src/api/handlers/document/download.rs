@@ -1,14 +1,13 @@
 use actix_web::HttpResponse;
 use domain::DomainError;
+use domain::ids::DocumentId;
 use domain::ids::FileId;
+use domain::profile::ProfileKey;
 use domain::services::DocumentAt;
 
-use crate::api::dto::document::read_document_id;
-use crate::api::dto::profile::read_key;
 use crate::api::dto::requests::DownloadRequest;
 use crate::api::signed::Signed;
 use crate::error::ApiError;
-use crate::fields::Fields;
 use crate::file_answer::{Disposition, file_answer};
 use crate::state::State;
 
@@ -18,11 +17,7 @@ use crate::state::State;
     responses((status = 200, description = "The file's bytes, exactly as uploaded",
         content(("image/jpeg"), ("image/png"), ("application/pdf")))))]
 pub async fn handle(state: State, req: Signed) -> Result<HttpResponse, ApiError> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let id = read_document_id(&mut f);
-    let file_id = f.required_id("file_id", FileId::parse);
-    let (key, id, file_id) = f.finish(|| Some((key?, id?, file_id?)))?;
+    let (key, id, file_id): (ProfileKey, DocumentId, FileId) = req.parse::<DownloadRequest, _>()?;
     let (file, download) = state
         .documents
         .download(&req.merchant, DocumentAt::OfProfile(&key, &id), &file_id)

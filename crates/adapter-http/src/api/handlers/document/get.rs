@@ -1,22 +1,19 @@
+use domain::ids::DocumentId;
+use domain::profile::ProfileKey;
 use domain::services::DocumentAt;
 
-use crate::api::dto::document::{DocumentAnswer, DocumentProfile, DocumentView, read_document_id};
-use crate::api::dto::profile::read_key;
+use crate::api::dto::document::{DocumentAnswer, DocumentProfile, DocumentView};
 use crate::api::dto::requests::DocumentRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// One document of a profile, with the profile in the document layout.
 #[utoipa::path(post, path = "/api/v1/document/get", tag = "documents",
     request_body = DocumentRequest,
     responses((status = 200, description = "The document", body = Envelope<DocumentAnswer>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<DocumentAnswer> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let id = read_document_id(&mut f);
-    let (key, id) = f.finish(|| Some((key?, id?)))?;
+    let (key, id): (ProfileKey, DocumentId) = req.parse::<DocumentRequest, _>()?;
     let (profile, document) = state
         .documents
         .get(&req.merchant, DocumentAt::OfProfile(&key, &id))

@@ -1,14 +1,14 @@
 use domain::document::DocumentStatus;
 use domain::event::Actor;
+use domain::ids::DocumentId;
+use domain::profile::ProfileKey;
 use domain::services::DocumentAt;
 
-use crate::api::dto::document::{DocumentStatusAnswer, read_document_id};
-use crate::api::dto::profile::read_key;
+use crate::api::dto::document::DocumentStatusAnswer;
 use crate::api::dto::requests::DocumentStatusRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Set a document's status (any status may follow any other).
@@ -16,11 +16,8 @@ use crate::timefmt::rfc3339;
     request_body = DocumentStatusRequest,
     responses((status = 200, description = "The new status", body = Envelope<DocumentStatusAnswer>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<DocumentStatusAnswer> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let id = read_document_id(&mut f);
-    let status = f.required("status", str::parse::<DocumentStatus>);
-    let (key, id, status) = f.finish(|| Some((key?, id?, status?)))?;
+    let (key, id, status): (ProfileKey, DocumentId, DocumentStatus) =
+        req.parse::<DocumentStatusRequest, _>()?;
     let document = state
         .documents
         .set_status(

@@ -1,21 +1,19 @@
+use domain::paging::Page;
+use domain::profile::ProfileKey;
+
 use crate::api::dto::event::{EventList, EventView};
-use crate::api::dto::paging::{Paging, read_page};
-use crate::api::dto::profile::read_key;
+use crate::api::dto::paging::Paging;
 use crate::api::dto::requests::ProfilePageRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// A profile's activity log, newest first.
 #[utoipa::path(post, path = "/api/v1/event/read", tag = "events",
     request_body = ProfilePageRequest,
     responses((status = 200, description = "A page of events", body = Envelope<EventList>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<EventList> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let page = read_page(&mut f, false);
-    let (key, page) = f.finish(|| Some((key?, page?)))?;
+    let (key, page): (ProfileKey, Page) = req.parse::<ProfilePageRequest, _>()?;
     let paged = state.profiles.events(&req.merchant, &key, page).await?;
     Ok(Reply::ok(EventList {
         paging: Paging::of(page, &paged),

@@ -1,4 +1,3 @@
 //! `merchant/settings/*`: what a merchant may tune on their own account.
-
 pub mod settings_get;
 pub mod settings_update;

@@ -1,24 +1,19 @@
 use domain::event::Actor;
 use domain::note::NoteText;
+use domain::profile::ProfileKey;
 
 use crate::api::dto::note::{NoteCreated, NoteView};
-use crate::api::dto::profile::read_key;
 use crate::api::dto::requests::NoteRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// Write a note on a profile: plain text, kept exactly as sent.
 #[utoipa::path(post, path = "/api/v1/note/create", tag = "notes",
     request_body = NoteRequest,
     responses((status = 201, description = "Created", body = Envelope<NoteCreated>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<NoteCreated> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    // The reader hands the string over untrimmed: a note is kept exactly as sent.
-    let text = f.required("note", NoteText::parse);
-    let (key, text) = f.finish(|| Some((key?, text?)))?;
+    let (key, text): (ProfileKey, NoteText) = req.parse::<NoteRequest, _>()?;
     let note = state
         .notes
         .create(&req.merchant, &key, text, Actor::Api)

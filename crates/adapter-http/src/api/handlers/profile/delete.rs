@@ -1,10 +1,11 @@
+use domain::profile::ProfileKey;
+
 use crate::api::dto::YES;
-use crate::api::dto::profile::{ProfileDeleted, read_key};
+use crate::api::dto::profile::ProfileDeleted;
 use crate::api::dto::requests::ProfileKeyRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Erase a profile and everything under it (quizzes, documents and their files, notes,
@@ -13,9 +14,7 @@ use crate::timefmt::rfc3339;
     request_body = ProfileKeyRequest,
     responses((status = 200, description = "Erased", body = Envelope<ProfileDeleted>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<ProfileDeleted> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let key = f.finish(|| key)?;
+    let key: ProfileKey = req.parse::<ProfileKeyRequest, _>()?;
     let deleted_at = state.profiles.delete(&req.merchant, &key).await?;
     Ok(Reply::ok(ProfileDeleted {
         email_address: key.email.as_str().to_owned(),

@@ -1,9 +1,10 @@
-use crate::api::dto::profile::{ProfileAnswer, ProfileView, read_changes, read_key};
+use domain::profile::{ProfileChanges, ProfileKey};
+
+use crate::api::dto::profile::{ProfileAnswer, ProfileView};
 use crate::api::dto::requests::ProfileRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// Update a client profile: the pair names the profile and cannot be changed.
 ///
@@ -12,10 +13,7 @@ use crate::fields::Fields;
     request_body = ProfileRequest,
     responses((status = 200, description = "Updated", body = Envelope<ProfileAnswer>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<ProfileAnswer> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let changes = read_changes(&mut f);
-    let (key, changes) = f.finish(|| Some((key?, changes?)))?;
+    let (key, changes): (ProfileKey, ProfileChanges) = req.parse::<ProfileRequest, _>()?;
     let profile = state.profiles.update(&req.merchant, &key, changes).await?;
     Ok(Reply::ok(ProfileAnswer {
         profile: ProfileView::of(&profile),

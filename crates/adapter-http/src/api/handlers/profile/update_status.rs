@@ -1,12 +1,11 @@
 use domain::event::Actor;
-use domain::profile::ProfileStatus;
+use domain::profile::{ProfileKey, ProfileStatus};
 
-use crate::api::dto::profile::{ProfileStatusAnswer, read_key};
+use crate::api::dto::profile::ProfileStatusAnswer;
 use crate::api::dto::requests::ProfileStatusRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Set a profile's status (any status may follow any other).
@@ -14,10 +13,7 @@ use crate::timefmt::rfc3339;
     request_body = ProfileStatusRequest,
     responses((status = 200, description = "The new status", body = Envelope<ProfileStatusAnswer>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<ProfileStatusAnswer> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let status = f.required("status", str::parse::<ProfileStatus>);
-    let (key, status) = f.finish(|| Some((key?, status?)))?;
+    let (key, status): (ProfileKey, ProfileStatus) = req.parse::<ProfileStatusRequest, _>()?;
     let profile = state
         .profiles
         .set_status(&req.merchant, &key, status, Actor::Api)

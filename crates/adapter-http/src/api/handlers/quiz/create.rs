@@ -1,31 +1,13 @@
 use domain::event::Actor;
-use domain::ids::TemplateId;
-use domain::quiz::RedirectUrl;
-use domain::services::{QuizRequest, TemplateChoice};
-use domain::template::parse_template_name;
+use domain::services::QuizRequest;
 
-use crate::api::dto::profile::{read_changes, read_key};
 use crate::api::dto::quiz::{QuizCreated, redirect_view};
 use crate::api::dto::requests::QuizCreateRequest;
-use crate::api::dto::template::{list_view, read_list};
+use crate::api::dto::template::list_view;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
-
-/// `template`: `template_id` and/or `list` (and a name for a temporary template).
-fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
-    let map = f.object("template", true)?;
-    let mut inner = Fields::new(map);
-    let choice = TemplateChoice {
-        template_id: inner.optional_id("template_id", TemplateId::parse),
-        list: read_list(&mut inner, false),
-        name: inner.optional("template_name", parse_template_name),
-    };
-    f.absorb(inner);
-    Some(choice)
-}
 
 /// Send a client a verification link: creates or updates the client's profile and makes
 /// a quiz from a stored template (`template.template_id`) or a list sent with it.
@@ -33,22 +15,7 @@ fn read_template(f: &mut Fields<'_>) -> Option<TemplateChoice> {
     request_body = QuizCreateRequest,
     responses((status = 201, description = "The quiz's addresses", body = Envelope<QuizCreated>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<QuizCreated> {
-    let mut f = Fields::new(&req.body);
-    let key = read_key(&mut f);
-    let changes = read_changes(&mut f);
-    // Anything but a whole number from 1 to 30 silently means the merchant's default.
-    let expiry_days = f.lenient_integer("quiz_expiry_days");
-    let template = read_template(&mut f);
-    let redirect_url = f.optional("redirect_url", RedirectUrl::parse);
-    let request = f.finish(|| {
-        Some(QuizRequest {
-            key: key?,
-            changes: changes?,
-            expiry_days,
-            template: template?,
-            redirect_url,
-        })
-    })?;
+    let request: QuizRequest = req.parse::<QuizCreateRequest, _>()?;
     let created = state
         .quizzes
         .create(&req.merchant, request, Actor::Api)

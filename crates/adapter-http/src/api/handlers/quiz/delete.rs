@@ -1,10 +1,11 @@
+use domain::quiz::QuizLink;
+
 use crate::api::dto::YES;
-use crate::api::dto::quiz::{QuizDeleted, read_link};
+use crate::api::dto::quiz::QuizDeleted;
 use crate::api::dto::requests::QuizLinkRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Withdraw a quiz: gone for every later call, its link shows a not-found page.
@@ -12,9 +13,7 @@ use crate::timefmt::rfc3339;
     request_body = QuizLinkRequest,
     responses((status = 200, description = "Deleted", body = Envelope<QuizDeleted>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<QuizDeleted> {
-    let mut f = Fields::new(&req.body);
-    let link = read_link(&mut f);
-    let link = f.finish(|| link)?;
+    let link: QuizLink = req.parse::<QuizLinkRequest, _>()?;
     let quiz = state.quizzes.delete(&req.merchant, &link).await?;
     let links = state.quizzes.links(&quiz);
     Ok(Reply::ok(QuizDeleted {

@@ -1,10 +1,11 @@
+use domain::quiz::QuizLink;
+
 use crate::api::dto::YES;
-use crate::api::dto::quiz::{QuizExpired, read_link};
+use crate::api::dto::quiz::QuizExpired;
 use crate::api::dto::requests::QuizLinkRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// End a quiz early (`QUIZ_EXPIRED` if it already ended).
@@ -12,9 +13,7 @@ use crate::timefmt::rfc3339;
     request_body = QuizLinkRequest,
     responses((status = 200, description = "Expired", body = Envelope<QuizExpired>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<QuizExpired> {
-    let mut f = Fields::new(&req.body);
-    let link = read_link(&mut f);
-    let link = f.finish(|| link)?;
+    let link: QuizLink = req.parse::<QuizLinkRequest, _>()?;
     let quiz = state.quizzes.expire(&req.merchant, &link).await?;
     let links = state.quizzes.links(&quiz);
     Ok(Reply::ok(QuizExpired {

@@ -1,20 +1,18 @@
+use domain::quiz::QuizLink;
 use domain::quiz::QuizWithClient;
 
-use crate::api::dto::quiz::{QuizAnswer, QuizView, read_link};
+use crate::api::dto::quiz::{QuizAnswer, QuizView};
 use crate::api::dto::requests::QuizLinkRequest;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// One quiz, by its long or short address.
 #[utoipa::path(post, path = "/api/v1/quiz/get", tag = "quizzes",
     request_body = QuizLinkRequest,
     responses((status = 200, description = "The quiz", body = Envelope<QuizAnswer>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<QuizAnswer> {
-    let mut f = Fields::new(&req.body);
-    let link = read_link(&mut f);
-    let link = f.finish(|| link)?;
+    let link: QuizLink = req.parse::<QuizLinkRequest, _>()?;
     let view = state.quizzes.get(&req.merchant, &link).await?;
     Ok(Reply::ok(answer(&state, &view)))
 }

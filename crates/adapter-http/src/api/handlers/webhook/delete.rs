@@ -6,7 +6,6 @@ use crate::api::dto::webhook::WebhookDeleted;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 use crate::timefmt::rfc3339;
 
 /// Remove an endpoint and its deliveries: nothing more is sent to it.
@@ -14,9 +13,7 @@ use crate::timefmt::rfc3339;
     request_body = WebhookIdRequest,
     responses((status = 200, description = "Removed", body = Envelope<WebhookDeleted>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<WebhookDeleted> {
-    let mut f = Fields::new(&req.body);
-    let id = f.required_id("webhook_id", WebhookId::parse);
-    let id = f.finish(|| id)?;
+    let id: WebhookId = req.parse::<WebhookIdRequest, _>()?;
     let deleted_at = state.webhooks.delete(&req.merchant, &id).await?;
     Ok(Reply::ok(WebhookDeleted {
         webhook_id: id.to_string(),

@@ -5,16 +5,13 @@ use crate::api::dto::webhook::DeliveryView;
 use crate::api::handlers::{Answer, State};
 use crate::api::signed::Signed;
 use crate::envelope::{Envelope, Reply};
-use crate::fields::Fields;
 
 /// Attempt a delivery again now, whatever it came to (a failed one gets one more try).
 #[utoipa::path(post, path = "/api/v1/webhook/delivery/retry", tag = "webhooks",
     request_body = DeliveryIdRequest,
     responses((status = 200, description = "The delivery, pending", body = Envelope<DeliveryView>)))]
 pub async fn handle(state: State, req: Signed) -> Answer<DeliveryView> {
-    let mut f = Fields::new(&req.body);
-    let id = f.required_id("delivery_id", DeliveryId::parse);
-    let id = f.finish(|| id)?;
+    let id: DeliveryId = req.parse::<DeliveryIdRequest, _>()?;
     let delivery = state.webhooks.retry(&req.merchant, &id).await?;
     Ok(Reply::ok(DeliveryView::of(&delivery)))
 }

@@ -1,0 +1,112 @@
+//! merchant/settings/update.
+
+use domain::merchant::{Language, QuizExpiryDays, RetentionDays, SettingsChanges};
+use domain::verification::{MinimumAge, Policy};
+use serde::Deserialize;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::Schema;
+use utoipa::{PartialSchema, ToSchema};
+
+use super::rules;
+use crate::error::ApiError;
+use crate::fields::{Check, Sent};
+
+/// merchant/settings/update: any of the settings; those not sent are kept. At least one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(transparent)]
+pub struct SettingsRequest(SettingsFields);
+
+impl PartialSchema for SettingsRequest {
+    fn schema() -> RefOr<Schema> {
+        let mut schema = SettingsFields::schema();
+        if let RefOr::T(Schema::Object(fields)) = &mut schema {
+            let one_of_them: Vec<serde_json::Value> = fields
+                .properties
+                .keys()
+                .map(|name| serde_json::json!({ "required": [name] }))
+                .collect();
+            fields.extensions = Some(Extensions::from_iter([("anyOf", one_of_them)]));
+        }
+        schema
+    }
+}
+
+impl ToSchema for SettingsRequest {}
+
+/// merchant/settings/update's fields, each with its rule.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+struct SettingsFields {
+    #[serde(default)]
+    #[schema(schema_with = rules::quiz_expiry_days)]
+    pub quiz_expiry_days: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::minimum_age)]
+    pub minimum_age: Sent,
+    /// Failure reason codes, each to `decline` or `review`; replaces the merchant's earlier
+    /// choices (`{}`: back to the default).
+    #[serde(default)]
+    #[schema(schema_with = rules::optional_policy)]
+    pub policy: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::flag)]
+    pub auto_decision: Sent,
+    /// The client's pages' default language: `en`, `fr` or `es`.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, pattern = "^(en|fr|es)$")]
+    pub default_language: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::retention_days)]
+    pub retention_days: Sent,
+}
+
+impl SettingsFields {
+    fn any_sent(&self) -> bool {
+        [
+            &self.quiz_expiry_days,
+            &self.minimum_age,
+            &self.policy,
+            &self.auto_decision,
+            &self.default_language,
+            &self.retention_days,
+        ]
+        .iter()
+        .any(|field| field.is_sent())
+    }
+}
+
+impl TryFrom<SettingsRequest> for SettingsChanges {
+    type Error = ApiError;
+
+    fn try_from(SettingsRequest(r): SettingsRequest) -> Result<Self, ApiError> {
+        let mut c = Check::new();
+        // Nothing to change reads as the one setting there always was.
+        let nothing = !r.any_sent();
+        let days = c.integer("quiz_expiry_days", &r.quiz_expiry_days, nothing);
+        let days = c.check("quiz_expiry_days", days, QuizExpiryDays::new);
+        let age = c.integer("minimum_age", &r.minimum_age, false);
+        let age = c.check("minimum_age", age, MinimumAge::new);
+        let policy = c.object("policy", &r.policy, false).map(|choices| {
+            choices
+                .iter()
+                .map(|(reason, decision)| (reason.as_str(), decision.as_str().unwrap_or_default()))
+                .collect::<Vec<_>>()
+        });
+        let policy = c.check("policy", policy, Policy::parse);
+        let auto_decision = c.flag("auto_decision", &r.auto_decision);
+        let language = c.text("default_language", &r.default_language);
+        let language = c.check("default_language", language, |code| Language::parse(&code));
+        let retention_days =
+            c.integer_patch("retention_days", &r.retention_days, RetentionDays::new);
+        c.finish(|| {
+            Some(SettingsChanges {
+                quiz_expiry_days: days,
+                minimum_age: age,
+                policy,
+                auto_decision,
+                default_language: language,
+                retention_days,
+            })
+        })
+    }
+}
