@@ -1,8 +1,12 @@
 # Recipes for everyday work. `just --list` shows them.
 
-# Start the server on SQLite in ./idv-data (one command, no setup).
+# Start the server on SQLite in ./idv-data (one command, no setup; a debug build).
 run:
-    cargo run --release -p app -- serve
+    cargo run -p app -- serve
+
+# The binary to deploy or measure: fat LTO (docs/BENCHMARKS.md, "The first build").
+release:
+    cargo build --release -p app
 
 # Every test: unit, then end-to-end on SQLite and, when reachable, PostgreSQL.
 test:
@@ -25,4 +29,4 @@ fmt:
 
 # Apply pending migrations to the configured database (IDV_DATABASE_URL, IDV_DATA_DIR).
 migrate:
-    cargo run --release -p app -- migrate
+    cargo run -p app -- migrate
