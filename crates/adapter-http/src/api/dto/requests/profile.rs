@@ -207,3 +207,42 @@ impl TryFrom<ProfilePageRequest> for (ProfileKey, Page) {
         c.finish(|| Some((key?, page?)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::fields;
+
+    #[test]
+    fn wrongly_typed_fields_of_a_flattened_pair_are_each_a_violation_beside_the_others() {
+        let body = json!({
+            "email_address": 5, "mobile_number": ["4165550101"], "first_name": {},
+            "last_name": "Lovelace", "amount": true, "offset": "0", "limit": 1.5
+        });
+        let body = body.as_object().expect("object");
+        let err = fields::parse::<ProfileRequest, (ProfileKey, ProfileChanges)>(body)
+            .expect_err("four wrong types");
+        assert_eq!(
+            err.codes(),
+            [
+                "EMAIL_ADDRESS_INVALID",
+                "MOBILE_NUMBER_INVALID",
+                "FIRST_NAME_INVALID",
+                "AMOUNT_INVALID"
+            ]
+        );
+        let err = fields::parse::<ProfilePageRequest, (ProfileKey, Page)>(body)
+            .expect_err("two pairs and two pages wrong");
+        assert_eq!(
+            err.codes(),
+            [
+                "EMAIL_ADDRESS_INVALID",
+                "MOBILE_NUMBER_INVALID",
+                "OFFSET_INVALID",
+                "LIMIT_INVALID"
+            ]
+        );
+    }
+}
