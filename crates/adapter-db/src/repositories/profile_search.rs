@@ -3,7 +3,8 @@
 //! search's own `LIKE` decides. Rows are indexed in batches behind the writes
 //! ([`Database::index_profiles`]); a search reads the rows not indexed yet as it did
 //! before the index. PostgreSQL needs none of this: its `pg_trgm` indexes are kept by
-//! PostgreSQL itself.
+//! PostgreSQL itself, and a needle with an `@` is narrowed by the local parts' index
+//! ([`email_holds`]).
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Nullable, Text};
@@ -41,9 +42,49 @@ pub(crate) fn among_candidates(query: ProfilesQuery, phrase: String) -> Profiles
     )
 }
 
+/// `text` as itself in a `LIKE` pattern: `%`, `_` and the escape `\\` escaped.
+pub(crate) fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
+
+/// Whether the e-mail holds `needle`, whose pattern is `pattern` (`%needle%`). On
+/// PostgreSQL a needle `A@B` is also looked up by its `A` in the index of reversed local
+/// parts (migration 000021): an address holds one `@`, so it can only hold the needle if
+/// its local part ends with `A`, and that B-tree finds those at once where the trigram
+/// index reads the posting lists of the domain's trigrams, shared by every address.
+pub(crate) fn email_holds(
+    pattern: String,
+    needle: &str,
+    on_postgres: bool,
+) -> Box<dyn BoxableExpression<profiles::table, Backend, SqlType = Bool>> {
+    let email = lower(profiles::email_address).like(pattern).escape('\\');
+    let local = needle.split_once('@').map(|(local, _)| local);
+    match local.filter(|local| on_postgres && !local.is_empty()) {
+        Some(local) => {
+            let reversed: String = local.chars().rev().collect();
+            let ends_with_local = diesel::dsl::sql::<Bool>(
+                "reverse(split_part(lower(profiles.email_address), '@', 1)) LIKE ",
+            )
+            .bind::<Text, _>(format!("{}%", escape_like(&reversed)))
+            .sql(" ESCAPE '\\'");
+            Box::new(ends_with_local.and(email))
+        }
+        None => Box::new(email),
+    }
+}
+
+diesel::define_sql_function! {
+    /// SQL's `lower`, on both backends.
+    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+/// The backend of [`AnyConnection`], which a query is built for.
+type Backend = <AnyConnection as diesel::Connection>::Backend;
+
 /// A search's query, built up filter by filter.
-pub(crate) type ProfilesQuery =
-    profiles::BoxedQuery<'static, <AnyConnection as diesel::Connection>::Backend>;
+pub(crate) type ProfilesQuery = profiles::BoxedQuery<'static, Backend>;
 
 #[derive(QueryableByName)]
 struct Upto {

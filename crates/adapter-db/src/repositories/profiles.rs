@@ -18,18 +18,15 @@ use time::OffsetDateTime;
 
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
-
-diesel::define_sql_function! {
-    /// SQL's `lower`, on both backends.
-    fn lower(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
 use crate::failure::{Failure, corrupt};
 use crate::outbox::persist;
 use crate::repositories::documents::{
     erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile,
 };
 use crate::repositories::paging::{newest_first, page_of, paged};
-use crate::repositories::profile_search::{among_candidates, trigram_phrase};
+use crate::repositories::profile_search::{
+    among_candidates, email_holds, escape_like, trigram_phrase,
+};
 use crate::schema::{documents, events, notes, profile_counts, profiles, quizzes};
 use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
@@ -538,19 +535,16 @@ impl ProfileRepository for Database {
         let merchant = merchant.as_str().to_owned();
         let needle = filter.needle();
         // `%` and `_` typed by the reviewer are looked for as themselves.
-        let pattern = needle.as_deref().map(|needle| {
-            let escaped = needle
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            format!("%{escaped}%")
-        });
+        let pattern = needle
+            .as_deref()
+            .map(|needle| format!("%{}%", escape_like(needle)));
         let phrase = needle.as_deref().and_then(trigram_phrase);
         let status = filter.status.map(|s| s.as_str().to_owned());
         let (rows, total, filtered) = self
             .read(move |conn| {
                 let total = profile_count(conn, &merchant)?;
                 let on_sqlite = matches!(conn, AnyConnection::Sqlite(_));
+                let needle = needle.as_deref().unwrap_or_default();
                 // Boxed queries cannot be cloned: the same query is built for the count
                 // and for the page.
                 let selected = || {
@@ -566,9 +560,7 @@ impl ProfileRepository for Database {
                         query = query.filter(
                             name.like(pattern.clone())
                                 .escape('\\')
-                                .or(lower(profiles::email_address)
-                                    .like(pattern.clone())
-                                    .escape('\\'))
+                                .or(email_holds(pattern.clone(), needle, !on_sqlite))
                                 .or(profiles::mobile_number.like(pattern.clone()).escape('\\')),
                         );
                     }

@@ -365,6 +365,39 @@ async fn search(p: Ports) {
         "name, any case"
     );
     assert_eq!(find(Some("GRACE@"), None).await.0, ["p2"], "e-mail");
+    // Around the `@`: the end of a local part, the start of a domain (PostgreSQL looks
+    // such a needle up by its local part, reversed).
+    assert_eq!(find(Some("ce@exa"), None).await.0, ["p2"], "across the @");
+    assert_eq!(
+        find(Some("a@example.com"), None).await.0,
+        ["p1"],
+        "a whole ending"
+    );
+    assert_eq!(
+        find(Some("ada@example.com"), None).await.0,
+        ["p1"],
+        "a whole e-mail"
+    );
+    assert_eq!(
+        find(Some("@example.com"), None).await.0,
+        ["p2", "p1"],
+        "a domain"
+    );
+    assert_eq!(
+        find(Some("ad@example.com"), None).await.0,
+        Vec::<String>::new(),
+        "not the end of a local part"
+    );
+    assert_eq!(
+        find(Some("a@e@x"), None).await.0,
+        Vec::<String>::new(),
+        "two @"
+    );
+    assert_eq!(
+        find(Some("_a@"), None).await.0,
+        Vec::<String>::new(),
+        "_ before an @ is itself"
+    );
     assert_eq!(find(Some("5550188"), None).await.0, ["p2"], "mobile");
     assert_eq!(
         find(Some("ada hop"), None).await.0,

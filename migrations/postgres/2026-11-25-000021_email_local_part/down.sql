@@ -1,0 +1,1 @@
+DROP INDEX profiles_search_email_local;

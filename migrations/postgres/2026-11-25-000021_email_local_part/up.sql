@@ -1,0 +1,8 @@
+-- A search for a whole e-mail took 134 ms at a million profiles: the trigram index
+-- (000019) reads the posting lists of the domain's trigrams (`@example.com`, which every
+-- address of a merchant may share, as `@gmail.com` does) before intersecting them. An
+-- e-mail holds one `@` (the profile's e-mail is validated so), so a needle `A@B` can only
+-- be in an address whose local part ends with `A`: this index holds each local part
+-- reversed, where that suffix is a prefix a B-tree finds at once.
+CREATE INDEX profiles_search_email_local ON profiles
+    (merchant_id, reverse(split_part(lower(email_address), '@', 1)) text_pattern_ops);
