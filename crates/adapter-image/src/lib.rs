@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use domain::ports::ImageAnalysis;
+use domain::ports::{ImageAnalysis, ImageRoom};
 use domain::verification::{BarcodeReading, FaceDescriptor, ImageReport, MrzReading, Wanted};
 use tokio::sync::Semaphore;
 
@@ -43,7 +43,7 @@ pub struct Analyser {
     budget: Duration,
     /// One image at a time per core, whoever asks (uploads judged as they arrive and the
     /// verification workers alike): the analysis is all CPU, and more at once would only
-    /// slow the API down.
+    /// slow the API down. A room is taken before the image is read from the store.
     cores: Arc<Semaphore>,
     /// dlib's face matcher, when this build has one and its models were found.
     #[cfg(feature = "face-match")]
@@ -257,9 +257,14 @@ const BACKGROUND_NICE: i32 = 10;
 
 #[async_trait]
 impl ImageAnalysis for Analyser {
-    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+    async fn room(&self) -> ImageRoom {
         // The semaphore is never closed; a closed one would only mean no waiting.
-        let _core = self.cores.acquire().await.ok();
+        ImageRoom::new(self.cores.clone().acquire_owned().await.ok())
+    }
+
+    async fn examine(&self, room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+        // Held until the report (or the budget) is out, whatever returns first.
+        let _core = room;
         let analyser = self.clone();
         let (report, work) = tokio::sync::oneshot::channel();
         // A thread of its own rather than the runtime's blocking pool: it lowers its own
@@ -289,7 +294,28 @@ impl ImageAnalysis for Analyser {
 
 #[cfg(test)]
 mod tests {
+    use futures_util::FutureExt;
+
     use super::*;
+
+    #[tokio::test]
+    async fn rooms_are_one_per_core_and_come_back_when_dropped() {
+        let analyser = Analyser::default();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut held = Vec::new();
+        for _ in 0..cores {
+            held.push(analyser.room().now_or_never().expect("a free core"));
+        }
+        assert!(
+            analyser.room().now_or_never().is_none(),
+            "one more waits for a core"
+        );
+        held.pop();
+        assert!(
+            analyser.room().now_or_never().is_some(),
+            "a room given back"
+        );
+    }
 
     #[test]
     fn an_analysis_thread_runs_behind_the_api() {

@@ -256,11 +256,14 @@ fn a_selfie_shows_one_face_and_two_people_two() {
 #[tokio::test]
 async fn the_port_answers_off_the_runtime_and_within_its_budget() {
     let bytes = degrade::jpeg(&page(&Passport::sample(), None), 85);
-    let report = Analyser::default().examine(bytes.clone(), MRZ).await;
+    let analyser = Analyser::default();
+    let report = analyser
+        .examine(analyser.room().await, bytes.clone(), MRZ)
+        .await;
     assert!(matches!(report.mrz, Some(MrzReading::Read(_))));
     let hurried = Analyser::default().with_budget(Duration::from_millis(1));
     assert_eq!(
-        hurried.examine(bytes, MRZ).await,
+        hurried.examine(hurried.room().await, bytes, MRZ).await,
         ImageReport::unreadable(MRZ)
     );
 }

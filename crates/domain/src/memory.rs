@@ -21,8 +21,8 @@ use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
 use crate::paging::{Page, Paged};
 use crate::ports::{
-    AuditLog, IdentityIndex, ImageAnalysis, SessionRepository, Subscriptions, UserRepository,
-    VerificationRepository, WebhookRepository,
+    AuditLog, IdentityIndex, ImageAnalysis, ImageRoom, SessionRepository, Subscriptions,
+    UserRepository, VerificationRepository, WebhookRepository,
 };
 use crate::ports::{
     Clock, IdGenerator, MerchantRepository, OneTimeCodes, PasswordHasher, ProfileRepository, Quota,
@@ -1604,7 +1604,11 @@ impl ScriptedImages {
 
 #[async_trait]
 impl ImageAnalysis for ScriptedImages {
-    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport {
+    async fn room(&self) -> ImageRoom {
+        ImageRoom::new(())
+    }
+
+    async fn examine(&self, _room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {
         let scripted = self.0.lock().expect("lock");
         match scripted.iter().find(|(bytes, _)| *bytes == image) {
             Some((_, report)) => report.clone(),

@@ -526,10 +526,37 @@ pub trait IdentityIndex: Send + Sync {
 /// tools, which stay out of the domain.
 #[async_trait]
 pub trait ImageAnalysis: Send + Sync {
-    /// The report on `image` (its bytes as uploaded). It never fails: an image that cannot
-    /// be decoded, or declares more than [`crate::document::MAX_IMAGE_PIXELS`], or takes
-    /// longer than the adapter's time budget, is reported unreadable.
-    async fn examine(&self, image: Vec<u8>, wanted: Wanted) -> ImageReport;
+    /// Waits for room to examine one image: see [`ImageRoom`].
+    async fn room(&self) -> ImageRoom;
+    /// The report on `image` (its bytes as uploaded), examined in `room`. It never fails:
+    /// an image that cannot be decoded, or declares more than
+    /// [`crate::document::MAX_IMAGE_PIXELS`], or takes longer than the adapter's time
+    /// budget, is reported unreadable.
+    async fn examine(&self, room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport;
+}
+
+/// Room to examine one image, taken before its bytes are read and held until its report:
+/// an analysis grants as many as it examines at once (one per core), so images waiting
+/// their turn (twenty uploads of 10 MiB arriving together) hold none of their bytes.
+/// Dropping it gives the room back.
+pub struct ImageRoom {
+    /// Held for its drop alone.
+    _guard: Box<dyn Send + Sync>,
+}
+
+impl ImageRoom {
+    /// A room held as long as `guard` is (a semaphore's permit, or `()` for no bound).
+    pub fn new(guard: impl Send + Sync + 'static) -> Self {
+        Self {
+            _guard: Box::new(guard),
+        }
+    }
+}
+
+impl std::fmt::Debug for ImageRoom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ImageRoom")
+    }
 }
 
 /// What each merchant's enabled webhook endpoints listen to, for the outbox.

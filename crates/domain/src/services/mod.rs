@@ -71,8 +71,10 @@ async fn examine_stored(
     file_id: &FileId,
     wanted: Wanted,
 ) -> Result<ImageReport, DomainError> {
+    // Room first: the file's bytes are read only when they can be looked at.
+    let room = images.room().await;
     Ok(match store.get(file_id).await? {
-        Some(bytes) => images.examine(bytes, wanted).await,
+        Some(bytes) => images.examine(room, bytes, wanted).await,
         None => ImageReport::unreadable(wanted),
     })
 }
