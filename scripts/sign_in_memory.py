@@ -13,25 +13,14 @@ hashing bound stands. Prints the answers' statuses and the peak (VmHWM) of each 
 
 It starts its own server on 127.0.0.1 with a throw-away data directory.
 """
-import http.client, json, os, re, subprocess, sys, tempfile, threading, urllib.parse
+import http.client, re, sys, threading, urllib.parse
 from collections import Counter
+
+from benchkit import Server
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
 PARALLEL = 60
 EMAIL, PASSWORD = "rev@example.com", "a long enough passphrase for the test"
-
-
-def status_kib(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def idv(data_dir, *args, stdin=None):
-    return subprocess.run([BINARY, *args, "--data-dir", data_dir], input=stdin,
-                          capture_output=True, text=True, check=True).stdout
 
 
 def login_form(host, port):
@@ -46,40 +35,30 @@ def login_form(host, port):
 
 
 def run(limit):
-    with tempfile.TemporaryDirectory() as data_dir:
-        env = dict(os.environ, IDV_SIGN_IN_LIMIT=str(limit), IDV_LOG="warn")
-        server = subprocess.Popen([BINARY, "serve", "--bind", "127.0.0.1:0", "--data-dir",
-                                   data_dir], stdout=subprocess.PIPE, text=True, env=env)
-        try:
-            address = server.stdout.readline().strip().rsplit("/", 1)[-1]
-            host, port = address.split(":")
-            merchant = json.loads(idv(data_dir, "merchant", "create", "--name", "Acme",
-                                      "--json"))["merchant_id"]
-            idv(data_dir, "merchant", "user", "create", "--merchant", merchant, "--email",
-                EMAIL, "--password-stdin", stdin=PASSWORD + "\n")
-            forms = [login_form(host, port) for _ in range(PARALLEL)]
-            before = status_kib(server.pid, "VmRSS")
-            start, statuses = threading.Barrier(PARALLEL), []
+    with Server(BINARY, env={"IDV_SIGN_IN_LIMIT": str(limit)}).start() as server:
+        host, port = server.base.rsplit("/", 1)[-1].split(":")
+        server.idv("merchant", "user", "create", "--merchant", server.merchant, "--email",
+                   EMAIL, "--password-stdin", stdin=PASSWORD + "\n")
+        forms = [login_form(host, port) for _ in range(PARALLEL)]
+        before = server.status_kib("VmRSS")
+        start, statuses = threading.Barrier(PARALLEL), []
 
-            def sign_in(cookie, token):
-                body = urllib.parse.urlencode({"email": EMAIL, "password": "wrong " * 4,
-                                               "csrf_token": token})
-                c = http.client.HTTPConnection(host, port, timeout=120)
-                start.wait()
-                c.request("POST", "/dashboard/login", body, {
-                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
-                statuses.append(c.getresponse().status)
-                c.close()
+        def sign_in(cookie, token):
+            body = urllib.parse.urlencode({"email": EMAIL, "password": "wrong " * 4,
+                                           "csrf_token": token})
+            c = http.client.HTTPConnection(host, port, timeout=120)
+            start.wait()
+            c.request("POST", "/dashboard/login", body, {
+                "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+            statuses.append(c.getresponse().status)
+            c.close()
 
-            threads = [threading.Thread(target=sign_in, args=f) for f in forms]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            peak = status_kib(server.pid, "VmHWM")
-        finally:
-            server.terminate()
-            server.wait()
+        threads = [threading.Thread(target=sign_in, args=f) for f in forms]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        peak = server.status_kib("VmHWM")
     print(f"IDV_SIGN_IN_LIMIT={limit}: answers {dict(sorted(Counter(statuses).items()))}, "
           f"RSS before {before // 1024} MB, peak {peak // 1024} MB")
 

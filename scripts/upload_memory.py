@@ -7,18 +7,12 @@ and buffers nothing: its memory should stay where it started. Prints the peak RS
 
     python3 scripts/upload_memory.py [path/to/idv]      (default: target/release/idv)
 """
-import os, socket, subprocess, sys, tempfile, threading, time
+import socket, sys, threading, time
+
+from benchkit import Server
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
 CLIENTS, SIZE = 20, 40 * 1024 * 1024
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def upload(address, answers):
@@ -43,24 +37,18 @@ def upload(address, answers):
 
 
 def main():
-    data = tempfile.mkdtemp()
-    env = dict(os.environ, IDV_DATA_DIR=data, IDV_MASTER_KEY="ab" * 32, IDV_LOG="warn",
-               IDV_CLIENT_RATE_LIMIT="0")
-    server = subprocess.Popen([BINARY, "serve", "--bind", "127.0.0.1:0"], env=env,
-                              stdout=subprocess.PIPE, text=True)
-    address = server.stdout.readline().strip().removeprefix("listening on http://")
-    time.sleep(0.5)
-    before = rss_kib(server.pid)
-    answers, peak, threads = [], before, []
-    for _ in range(CLIENTS):
-        t = threading.Thread(target=upload, args=(address, answers))
-        t.start()
-        threads.append(t)
-    while any(t.is_alive() for t in threads):
-        peak = max(peak, rss_kib(server.pid))
-        time.sleep(0.01)
-    server.terminate()
-    server.wait()
+    with Server(BINARY).start() as server:
+        address = server.base.removeprefix("http://")
+        time.sleep(0.5)
+        before = server.status_kib("VmRSS")
+        answers, peak, threads = [], before, []
+        for _ in range(CLIENTS):
+            t = threading.Thread(target=upload, args=(address, answers))
+            t.start()
+            threads.append(t)
+        while any(t.is_alive() for t in threads):
+            peak = max(peak, server.status_kib("VmRSS"))
+            time.sleep(0.01)
     statuses = sorted({a for a, _ in answers})
     most = max(s for _, s in answers) / 2**20
     print(f"{CLIENTS} x {SIZE // 2**20} MiB to an unknown link: answers {statuses}, "
