@@ -16,9 +16,6 @@ import time
 
 from benchkit import Server, p95
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
-QUIZZES = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-DOCS = sys.argv[3] if len(sys.argv) > 3 else "/tmp/docs"
 STEPS = {"driver_licence_upload": 1, "passport_upload": 1, "selfie_upload": 1}
 UPLOADS = [("driver_licence_upload", "front", "licence_front.jpg"),
            ("driver_licence_upload", "back", "licence_back.png"),
@@ -41,10 +38,12 @@ def ready_quiz(server, n, files):
 
 
 def main():
-    files = documents(DOCS)
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
+    quizzes = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    files = documents(sys.argv[3] if len(sys.argv) > 3 else "/tmp/docs")
     times = []
-    with Server(BINARY).start() as server:
-        for n in range(QUIZZES):
+    with Server(binary).start() as server:
+        for n in range(quizzes):
             url, token = ready_quiz(server, n, files)
             server.api.submit(token)
             started = time.monotonic()

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""`profile/get` under load, alone and while quizzes are verified beside it (issue 29:
+its p99 should grow by less than 10 %), measured from outside against the real binary
+(docs/BENCHMARKS.md).
+
+    IDV_TEST_FACES=~/.cache/idv-faces cargo run -p fixtures --example write_documents -- /tmp/docs
+    python3 scripts/get_while_verifying.py [path/to/idv] [documents dir] [rounds] [quizzes]
+
+The server is pinned to core 0 (so it runs one verification at a time) and wrk to core 1
+(`scripts/load.sh get` over 1 000 seeded profiles, 15 s, 32 connections). Rounds alternate:
+a quiet one, then one where `quizzes` quizzes (20 unless told), their four documents
+uploaded beforehand, are submitted at once just before the load starts. A loaded round
+counts only if verifications were still pending when its load ended, so the whole window
+was shared with them; it then waits for every one to complete and says how long that took.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from benchkit import Server
+from verification_time import documents, ready_quiz
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
+DOCS = sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs"
+ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+QUIZZES = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+PROFILES, SECONDS, CONNECTIONS = 1000, 15, 32
+LOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load.sh")
+
+
+def load(server, credentials, seconds=SECONDS):
+    """wrk's figures for `profile/get` over the seeded profiles, from core 1."""
+    line = subprocess.run(["taskset", "-c", "1", "bash", LOAD, server.base, credentials, "get",
+                           str(PROFILES), str(seconds), str(CONNECTIONS)],
+                          capture_output=True, text=True, check=True).stdout
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)}
+
+
+def main():
+    files = documents(DOCS)
+    server = Server(BINARY)
+    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
+               "--profiles", str(PROFILES))
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
+            server.start(cpus="0"):
+        json.dump(server.credentials, credentials)
+        credentials.flush()
+        quizzes = [[ready_quiz(server, r * QUIZZES + n, files) for n in range(QUIZZES)]
+                   for r in range(ROUNDS)]
+        load(server, credentials.name, 5)  # warm-up, not counted
+        quiet, shared = [], []
+        for r in range(ROUNDS):
+            figures = load(server, credentials.name)
+            quiet.append(figures["p99_ms"])
+            print(f"round {r} quiet:    {figures}", flush=True)
+            for _, token in quizzes[r]:
+                server.api.submit(token)
+            submitted = time.monotonic()
+            figures = load(server, credentials.name)
+            pending = sum(server.api.verification_status(url) == "pending"
+                          for url, _ in quizzes[r])
+            while any(server.api.verification_status(url) == "pending" for url, _ in quizzes[r]):
+                time.sleep(0.2)
+            took = time.monotonic() - submitted
+            print(f"round {r} verifying: {figures}; {pending} of {QUIZZES} still pending "
+                  f"when the load ended, all completed {took:.1f} s after submission",
+                  flush=True)
+            if pending:
+                shared.append(figures["p99_ms"])
+    quiet.sort()
+    shared.sort()
+    if not shared:
+        sys.exit("no round shared its whole window with verifications")
+    middle_quiet, middle_shared = quiet[len(quiet) // 2], shared[len(shared) // 2]
+    print(f"p99 median: quiet {middle_quiet:.2f} ms, while verifying {middle_shared:.2f} ms "
+          f"({(middle_shared / middle_quiet - 1) * 100:+.1f} %)")
+
+
+if __name__ == "__main__":
+    main()
