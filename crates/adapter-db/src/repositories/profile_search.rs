@@ -50,28 +50,32 @@ pub(crate) fn escape_like(text: &str) -> String {
 }
 
 /// Whether the e-mail holds `needle`, whose pattern is `pattern` (`%needle%`). On
-/// PostgreSQL a needle `A@B` is also looked up by its `A` in the index of reversed local
-/// parts (migration 000021): an address holds one `@`, so it can only hold the needle if
-/// its local part ends with `A`, and that B-tree finds those at once where the trigram
-/// index reads the posting lists of the domain's trigrams, shared by every address.
+/// PostgreSQL a needle `A@B` is looked up by its `A` in the index of reversed local parts
+/// (migration 000021): an address holds one `@`, so it can only hold the needle if its
+/// local part ends with `A`, and that B-tree finds those at once where the trigram index
+/// reads the posting lists of the domain's trigrams, shared by every address. The needle
+/// is then checked with `strpos`, which the trigram index cannot serve: with `LIKE` the
+/// planner may also scan that index and intersect (70 ms at a million instead of 1).
 pub(crate) fn email_holds(
     pattern: String,
     needle: &str,
     on_postgres: bool,
 ) -> Box<dyn BoxableExpression<profiles::table, Backend, SqlType = Bool>> {
-    let email = lower(profiles::email_address).like(pattern).escape('\\');
     let local = needle.split_once('@').map(|(local, _)| local);
     match local.filter(|local| on_postgres && !local.is_empty()) {
         Some(local) => {
             let reversed: String = local.chars().rev().collect();
-            let ends_with_local = diesel::dsl::sql::<Bool>(
-                "reverse(split_part(lower(profiles.email_address), '@', 1)) LIKE ",
+            Box::new(
+                diesel::dsl::sql::<Bool>(
+                    "(reverse(split_part(lower(profiles.email_address), '@', 1)) LIKE ",
+                )
+                .bind::<Text, _>(format!("{}%", escape_like(&reversed)))
+                .sql(" ESCAPE '\\' AND strpos(lower(profiles.email_address), ")
+                .bind::<Text, _>(needle.to_owned())
+                .sql(") > 0)"),
             )
-            .bind::<Text, _>(format!("{}%", escape_like(&reversed)))
-            .sql(" ESCAPE '\\'");
-            Box::new(ends_with_local.and(email))
         }
-        None => Box::new(email),
+        None => Box::new(lower(profiles::email_address).like(pattern).escape('\\')),
     }
 }
 
