@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use domain::ports::{ImageAnalysis, ImageRoom};
 use domain::verification::{BarcodeReading, FaceDescriptor, ImageReport, MrzReading, Wanted};
+use thread_priority::{
+    NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
+    set_thread_priority_and_policy, thread_native_id,
+};
 use tokio::sync::Semaphore;
 
 use crate::ocr::Ocr;
@@ -243,17 +247,19 @@ fn outcome(reading: &MrzReading) -> &'static str {
     }
 }
 
-/// Lowers the calling thread's scheduling priority to nice 10 (on Linux a thread's own;
-/// tesseract started from it inherits it): with every core analysing images, the API's
-/// threads still come first. Failing leaves the thread as it was.
+/// Puts the calling thread in Linux's idle scheduling class (`SCHED_IDLE`; tesseract
+/// started from it inherits it): it runs only on a core nothing else wants, and an API
+/// thread that wakes takes the core from it at once. Nice 10 was not enough: under load,
+/// the analysis held a core for a whole time slice and `profile/get`'s p99 grew by a
+/// third (docs/BENCHMARKS.md). Failing leaves the thread as it was.
 fn in_the_background() {
-    if let Err(error) = rustix::process::setpriority_process(None, BACKGROUND_NICE) {
-        tracing::debug!(%error, "image analysis keeps the normal priority");
+    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+    if let Err(error) =
+        set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle)
+    {
+        tracing::debug!(?error, "image analysis keeps the normal priority");
     }
 }
-
-/// The niceness of the analysis threads (0 is the API's; 19 the lowest).
-const BACKGROUND_NICE: i32 = 10;
 
 #[async_trait]
 impl ImageAnalysis for Analyser {
@@ -295,6 +301,7 @@ impl ImageAnalysis for Analyser {
 #[cfg(test)]
 mod tests {
     use futures_util::FutureExt;
+    use thread_priority::thread_schedule_policy;
 
     use super::*;
 
@@ -319,14 +326,15 @@ mod tests {
 
     #[test]
     fn an_analysis_thread_runs_behind_the_api() {
-        let niceness = std::thread::spawn(|| {
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        let policy = std::thread::spawn(|| {
             in_the_background();
-            rustix::process::getpriority_process(None).expect("own priority")
+            thread_schedule_policy().expect("own policy")
         })
         .join()
         .expect("thread");
-        assert!(niceness >= BACKGROUND_NICE, "nice {niceness}");
-        let caller = rustix::process::getpriority_process(None).expect("own priority");
-        assert!(caller < BACKGROUND_NICE, "only that thread: nice {caller}");
+        assert_eq!(policy, idle);
+        let caller = thread_schedule_policy().expect("own policy");
+        assert_ne!(caller, idle, "only that thread");
     }
 }
