@@ -270,15 +270,17 @@ impl ImageAnalysis for Analyser {
 
     async fn examine(&self, room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {
         // Held until the report (or the budget) is out, whatever returns first.
-        let _core = room;
         let analyser = self.clone();
         let (report, work) = tokio::sync::oneshot::channel();
         // A thread of its own rather than the runtime's blocking pool: it lowers its own
-        // priority, which it could not raise again for the next task (the database's
-        // reads run on that pool).
+        // scheduling class, which it could not raise again for the next task (the
+        // database's reads run on that pool).
         let started = std::thread::Builder::new()
             .name("idv-analysis".into())
             .spawn(move || {
+                // The room goes with the thread: an image out of time on the async side
+                // still holds its bytes until its thread ends.
+                let _core = room;
                 in_the_background();
                 let _ = report.send(analyser.analyse(&image, wanted));
             });
