@@ -6,3 +6,7 @@
 -- reversed, where that suffix is a prefix a B-tree finds at once.
 CREATE INDEX profiles_search_email_local ON profiles
     (merchant_id, reverse(split_part(lower(email_address), '@', 1)) text_pattern_ops);
+-- Statistics on the new expression now: without them the planner guesses 5 000 rows per
+-- lookup and reads the page in id order past every profile (1.7 s at a million, against
+-- 3 ms once analysed). ANALYZE samples the table; it does not read it whole.
+ANALYZE profiles;
