@@ -269,7 +269,6 @@ impl ImageAnalysis for Analyser {
     }
 
     async fn examine(&self, room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {
-        // Held until the report (or the budget) is out, whatever returns first.
         let analyser = self.clone();
         let (report, work) = tokio::sync::oneshot::channel();
         // A thread of its own rather than the runtime's blocking pool: it lowers its own
