@@ -28,7 +28,8 @@ pub fn start(service: VerificationService, workers: usize) {
                         continue;
                     }
                     Ok(None) => {}
-                    // Erased meanwhile: nothing is left to verify, nor to retry.
+                    // Erased meanwhile (nothing is left to verify, nor to retry), or
+                    // completed by the worker that took up this one's lapsed claim.
                     Err(DomainError::NotFound(_)) => continue,
                     Err(e) => tracing::warn!(error = %e, "a verification failed; it runs again"),
                 }

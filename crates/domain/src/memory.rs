@@ -1532,13 +1532,14 @@ impl VerificationRepository for MemoryVerifications {
         profile: Option<&Profile>,
         reads: &[(DocumentId, Vec<DocumentRead>)],
     ) -> StoreResult<()> {
+        // Gone, or completed already (by a claimer that took up a lapsed claim).
         if !self
             .0
             .verifications
             .lock()
             .expect("lock")
             .iter()
-            .any(|(v, _)| v.id == verification.id)
+            .any(|(v, _)| v.id == verification.id && v.status == VerificationStatus::Pending)
         {
             return Err(StoreError::Missing);
         }

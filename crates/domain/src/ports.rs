@@ -488,7 +488,9 @@ pub trait VerificationRepository: Send + Sync {
     /// (`Conflict` if the profile changed meanwhile), and what was read from each
     /// document examined (replacing what an earlier run read; a document deleted since
     /// is skipped), in one transaction. `Missing` when the verification is gone (its
-    /// profile was erased).
+    /// profile was erased) or already completed: a claimer whose claim lapsed while it
+    /// worked (its work waited for a core) may finish after the one that took the job up,
+    /// and a verification is completed once, its events written once.
     async fn complete(
         &self,
         verification: &Verification,

@@ -248,7 +248,12 @@ impl VerificationRepository for Database {
             .map(|p| ProfileRow::seal(p, &self.vault))
             .transpose()?;
         self.write(move |conn| {
-            let done = diesel::update(verifications::table.find(&row.id))
+            // Only while it is pending: a claimer whose claim lapsed may finish after the
+            // one that took it up, and a verification is completed once.
+            let pending = verifications::table
+                .find(&row.id)
+                .filter(verifications::status.eq(VerificationStatus::Pending.as_str()));
+            let done = diesel::update(pending)
                 .set((
                     verifications::status.eq(&row.status),
                     verifications::checks.eq(&row.checks),

@@ -1,5 +1,6 @@
 //! The verification queue's and the identity index's promises: a queued verification goes
-//! to one claimer at a time until it is completed (or its claim lapses), the latest of a
+//! to one claimer at a time until it is completed (or its claim lapses), and is completed
+//! once, the latest of a
 //! quiz is the one read back, and the index counts the other profiles of a merchant that
 //! hold the same value of the same kind.
 
@@ -7,6 +8,7 @@ use time::Duration;
 
 use super::{NOW, Ports, queued, seed_merchant, seed_profile, seed_quiz};
 use crate::paging::Page;
+use crate::ports::StoreError;
 use crate::verification::{IdentityKind, Policy, VerificationStatus};
 
 pub(super) async fn queue_and_claims(p: Ports) {
@@ -29,11 +31,21 @@ pub(super) async fn queue_and_claims(p: Ports) {
         Some(first.id.clone()),
         "a lapsed claim is taken up"
     );
+    let pending = first.clone();
     first.complete(Vec::new(), &Policy::default(), NOW);
     p.verifications
         .complete(&first, &[], None, &[])
         .await
         .expect("completed");
+    // The claimer whose claim lapsed finishes after the one that took the job up: its
+    // result is refused, and the first one stays.
+    let mut late = pending;
+    late.complete(Vec::new(), &Policy::default(), NOW + Duration::minutes(3));
+    let refused = p.verifications.complete(&late, &[], None, &[]).await;
+    assert!(
+        matches!(refused, Err(StoreError::Missing)),
+        "completed twice: {refused:?}"
+    );
     let done = p
         .verifications
         .claim(until + Duration::minutes(5), until + Duration::minutes(6))
