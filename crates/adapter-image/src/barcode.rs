@@ -4,17 +4,18 @@
 //! A photo is scaled to a working size, straightened when its content is turned (rxing's
 //! detector gives up past about 3 degrees) and tried; then tried as it is, then turned by
 //! the next likeliest angle, then enlarged when it is small. That is at most 4 decodes,
-//! each a fraction of a second, and none is started past the deadline.
+//! each a fraction of a second, and none is started once the budget is spent.
 
 mod deskew;
 mod pdf417;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use domain::verification::BarcodeReading;
 use image::{GrayImage, imageops};
 
 use crate::aamva;
+use crate::budget::Budget;
 
 /// The long side photos are decoded at: phone photos (4000 px and more) are scaled down
 /// to it, which keeps a licence's modules over 2 pixels when the card fills a third of
@@ -28,24 +29,25 @@ const SMALL_SIDE: u32 = 1200;
 /// Rotations under this (degrees) are left alone: rxing reads them as they are.
 const NEGLIGIBLE_SKEW: f32 = 0.75;
 
-/// The time [`read_barcode`] allows itself; well within the 20 s a document gets.
+/// The processor time [`read_barcode`] allows itself; well within the 20 s a document
+/// gets.
 const DEFAULT_BUDGET: Duration = Duration::from_secs(8);
 
-/// What the PDF417 of a licence photo says, within 8 seconds (see
-/// [`read_barcode_until`]).
+/// What the PDF417 of a licence photo says, within 8 seconds of processor time (see
+/// [`read_barcode_within`]).
 pub fn read_barcode(image: &GrayImage) -> BarcodeReading {
-    read_barcode_until(image, Instant::now() + DEFAULT_BUDGET)
+    read_barcode_within(image, &Budget::start(DEFAULT_BUDGET))
 }
 
 /// What the PDF417 of a licence photo says: `Read` with the AAMVA record, `Invalid` when
-/// a PDF417 holds something else, `NotFound` when none is read before `deadline`. The
-/// first decode always runs; no other starts after the deadline, and one under way
+/// a PDF417 holds something else, `NotFound` when none is read before `budget` is spent.
+/// The first decode always runs; no other starts once it is spent, and one under way
 /// finishes.
-pub fn read_barcode_until(image: &GrayImage, deadline: Instant) -> BarcodeReading {
+pub fn read_barcode_within(image: &GrayImage, budget: &Budget) -> BarcodeReading {
     let working = deskew::fit(image, WORKING_SIDE);
     let mut decodes = 0;
     let mut attempt = |image: &GrayImage| {
-        if decodes > 0 && Instant::now() >= deadline {
+        if decodes > 0 && budget.is_spent() {
             return None;
         }
         decodes += 1;
@@ -73,7 +75,7 @@ pub fn read_barcode_until(image: &GrayImage, deadline: Instant) -> BarcodeReadin
     }
     let best = straight.as_ref().unwrap_or(&working);
     let small = best.width().max(best.height()) < SMALL_SIDE;
-    if text.is_none() && small && Instant::now() < deadline {
+    if text.is_none() && small && !budget.is_spent() {
         let (w, h) = (best.width() * 2, best.height() * 2);
         let enlarged = imageops::resize(best, w, h, imageops::FilterType::CatmullRom);
         text = attempt(&enlarged);

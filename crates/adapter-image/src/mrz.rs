@@ -8,13 +8,12 @@
 //! digits around it. What no check digit covers (names, issuer, nationality, sex) is
 //! taken loosely; the check digits carry the proof of the rest.
 
-use std::time::Instant;
-
 use domain::verification::{DocumentRead, MrzReading, ReadSource};
 use image::GrayImage;
 use image::imageops::{self, FilterType};
 use time::{Date, Month, OffsetDateTime};
 
+use crate::budget::Budget;
 use crate::deskew;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
@@ -46,18 +45,18 @@ const FRAGMENT_WIDTH: f32 = 0.6;
 
 /// The zone in `page` (grey levels), levelled when it is turned, looked for as
 /// [`ATTEMPTS`] says; the whole page only when nothing like a zone was found before.
-pub fn read_mrz(page: &GrayImage, ocr: &Ocr, deadline: Instant) -> MrzReading {
+pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let levelled = deskew::levelled(page);
     let page = levelled.as_ref().unwrap_or(page);
     let (width, height) = page.dimensions();
     let mut found = MrzReading::NotFound;
     for (share, read_width) in ATTEMPTS {
-        if Instant::now() >= deadline || (share == 100 && found != MrzReading::NotFound) {
+        if budget.is_spent() || (share == 100 && found != MrzReading::NotFound) {
             break;
         }
         let top = height - height * share / 100;
         let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
-        match read_in(&part, read_width, ocr, deadline) {
+        match read_in(&part, read_width, ocr, budget) {
             Ok(MrzReading::Read(read)) => return MrzReading::Read(read),
             Ok(MrzReading::CheckDigitInvalid) => found = MrzReading::CheckDigitInvalid,
             Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => {}
@@ -73,7 +72,7 @@ fn read_in(
     image: &GrayImage,
     width: u32,
     ocr: &Ocr,
-    deadline: Instant,
+    budget: &Budget,
 ) -> Result<MrzReading, OcrError> {
     // Too small to hold a zone (and to scale: a zero side would not).
     if image.width() < 30 || image.height() < 10 {
@@ -84,7 +83,7 @@ fn read_in(
     let width = f64::from(width).min((READ_PIXELS * have_width / have_height).sqrt());
     let height = (have_height * width / have_width).max(1.0);
     let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
-    let glyphs = ocr.glyphs(&image, deadline)?;
+    let glyphs = ocr.glyphs(&image, budget)?;
     Ok(zone(&cells(glyphs)))
 }
 

@@ -1,6 +1,6 @@
-//! Tesseract, run as a subprocess on one image, bounded in time: what it read, glyph by
-//! glyph, with each glyph's box (the MRZ reader needs the boxes: tesseract's English
-//! model misreads the `<` filler, whose box gives it away).
+//! Tesseract, run as a subprocess on one image, bounded in processor time: what it read,
+//! glyph by glyph, with each glyph's box (the MRZ reader needs the boxes: tesseract's
+//! English model misreads the `<` filler, whose box gives it away).
 
 use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
@@ -10,11 +10,18 @@ use std::time::{Duration, Instant};
 
 use image::GrayImage;
 
+use crate::budget::{Budget, process_time};
+
 /// The characters an MRZ is made of; tesseract is told to read nothing else.
 const MRZ_ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<";
 
-/// The longest one run may take, whatever the caller's deadline.
+/// The most processor time one run may take, whatever is left of the caller's budget.
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long a run may last by the clock, working or not: only a run that is stuck (or a
+/// machine that has left no core idle for this long) reaches it. A run waiting for a
+/// core uses no processor time, so without this a stuck one would never be stopped.
+pub const STALL_LIMIT: Duration = Duration::from_secs(300);
 
 /// How often a running tesseract is looked at.
 const POLL: Duration = Duration::from_millis(10);
@@ -23,6 +30,7 @@ const POLL: Duration = Duration::from_millis(10);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ocr {
     command: PathBuf,
+    stall_limit: Duration,
 }
 
 impl Default for Ocr {
@@ -68,7 +76,7 @@ impl Glyph {
 pub enum OcrError {
     /// The command is not installed (or not executable) here.
     Unavailable,
-    /// It ran past its time limit and was killed.
+    /// It ran past its time limit (or stalled) and was killed.
     TimedOut,
     /// It failed or answered something unreadable.
     Failed,
@@ -79,13 +87,20 @@ impl Ocr {
     pub fn new(command: impl Into<PathBuf>) -> Self {
         Self {
             command: command.into(),
+            stall_limit: STALL_LIMIT,
         }
     }
 
+    /// The same, killing a run that lasts `limit` by the clock instead of [`STALL_LIMIT`].
+    pub fn with_stall_limit(mut self, limit: Duration) -> Self {
+        self.stall_limit = limit;
+        self
+    }
+
     /// The MRZ characters tesseract finds in `image`, one text block of uniform lines
-    /// (`--psm 6`), killed at `deadline` or after [`TIME_LIMIT`], whichever is first.
-    pub fn glyphs(&self, image: &GrayImage, deadline: Instant) -> Result<Vec<Glyph>, OcrError> {
-        let deadline = deadline.min(Instant::now() + TIME_LIMIT);
+    /// (`--psm 6`), killed once its processor time spends what is left of `budget` or
+    /// [`TIME_LIMIT`], whichever is less; its time is charged to `budget`.
+    pub fn glyphs(&self, image: &GrayImage, budget: &Budget) -> Result<Vec<Glyph>, OcrError> {
         let mut png = Vec::new();
         image
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
@@ -106,7 +121,13 @@ impl Ocr {
                 ErrorKind::NotFound | ErrorKind::PermissionDenied => OcrError::Unavailable,
                 _ => OcrError::Failed,
             })?;
-        let output = run(&mut child, png, deadline);
+        let limits = Limits {
+            time: budget.left().min(TIME_LIMIT),
+            stall: Instant::now() + self.stall_limit,
+        };
+        let mut used = Duration::ZERO;
+        let output = run(&mut child, png, limits, &mut used);
+        budget.charge(used);
         if output.is_err() {
             // Killing an exited child fails harmlessly; waiting reaps it either way.
             let _ = child.kill();
@@ -117,8 +138,21 @@ impl Ocr {
     }
 }
 
-/// Feeds `png` to the child and collects what it prints, until it exits or `deadline`.
-fn run(child: &mut Child, png: Vec<u8>, deadline: Instant) -> Result<String, OcrError> {
+/// What one run may take: processor time, and a moment by the clock.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    time: Duration,
+    stall: Instant,
+}
+
+/// Feeds `png` to the child and collects what it prints, until it exits or reaches one of
+/// its `limits`; `used` is kept at the processor time it was last seen to have used.
+fn run(
+    child: &mut Child,
+    png: Vec<u8>,
+    limits: Limits,
+    used: &mut Duration,
+) -> Result<String, OcrError> {
     // Writing and reading on their own threads: a child blocked on a full pipe would
     // otherwise never finish reading its input.
     let mut stdin = child.stdin.take().ok_or(OcrError::Failed)?;
@@ -129,10 +163,12 @@ fn run(child: &mut Child, png: Vec<u8>, deadline: Instant) -> Result<String, Ocr
         stdout.read_to_string(&mut text).map(|_| text)
     });
     let status = loop {
+        // Read before asking whether it exited: once reaped, its time is gone.
+        *used = process_time(child.id()).unwrap_or(*used);
         if let Some(status) = child.try_wait().map_err(|_| OcrError::Failed)? {
             break status;
         }
-        if Instant::now() >= deadline {
+        if *used >= limits.time || Instant::now() >= limits.stall {
             return Err(OcrError::TimedOut);
         }
         thread::sleep(POLL);
@@ -196,8 +232,8 @@ mod tests {
     fn a_missing_command_is_unavailable_not_an_error() {
         let ocr = Ocr::new("/nonexistent/tesseract");
         let image = GrayImage::new(10, 10);
-        let deadline = Instant::now() + Duration::from_secs(1);
-        assert_eq!(ocr.glyphs(&image, deadline), Err(OcrError::Unavailable));
+        let budget = Budget::start(Duration::from_secs(1));
+        assert_eq!(ocr.glyphs(&image, &budget), Err(OcrError::Unavailable));
     }
 
     #[test]
@@ -213,31 +249,64 @@ mod tests {
             &font,
             "AB<12",
         );
+        let budget = Budget::start(TIME_LIMIT);
         let glyphs = Ocr::default()
-            .glyphs(&image, Instant::now() + TIME_LIMIT)
+            .glyphs(&image, &budget)
             .expect("tesseract is installed");
         let text: String = glyphs.iter().map(|g| g.symbol).collect();
         assert!(text.starts_with("AB"), "{text}");
         assert!(glyphs.iter().all(|g| g.top >= 10 && g.bottom <= 70));
+        // Its run is charged to the budget: tesseract takes tens of milliseconds at least.
+        assert!(
+            budget.spent() >= Duration::from_millis(10),
+            "{:?}",
+            budget.spent()
+        );
     }
 
-    #[test]
-    fn a_command_that_hangs_is_killed_at_the_deadline() {
-        // `sleep stdin ...` fails at once; a shell that waits stands in for a hung OCR.
-        let dir = std::env::temp_dir().join(format!("idv-ocr-{}", std::process::id()));
+    /// An executable script standing in for tesseract (`sleep stdin ...` would fail at
+    /// once), in a folder of its own; the folder goes with the returned guard.
+    fn fake_tesseract(body: &str) -> (PathBuf, TempFolder) {
+        let dir =
+            std::env::temp_dir().join(format!("idv-ocr-{}-{}", std::process::id(), body.len()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let script = dir.join("hang.sh");
-        std::fs::write(&script, "#!/bin/sh\nexec sleep 30\n").expect("a script");
+        let script = dir.join("tesseract.sh");
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).expect("a script");
         let mut permissions = std::fs::metadata(&script).expect("metadata").permissions();
         std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
         std::fs::set_permissions(&script, permissions).expect("executable");
-        let started = Instant::now();
-        let result = Ocr::new(&script).glyphs(
-            &GrayImage::new(10, 10),
-            started + Duration::from_millis(300),
-        );
+        (script, TempFolder(dir))
+    }
+
+    struct TempFolder(PathBuf);
+
+    impl Drop for TempFolder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn a_run_that_works_past_the_budget_is_killed_and_charged() {
+        let (script, _dir) = fake_tesseract("while :; do :; done");
+        let budget = Budget::start(Duration::from_millis(300));
+        let result = Ocr::new(&script).glyphs(&GrayImage::new(10, 10), &budget);
         assert_eq!(result, Err(OcrError::TimedOut));
-        assert!(started.elapsed() < Duration::from_secs(5));
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(budget.is_spent(), "{:?}", budget.spent());
+    }
+
+    #[test]
+    fn a_run_that_waits_is_not_charged_until_it_stalls() {
+        // Waiting uses no processor time, so the budget never stops it: the clock does.
+        let (script, _dir) = fake_tesseract("exec sleep 30");
+        let budget = Budget::start(Duration::from_millis(300));
+        let started = Instant::now();
+        let result = Ocr::new(&script)
+            .with_stall_limit(Duration::from_secs(1))
+            .glyphs(&GrayImage::new(10, 10), &budget);
+        assert_eq!(result, Err(OcrError::TimedOut));
+        // `sleep` would have ended well, with nothing read: TimedOut says it was killed.
+        assert!(started.elapsed() >= Duration::from_secs(1));
+        assert!(!budget.is_spent(), "{:?}", budget.spent());
     }
 }

@@ -31,8 +31,8 @@ fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
 
 fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {
     let started = Instant::now();
-    // A generous budget: these tests are about what is read, and a machine busy with other
-    // builds must not turn a slow read into a missing one (the budget has its own test).
+    // A generous budget: these tests are about what is read, whatever the build's
+    // optimisation makes it cost (the budget has its own test).
     let analyser = Analyser::default().with_budget(Duration::from_secs(300));
     let report = analyser.analyse(&degrade::jpeg(img, 85), wanted);
     eprintln!("analysed in {:?}", started.elapsed());
