@@ -24,10 +24,6 @@ import time
 from benchkit import Server
 from verification_time import documents, ready_quiz
 
-BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
-DOCS = sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs"
-ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-QUIZZES = int(sys.argv[4]) if len(sys.argv) > 4 else 20
 PROFILES, SECONDS, CONNECTIONS = 1000, 15, 32
 LOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load.sh")
 
@@ -41,32 +37,36 @@ def load(server, credentials, seconds=SECONDS):
 
 
 def main():
-    files = documents(DOCS)
-    server = Server(BINARY)
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
+    docs = sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs"
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    quizzes = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+    files = documents(docs)
+    server = Server(binary)
     server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
                "--profiles", str(PROFILES))
     with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
             server.start(cpus="0"):
         json.dump(server.credentials, credentials)
         credentials.flush()
-        quizzes = [[ready_quiz(server, r * QUIZZES + n, files) for n in range(QUIZZES)]
-                   for r in range(ROUNDS)]
+        ready = [[ready_quiz(server, r * quizzes + n, files) for n in range(quizzes)]
+                 for r in range(rounds)]
         load(server, credentials.name, 5)  # warm-up, not counted
         quiet, shared = [], []
-        for r in range(ROUNDS):
+        for r in range(rounds):
             figures = load(server, credentials.name)
             quiet.append(figures["p99_ms"])
             print(f"round {r} quiet:    {figures}", flush=True)
-            for _, token in quizzes[r]:
+            for _, token in ready[r]:
                 server.api.submit(token)
             submitted = time.monotonic()
             figures = load(server, credentials.name)
             pending = sum(server.api.verification_status(url) == "pending"
-                          for url, _ in quizzes[r])
-            while any(server.api.verification_status(url) == "pending" for url, _ in quizzes[r]):
+                          for url, _ in ready[r])
+            while any(server.api.verification_status(url) == "pending" for url, _ in ready[r]):
                 time.sleep(0.2)
             took = time.monotonic() - submitted
-            print(f"round {r} verifying: {figures}; {pending} of {QUIZZES} still pending "
+            print(f"round {r} verifying: {figures}; {pending} of {quizzes} still pending "
                   f"when the load ended, all completed {took:.1f} s after submission",
                   flush=True)
             if pending:
