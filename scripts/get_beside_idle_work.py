@@ -16,13 +16,10 @@ profiles, 15 s, 32 connections a round). Rounds alternate: a quiet one, then one
 COMMAND running under `chrt --idle 0 taskset -c 0` for the whole round. Prints each round
 and the medians of the p99s and of the rates.
 """
-import json
 import subprocess
 import sys
-import tempfile
 
-from benchkit import Server
-from get_while_verifying import load, PROFILES
+from get_while_verifying import load, seeded_on_core_0
 
 
 def main():
@@ -30,21 +27,15 @@ def main():
     args, command = sys.argv[1:split], sys.argv[split + 1:]
     binary = args[0] if args else "target/release/idv"
     rounds = int(args[1]) if len(args) > 1 else 5
-    server = Server(binary)
-    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
-               "--profiles", str(PROFILES))
     quiet, beside = [], []
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
-            server.start(cpus="0"):
-        json.dump(server.credentials, credentials)
-        credentials.flush()
-        load(server, credentials.name, 5)  # warm-up, not counted
+    with seeded_on_core_0(binary) as (server, credentials):
+        load(server, credentials, 5)  # warm-up, not counted
         for r in range(rounds):
-            quiet.append(load(server, credentials.name))
+            quiet.append(load(server, credentials))
             print(f"round {r} quiet:  {quiet[-1]}", flush=True)
             work = subprocess.Popen(["chrt", "--idle", "0", "taskset", "-c", "0", *command])
             try:
-                beside.append(load(server, credentials.name))
+                beside.append(load(server, credentials))
             finally:
                 work.kill()
                 work.wait()

@@ -13,6 +13,7 @@ uploaded beforehand, are submitted at once just before the load starts. A loaded
 counts only if verifications were still pending when its load ended, so the whole window
 was shared with them; it then waits for every one to complete and says how long that took.
 """
+import contextlib
 import json
 import os
 import re
@@ -26,6 +27,20 @@ from verification_time import documents, ready_quiz
 
 PROFILES, SECONDS, CONNECTIONS = 1000, 15, 32
 LOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load.sh")
+
+
+@contextlib.contextmanager
+def seeded_on_core_0(binary):
+    """A server of `PROFILES` seeded profiles, pinned to core 0, and the path of its
+    credentials for `load`."""
+    server = Server(binary)
+    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
+               "--profiles", str(PROFILES))
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
+            server.start(cpus="0"):
+        json.dump(server.credentials, credentials)
+        credentials.flush()
+        yield server, credentials.name
 
 
 def load(server, credentials, seconds=SECONDS):
@@ -42,25 +57,19 @@ def main():
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     quizzes = int(sys.argv[4]) if len(sys.argv) > 4 else 20
     files = documents(docs)
-    server = Server(binary)
-    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
-               "--profiles", str(PROFILES))
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
-            server.start(cpus="0"):
-        json.dump(server.credentials, credentials)
-        credentials.flush()
+    with seeded_on_core_0(binary) as (server, credentials):
         ready = [[ready_quiz(server, r * quizzes + n, files) for n in range(quizzes)]
                  for r in range(rounds)]
-        load(server, credentials.name, 5)  # warm-up, not counted
+        load(server, credentials, 5)  # warm-up, not counted
         quiet, shared = [], []
         for r in range(rounds):
-            figures = load(server, credentials.name)
+            figures = load(server, credentials)
             quiet.append(figures["p99_ms"])
             print(f"round {r} quiet:    {figures}", flush=True)
             for _, token in ready[r]:
                 server.api.submit(token)
             submitted = time.monotonic()
-            figures = load(server, credentials.name)
+            figures = load(server, credentials)
             pending = sum(server.api.verification_status(url) == "pending"
                           for url, _ in ready[r])
             while any(server.api.verification_status(url) == "pending" for url, _ in ready[r]):

@@ -14,21 +14,11 @@ verification has completed, each check's status and reasons are printed for both
 script exits non-zero if any differs but `duplicate_identity` (the second client shows the
 first one's documents, so that check must fail for it) and the status that follows from it.
 """
-import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 
-from benchkit import Server
+from get_while_verifying import load, seeded_on_core_0
 from verification_time import documents, ready_quiz
-
-BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
-DOCS = sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs"
-SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 40
-PROFILES, CONNECTIONS = 1000, 32
-LOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load.sh")
 
 
 def verified(server, url):
@@ -42,28 +32,21 @@ def verified(server, url):
 
 
 def main():
-    files = documents(DOCS)
-    server = Server(BINARY)
-    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
-               "--profiles", str(PROFILES))
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
-            server.start(cpus="0"):
-        json.dump(server.credentials, credentials)
-        credentials.flush()
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
+    files = documents(sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs")
+    seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 40
+    with seeded_on_core_0(binary) as (server, credentials):
         quiet_url, quiet_token = ready_quiz(server, 0, files)
         busy_url, busy_token = ready_quiz(server, 1, files)
         server.api.submit(quiet_token)
         quiet = verified(server, quiet_url)
         server.api.submit(busy_token)
         submitted = time.monotonic()
-        line = subprocess.run(["taskset", "-c", "1", "bash", LOAD, server.base,
-                               credentials.name, "get", str(PROFILES), str(SECONDS),
-                               str(CONNECTIONS)],
-                              capture_output=True, text=True, check=True).stdout.strip()
+        figures = load(server, credentials, seconds)
         pending = server.api.verification_status(busy_url) == "pending"
         busy = verified(server, busy_url)
         took = time.monotonic() - submitted
-    print(f"load: {line}")
+    print(f"load: {figures}")
     print(f"busy verification {'still pending' if pending else 'done'} when the load ended; "
           f"completed {took:.1f} s after submission")
     print(f"{'check':<22} {'quiet':<40} busy")
