@@ -581,3 +581,48 @@ async fn the_search_finds_profiles_whether_the_index_has_caught_up_or_not() {
     assert_eq!(search(&f, "lovelace").await, ["p3"]);
     assert_eq!(indexed_by_fts().len(), 1, "the deleted one left the index");
 }
+
+/// The index's segments are merged by the indexer's own steps, never inside a batch
+/// (migration 000022): four batches leave four segments for the steps to merge, a step
+/// says when nothing is left, and every profile is still found.
+#[tokio::test]
+async fn the_search_index_is_merged_in_steps_of_its_own() {
+    let f = fixture().await;
+    assert_eq!(
+        raw(
+            &f,
+            "SELECT CAST(v AS TEXT) AS value FROM profile_search_config WHERE k = 'automerge'"
+        ),
+        ["0"],
+        "FTS5 merges nothing inside a batch"
+    );
+    let mut ids = Vec::new();
+    for n in 1..=4 {
+        let p = profile(
+            &f,
+            &format!("p{n}"),
+            &format!("c{n}@example.com"),
+            &format!("416555010{n}"),
+        );
+        f.db.insert(&p, &event(&format!("ev-{n}"), &p))
+            .await
+            .expect("stored");
+        assert_eq!(f.db.index_profiles().await.expect("indexed"), 1);
+        ids.push(format!("p{n}"));
+    }
+    assert!(
+        f.db.merge_profile_search().await.expect("merged"),
+        "four segments left for the steps"
+    );
+    let mut steps = 1;
+    while f.db.merge_profile_search().await.expect("merged") {
+        steps += 1;
+        assert!(steps < 100, "the merges never end");
+    }
+    assert!(
+        !f.db.merge_profile_search().await.expect("merged"),
+        "nothing left to merge"
+    );
+    assert_eq!(search(&f, "lovelace").await, ids);
+    assert_eq!(search(&f, "c3@").await, ["p3"]);
+}

@@ -7,7 +7,7 @@
 //! ([`email_holds`]).
 
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Nullable, Text};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text};
 use domain::ports::StoreResult;
 
 use crate::Database;
@@ -17,6 +17,11 @@ use crate::schema::profiles;
 /// Rows indexed per batch. A batch holds the one writer, and the creates waiting behind
 /// it: a small one keeps that wait to a few milliseconds.
 pub const INDEX_BATCH: u64 = 500;
+
+/// Pages of the search index one merge step writes at most: a step holds the one writer
+/// for a few milliseconds, where FTS5's own merges, made inside the batch that filled a
+/// level, held it for up to 50 (migration 000022).
+const MERGE_PAGES: i32 = 32;
 
 /// The FTS5 query for profiles whose name, e-mail or mobile holds `needle`: one quoted
 /// phrase (its quotes doubled), which the trigram tokenizer matches as a substring. `None`
@@ -137,6 +142,39 @@ impl Database {
         })
         .await
     }
+
+    /// One step of merging the search index's segments (at most [`MERGE_PAGES`] pages
+    /// written), in one write. Returns whether there was work to do: then more may wait.
+    /// Nothing to do on PostgreSQL.
+    pub async fn merge_profile_search(&self) -> StoreResult<bool> {
+        if !self.backend.is_sqlite() {
+            return Ok(false);
+        }
+        self.write(|conn| {
+            // FTS5 tells a merge that did something by the changes it counts: two or more.
+            let before = total_changes(conn)?;
+            diesel::sql_query(
+                "INSERT INTO profile_search (profile_search, rank) VALUES ('merge', ?)",
+            )
+            .bind::<Integer, _>(MERGE_PAGES)
+            .execute(conn)?;
+            Ok(total_changes(conn)? - before >= 2)
+        })
+        .await
+    }
+}
+
+#[derive(QueryableByName)]
+struct Changes {
+    #[diesel(sql_type = BigInt)]
+    changes: i64,
+}
+
+/// The rows changed on `conn` since it opened (SQLite's `total_changes()`).
+fn total_changes(conn: &mut AnyConnection) -> Result<i64, diesel::result::Error> {
+    let counted: Changes =
+        diesel::sql_query("SELECT total_changes() AS changes").get_result(conn)?;
+    Ok(counted.changes)
 }
 
 #[cfg(test)]

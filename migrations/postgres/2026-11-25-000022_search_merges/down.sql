@@ -1,0 +1,2 @@
+-- Nothing on PostgreSQL (see up.sql).
+SELECT 1;

@@ -1,0 +1,1 @@
+INSERT INTO profile_search (profile_search, rank) VALUES ('automerge', 4);
