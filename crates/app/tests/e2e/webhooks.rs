@@ -520,9 +520,14 @@ fn survive_sigkill(backend: Backend) {
     let (_, secret) = register(&env, &receiver.url(), Some(&["profile_created"]));
     let port = receiver.port;
     receiver.stop();
-    for n in 0..20 {
-        create_profile(&env, n);
-    }
+    // All at once: made one after another on a loaded machine, the first ones' deliveries
+    // could fail a second time before the kill, and their next try is minutes away.
+    std::thread::scope(|scope| {
+        for n in 0..20 {
+            let env = &env;
+            scope.spawn(move || create_profile(env, n));
+        }
+    });
     env.server.kill();
     let receiver = Receiver::start_on(port);
     env.server.restart();
