@@ -122,7 +122,7 @@ mod tests {
     }
 
     #[test]
-    fn a_busy_child_shows_its_time_and_a_sleeping_one_none() {
+    fn a_busy_child_shows_its_time_and_a_sleeping_one_hardly_any() {
         let mut sleeping = Command::new("sleep")
             .arg("5")
             .stdout(Stdio::null())
