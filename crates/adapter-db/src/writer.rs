@@ -9,6 +9,7 @@
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
+use diesel::connection::SimpleConnection;
 use diesel::{Connection, RunQueryDsl};
 use domain::error::Report;
 use domain::ports::{StoreError, StoreResult};
@@ -86,7 +87,7 @@ fn run(manager: &Manager, queue: &Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let mut c = match conn.take().map_or_else(|| manager.connect_once(), Ok) {
+        let mut c = match conn.take().map_or_else(|| connect(manager), Ok) {
             Ok(c) => c,
             Err(e) => {
                 let cause = StoreError::Unavailable(Box::new(e));
@@ -117,6 +118,18 @@ fn run(manager: &Manager, queue: &Receiver<Job>) {
             conn = Some(c);
         }
     }
+}
+
+/// The writer's connection. Each unit's savepoint journals the pages it changes that an
+/// earlier unit of the group had changed (about 350 pages a group under a flood of
+/// creates); SQLite keeps such a statement journal in a temporary file past 64 KiB, and
+/// creating, writing and deleting those files took most of the writer's system calls
+/// (docs/BENCHMARKS.md). In memory they cost a copy each, and are gone with the commit.
+fn connect(manager: &Manager) -> Result<AnyConnection, diesel::ConnectionError> {
+    let mut conn = manager.connect_once()?;
+    conn.batch_execute("PRAGMA temp_store = MEMORY")
+        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+    Ok(conn)
 }
 
 /// Takes the database's write lock at the start of a group's transaction (`BEGIN` alone
@@ -157,6 +170,30 @@ mod tests {
         }
         let row: Count = diesel::sql_query("SELECT count(*) AS n FROM t").get_result(conn)?;
         Ok(row.n)
+    }
+
+    /// The savepoints' journals are kept in memory, not in temporary files (`connect`).
+    #[tokio::test]
+    async fn the_writer_journals_its_savepoints_in_memory() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("journal.sqlite3").display().to_string();
+        enable_wal(&path).expect("wal");
+        Manager(Backend::Sqlite(path.clone()))
+            .connect_once()
+            .expect("connection")
+            .batch_execute("CREATE TABLE data_migrations (name TEXT);")
+            .expect("table");
+        #[derive(diesel::QueryableByName)]
+        struct TempStore {
+            #[diesel(sql_type = diesel::sql_types::Integer)]
+            temp_store: i32,
+        }
+        let writer = Writer::start(Manager(Backend::Sqlite(path)));
+        let store = writer
+            .write(|conn| Ok(diesel::sql_query("PRAGMA temp_store").get_result::<TempStore>(conn)?))
+            .await
+            .expect("asked");
+        assert_eq!(store.temp_store, 2, "2 is MEMORY");
     }
 
     /// Two writers on one file, as the server and an `idv` command are: a unit that reads
