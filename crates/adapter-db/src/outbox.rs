@@ -14,7 +14,7 @@ use domain::webhook::{DeliveryStatus, Notification};
 use serde::{Deserialize, Serialize};
 
 use crate::Database;
-use crate::connection::AnyConnection;
+use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt, fault};
 use crate::repositories::profiles::EventRow;
 use crate::schema::{events, webhook_deliveries, webhooks};
@@ -28,8 +28,9 @@ pub(crate) struct SealedEntry {
     deliveries: Vec<NewDelivery>,
 }
 
+/// `None` is written as NULL, as for `ProfileRow`.
 #[derive(Insertable)]
-#[diesel(table_name = webhook_deliveries)]
+#[diesel(table_name = webhook_deliveries, treat_none_as_default_value = false)]
 struct NewDelivery {
     id: String,
     webhook_id: String,
@@ -79,9 +80,10 @@ impl Database {
 /// endpoint still exists and is enabled (one deleted or disabled since the domain read
 /// the subscriptions is owed nothing any more; the event is kept either way).
 pub(crate) fn persist(conn: &mut AnyConnection, entry: &SealedEntry) -> Result<(), Failure> {
-    diesel::insert_into(events::table)
+    // Every write of the API runs it: on the concrete connection, prepared once.
+    on_concrete!(conn, |c| diesel::insert_into(events::table)
         .values(&entry.event)
-        .execute(conn)?;
+        .execute(c))?;
     for delivery in &entry.deliveries {
         let listening = webhooks::table
             .filter(webhooks::id.eq(&delivery.webhook_id))

@@ -31,8 +31,14 @@ use crate::schema::{documents, events, notes, profile_counts, profiles, quizzes}
 use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
 
+/// `None` is written as NULL (the columns have no other default), so that an insert's SQL
+/// is the same for every row and its prepared statement is reused.
 #[derive(Queryable, Selectable, Insertable, AsChangeset)]
-#[diesel(table_name = profiles, treat_none_as_null = true)]
+#[diesel(
+    table_name = profiles,
+    treat_none_as_null = true,
+    treat_none_as_default_value = false
+)]
 pub(crate) struct ProfileRow {
     id: String,
     merchant_id: String,
@@ -359,8 +365,9 @@ impl ProfileRow {
     }
 }
 
+/// `None` is written as NULL, as for `ProfileRow`.
 #[derive(Queryable, Selectable, Insertable)]
-#[diesel(table_name = events)]
+#[diesel(table_name = events, treat_none_as_default_value = false)]
 pub(crate) struct EventRow {
     id: String,
     merchant_id: String,
@@ -422,9 +429,10 @@ impl EventRow {
 }
 
 pub(crate) fn insert_profile(conn: &mut AnyConnection, row: &ProfileRow) -> Result<(), Failure> {
-    diesel::insert_into(profiles::table)
+    // Every create runs it: on the concrete connection, its statement is prepared once.
+    on_concrete!(conn, |c| diesel::insert_into(profiles::table)
         .values(row)
-        .execute(conn)?;
+        .execute(c))?;
     Ok(())
 }
 
