@@ -15,8 +15,10 @@ use crate::connection::AnyConnection;
 use crate::schema::profiles;
 
 /// Rows indexed per batch. A batch holds the one writer, and the creates waiting behind
-/// it: a small one keeps that wait to a few milliseconds.
-pub const INDEX_BATCH: u64 = 500;
+/// it: a small one keeps that wait to a millisecond or two. Under a flood of creates,
+/// batches of 500 set the create p99 (14-17 ms against 11-13 with 100, and 10-12 with
+/// 50, for the same rate; docs/BENCHMARKS.md).
+pub const INDEX_BATCH: u64 = 100;
 
 /// Pages of the search index one merge step writes at most: a step holds the one writer
 /// for a few milliseconds, where FTS5's own merges, made inside the batch that filled a
