@@ -1,6 +1,6 @@
 //! One connection type for both backends, and the pool that hands it out.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, ConnectionError, PgConnection, SqliteConnection};
@@ -74,7 +74,7 @@ pub struct Manager(pub Backend);
 impl Manager {
     /// One connection outside any pool.
     pub fn connect_once(&self) -> Result<AnyConnection, ConnectionError> {
-        r2d2::ManageConnection::connect(self)
+        self.open()
     }
 }
 
@@ -90,11 +90,84 @@ pub fn create_private_file(path: &str) -> std::io::Result<()> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
 }
 
+/// A pooled connection and what its last use said of it. A PostgreSQL connection can
+/// break under the pool (a restart, a network cut), and the pool heals by testing one
+/// before handing it out; a `SELECT 1` on every checkout, though, was two of the seven
+/// round trips of a create (docs/BENCHMARKS.md). So a connection is tested only when
+/// its last unit of work failed or it has not worked for `TRUSTED_FOR`.
+pub struct Pooled {
+    conn: AnyConnection,
+    /// When it was opened, tested, or last carried a unit of work through.
+    worked_at: Instant,
+    /// Its last unit of work failed: the failure may have been the connection's.
+    suspect: bool,
+}
+
+/// How long a connection that worked is handed out again without a test.
+const TRUSTED_FOR: Duration = Duration::from_secs(1);
+
+impl Pooled {
+    fn new(conn: AnyConnection) -> Self {
+        Self {
+            conn,
+            worked_at: Instant::now(),
+            suspect: false,
+        }
+    }
+
+    /// Records how a unit of work on this connection ended.
+    pub fn record<T, E>(&mut self, outcome: &Result<T, E>) {
+        if outcome.is_ok() {
+            self.worked_at = Instant::now();
+            self.suspect = false;
+        } else {
+            self.suspect = true;
+        }
+    }
+
+    fn trusted(&self) -> bool {
+        !self.suspect && self.worked_at.elapsed() < TRUSTED_FOR
+    }
+}
+
+impl std::ops::Deref for Pooled {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Pooled {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.conn
+    }
+}
+
 impl r2d2::ManageConnection for Manager {
-    type Connection = AnyConnection;
+    type Connection = Pooled;
     type Error = ConnectionError;
 
-    fn connect(&self) -> Result<AnyConnection, ConnectionError> {
+    fn connect(&self) -> Result<Pooled, ConnectionError> {
+        self.open().map(Pooled::new)
+    }
+
+    fn is_valid(&self, conn: &mut Pooled) -> Result<(), ConnectionError> {
+        if conn.trusted() {
+            return Ok(());
+        }
+        let tested = conn.batch_execute("SELECT 1");
+        conn.record(&tested);
+        tested.map_err(ConnectionError::CouldntSetupConfiguration)
+    }
+
+    fn has_broken(&self, _conn: &mut Pooled) -> bool {
+        false
+    }
+}
+
+impl Manager {
+    fn open(&self) -> Result<AnyConnection, ConnectionError> {
         match &self.0 {
             Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
             Backend::Sqlite(path) => {
@@ -112,15 +185,6 @@ impl r2d2::ManageConnection for Manager {
                 Ok(AnyConnection::Sqlite(conn))
             }
         }
-    }
-
-    fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
-        conn.batch_execute("SELECT 1")
-            .map_err(ConnectionError::CouldntSetupConfiguration)
-    }
-
-    fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
-        false
     }
 }
 
@@ -217,8 +281,8 @@ pub struct PageCache {
     pub kib: u32,
 }
 
-impl r2d2::CustomizeConnection<AnyConnection, ConnectionError> for PageCache {
-    fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), ConnectionError> {
+impl r2d2::CustomizeConnection<Pooled, ConnectionError> for PageCache {
+    fn on_acquire(&self, conn: &mut Pooled) -> Result<(), ConnectionError> {
         // A negative cache_size is a size in KiB rather than a count of pages.
         conn.batch_execute(&format!(
             "PRAGMA cache_size = -{}; PRAGMA mmap_size = {SQLITE_READ_MMAP_BYTES};",
@@ -288,7 +352,7 @@ mod tests {
             .build(Manager(Backend::Sqlite(path)))
             .expect("pool");
         let mut conn = pool.get().expect("connection");
-        let AnyConnection::Sqlite(sqlite) = &mut *conn else {
+        let AnyConnection::Sqlite(sqlite) = &mut **conn else {
             panic!("a SQLite path gave another backend");
         };
         let size: i64 = diesel::select(diesel::dsl::sql::<BigInt>(

@@ -225,7 +225,9 @@ impl Database {
         let pool = self.pool.clone();
         self.blocking(move || {
             let mut conn = checkout(&pool)?;
-            work(&mut conn)
+            let outcome = work(&mut conn);
+            conn.record(&outcome);
+            outcome
         })
         .await
     }
@@ -245,7 +247,9 @@ impl Database {
         self.blocking(move || {
             let mut pooled = checkout(&pool)?;
             let conn: &mut AnyConnection = &mut pooled;
-            conn.transaction(work)
+            let outcome = conn.transaction(work);
+            pooled.record(&outcome);
+            outcome
         })
         .await
     }

@@ -129,6 +129,32 @@ fn plans_on_a_fresh_database(_: Database, url: &str) {
     }
 }
 
+/// Connections cut under the pool (a restart, a network cut) are replaced without a
+/// restart of ours. The pool tests a connection before handing it out only when its last
+/// unit of work failed or it has been idle a while, so each cut connection may fail one
+/// unit first: at most the pool's eight.
+fn cut_connections_are_replaced(db: Database, url: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(db.ping()).expect("answers");
+    let name = url.rsplit('/').next().expect("database name");
+    sql_query(format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+    ))
+    .execute(&mut admin().expect("admin"))
+    .expect("connections cut");
+    let mut failures = 0;
+    while runtime.block_on(db.ping()).is_err() {
+        failures += 1;
+        assert!(failures <= 8, "a cut connection was handed out twice");
+    }
+    for _ in 0..20 {
+        runtime.block_on(db.ping()).expect("healed");
+    }
+}
+
 fn explain(conn: &mut PgConnection, sql: &str) -> String {
     #[derive(diesel::QueryableByName)]
     struct Line {
@@ -181,6 +207,12 @@ fn main() {
             "postgres::schema::a_fresh_database_finds_profiles_by_index",
             || on_postgres("fresh_plans", plans_on_a_fresh_database),
         )
+        .with_ignored_flag(skip_postgres),
+    );
+    trials.push(
+        Trial::test("postgres::pool::cut_connections_are_replaced", || {
+            on_postgres("cut_connections", cut_connections_are_replaced)
+        })
         .with_ignored_flag(skip_postgres),
     );
     libtest_mimic::run(&args, trials).exit();
