@@ -86,9 +86,9 @@ impl Database {
         }
         let pool = pool
             .connection_timeout(POOL_TIMEOUT)
-            // A PostgreSQL connection can break under us (a restart, a network cut): it is
-            // tested before use, so the pool heals itself. A SQLite file cannot; testing it
-            // would cost a parsed query on every checkout.
+            // A PostgreSQL connection can break under us (a restart, a network cut): one
+            // that failed or idled is tested before use (`Pooled`), so the pool heals
+            // itself. A SQLite file cannot break so; testing it would cost a query.
             .test_on_check_out(!backend.is_sqlite())
             .build(Manager(backend.clone()))
             .map_err(|e| OpenError::Connect(backend.describe(), e.to_string()))?;
