@@ -74,7 +74,23 @@ pub struct Manager(pub Backend);
 impl Manager {
     /// One connection outside any pool.
     pub fn connect_once(&self) -> Result<AnyConnection, ConnectionError> {
-        self.open()
+        match &self.0 {
+            Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
+            Backend::Sqlite(path) => {
+                let mut conn = SqliteConnection::establish(path)?;
+                // WAL is a property of the file, set once by `enable_wal`; these are
+                // per connection.
+                // secure_delete: freed pages are overwritten, so a deleted SSN or
+                // profile does not linger in the file.
+                conn.batch_execute(&format!(
+                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; \
+                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
+                     PRAGMA secure_delete = ON;"
+                ))
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
+                Ok(AnyConnection::Sqlite(conn))
+            }
+        }
     }
 }
 
@@ -149,7 +165,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = ConnectionError;
 
     fn connect(&self) -> Result<Pooled, ConnectionError> {
-        self.open().map(Pooled::new)
+        self.connect_once().map(Pooled::new)
     }
 
     fn is_valid(&self, conn: &mut Pooled) -> Result<(), ConnectionError> {
@@ -163,28 +179,6 @@ impl r2d2::ManageConnection for Manager {
 
     fn has_broken(&self, _conn: &mut Pooled) -> bool {
         false
-    }
-}
-
-impl Manager {
-    fn open(&self) -> Result<AnyConnection, ConnectionError> {
-        match &self.0 {
-            Backend::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
-            Backend::Sqlite(path) => {
-                let mut conn = SqliteConnection::establish(path)?;
-                // WAL is a property of the file, set once by `enable_wal`; these are
-                // per connection.
-                // secure_delete: freed pages are overwritten, so a deleted SSN or
-                // profile does not linger in the file.
-                conn.batch_execute(&format!(
-                    "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; \
-                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
-                     PRAGMA secure_delete = ON;"
-                ))
-                .map_err(ConnectionError::CouldntSetupConfiguration)?;
-                Ok(AnyConnection::Sqlite(conn))
-            }
-        }
     }
 }
 
