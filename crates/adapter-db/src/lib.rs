@@ -232,6 +232,27 @@ impl Database {
         .await
     }
 
+    /// Runs `work`, a read of one row by a unique key, where it is awaited when that can
+    /// be done at once: on SQLite, with a connection free in the pool. Such a read takes
+    /// tens of microseconds (an index walk in the mapped file); the hop to a blocking
+    /// thread and back cost more than the read itself, and was a tenth of a
+    /// `profile/get` (docs/BENCHMARKS.md). On PostgreSQL a read waits on the network, and
+    /// with every connection busy it would wait on the pool: those go through `read`.
+    async fn read_point<T, F>(&self, work: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut AnyConnection) -> Result<T, Failure> + Send + 'static,
+    {
+        if self.backend.is_sqlite()
+            && let Some(mut conn) = self.pool.try_get()
+        {
+            let outcome = work(&mut conn);
+            conn.record(&outcome);
+            return outcome.map_err(StoreError::from);
+        }
+        self.read(work).await
+    }
+
     /// Runs `work` as one unit: everything it writes is committed together or not at all,
     /// and durable when this returns. On SQLite it joins the writer's next group commit;
     /// on PostgreSQL it runs in its own transaction on a pooled connection.

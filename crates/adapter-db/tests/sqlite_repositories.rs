@@ -626,3 +626,37 @@ async fn the_search_index_is_merged_in_steps_of_its_own() {
     assert_eq!(search(&f, "lovelace").await, ids);
     assert_eq!(search(&f, "c3@").await, ["p3"]);
 }
+
+/// A lookup by a client's unique key runs where it is awaited when a connection is free:
+/// the hop to a blocking thread cost more than the read (docs/BENCHMARKS.md). It completes
+/// while the runtime's only blocking thread is held; through that thread it never would.
+#[test]
+fn a_profile_lookup_takes_no_blocking_thread() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .max_blocking_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let f = fixture().await;
+        let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+        f.db.insert(&ada, &event("e1", &ada))
+            .await
+            .expect("inserted");
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let (taken, thread_taken) = tokio::sync::oneshot::channel();
+        let holder = tokio::task::spawn_blocking(move || {
+            taken.send(()).expect("the test waits");
+            held.recv().expect("released");
+        });
+        thread_taken.await.expect("the blocking thread is held");
+        let lookup = ProfileRepository::find(&f.db, &f.merchant, &ada.key);
+        let found = tokio::time::timeout(std::time::Duration::from_secs(10), lookup)
+            .await
+            .expect("the lookup waited for the held blocking thread")
+            .expect("read");
+        assert_eq!(found.map(|p| p.id), Some(ada.id.clone()));
+        release.send(()).expect("the holder waits");
+        holder.await.expect("released");
+    });
+}

@@ -505,7 +505,7 @@ impl ProfileRepository for Database {
             key.mobile.as_str().to_owned(),
         );
         let row = self
-            .read(move |conn| {
+            .read_point(move |conn| {
                 // The hottest read of the API: on the concrete connection, and with
                 // `get_result`, not `first` (a bound `LIMIT ?` makes SQLite prepare the
                 // statement again on every run; the pair is unique: one row at most).
