@@ -234,10 +234,11 @@ impl Database {
 
     /// Runs `work`, a read of one row by a unique key, where it is awaited when that can
     /// be done at once: on SQLite, with a connection free in the pool. Such a read takes
-    /// tens of microseconds (an index walk in the mapped file); the hop to a blocking
-    /// thread and back cost more than the read itself, and was a tenth of a
-    /// `profile/get` (docs/BENCHMARKS.md). On PostgreSQL a read waits on the network, and
-    /// with every connection busy it would wait on the pool: those go through `read`.
+    /// tens of microseconds (an index walk in the mapped file, and in WAL mode a reader
+    /// does not wait for the writer); the hop to a blocking thread and back cost more
+    /// than the read itself, and was a tenth of a `profile/get` (docs/BENCHMARKS.md).
+    /// On PostgreSQL a read waits on the network, and with every connection busy it
+    /// would wait on the pool: those go through `read`.
     async fn read_point<T, F>(&self, work: F) -> StoreResult<T>
     where
         T: Send + 'static,
