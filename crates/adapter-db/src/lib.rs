@@ -330,3 +330,31 @@ pub fn file_store(
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With every pooled connection taken, a point read neither fails nor holds the
+    /// runtime's thread: it waits on a blocking thread for the first connection given
+    /// back (`read_point`'s fallback; the lookup without the hop is tested in
+    /// `tests/sqlite_repositories.rs`).
+    #[tokio::test]
+    async fn a_point_read_waits_off_the_runtime_while_every_connection_is_taken() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("idv.sqlite3");
+        let db = Database::open(&path.display().to_string(), Arc::new(Vault::new(&[7; 32])))
+            .expect("opened");
+        let taken: Vec<_> = (0..db.pool.max_size())
+            .map(|_| checkout(&db.pool).expect("a pooled connection"))
+            .collect();
+        let read = db.read_point(|conn| Ok(conn.batch_execute("SELECT 1")?));
+        tokio::pin!(read);
+        assert!(
+            futures_util::poll!(&mut read).is_pending(),
+            "with no connection free, the read waits on a blocking thread"
+        );
+        drop(taken);
+        read.await.expect("the read ran on a connection given back");
+    }
+}
