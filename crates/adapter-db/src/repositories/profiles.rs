@@ -25,7 +25,7 @@ use crate::repositories::documents::{
 };
 use crate::repositories::paging::{newest_first, page_of, paged};
 use crate::repositories::profile_search::{
-    among_candidates, email_holds, escape_like, trigram_phrase,
+    among_candidates, email_holds, escape_like, mobile_holds, trigram_phrase,
 };
 use crate::schema::{documents, events, notes, profile_counts, profiles, quizzes};
 use crate::sealing::vault::{Column, Vault};
@@ -569,7 +569,7 @@ impl ProfileRepository for Database {
                             name.like(pattern.clone())
                                 .escape('\\')
                                 .or(email_holds(pattern.clone(), needle, !on_sqlite))
-                                .or(profiles::mobile_number.like(pattern.clone()).escape('\\')),
+                                .or(mobile_holds(pattern.clone(), needle)),
                         );
                     }
                     // SQLite's trigram index names the candidates; the LIKE above decides.

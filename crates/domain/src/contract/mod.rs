@@ -400,6 +400,11 @@ async fn search(p: Ports) {
     );
     assert_eq!(find(Some("5550188"), None).await.0, ["p2"], "mobile");
     assert_eq!(
+        find(Some("2125550188"), None).await.0,
+        ["p2"],
+        "a whole mobile"
+    );
+    assert_eq!(
         find(Some("ada hop"), None).await.0,
         ["p2"],
         "first and last name"

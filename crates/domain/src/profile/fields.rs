@@ -144,6 +144,19 @@ impl PhoneNumber {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether some number could hold `needle` (a search's text): only digits, ten at
+    /// most. A search for anything else need not look through the numbers at all.
+    ///
+    /// ```
+    /// use domain::profile::PhoneNumber;
+    /// assert!(PhoneNumber::could_hold("5550"));
+    /// assert!(!PhoneNumber::could_hold("ada@example.com"));
+    /// assert!(!PhoneNumber::could_hold("41655501234"), "eleven digits");
+    /// ```
+    pub fn could_hold(needle: &str) -> bool {
+        needle.len() <= 10 && needle.bytes().all(|b| b.is_ascii_digit())
+    }
 }
 
 /// A real calendar date written `YYYY-MM-DD`. That it lies in the past depends on the
