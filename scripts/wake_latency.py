@@ -16,8 +16,8 @@ import time
 
 def main():
     wakeups = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-    to_child, from_parent = os.pipe()[::-1]
-    to_parent, from_child = os.pipe()[::-1]
+    from_parent, to_child = os.pipe()
+    from_child, to_parent = os.pipe()
     if os.fork() == 0:
         os.sched_setaffinity(0, {0})
         delays = []
@@ -26,7 +26,10 @@ def main():
             delays.append(time.perf_counter_ns() - sent)
             os.write(to_parent, b"k")
         delays.sort()
-        at = lambda q: delays[int(q * len(delays))] / 1000  # noqa: E731
+
+        def at(q):
+            return delays[int(q * len(delays))] / 1000
+
         print(f"wake latency µs: p50 {at(.5):.1f} p90 {at(.9):.1f} "
               f"p99 {at(.99):.1f} p99.9 {at(.999):.1f}")
         os._exit(0)

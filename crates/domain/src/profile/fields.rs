@@ -117,6 +117,9 @@ impl Email {
 pub struct PhoneNumber(String);
 
 impl PhoneNumber {
+    /// How many digits a number has.
+    const DIGITS: usize = 10;
+
     /// A 10-digit NANP number (area code and exchange 2-9).
     ///
     /// ```
@@ -128,7 +131,7 @@ impl PhoneNumber {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let digits = raw.trim();
         let bytes = digits.as_bytes();
-        let nanp = bytes.len() == 10
+        let nanp = bytes.len() == Self::DIGITS
             && bytes.iter().all(u8::is_ascii_digit)
             && bytes[0] >= b'2'
             && bytes[3] >= b'2';
@@ -155,7 +158,7 @@ impl PhoneNumber {
     /// assert!(!PhoneNumber::could_hold("41655501234"), "eleven digits");
     /// ```
     pub fn could_hold(needle: &str) -> bool {
-        needle.len() <= 10 && needle.bytes().all(|b| b.is_ascii_digit())
+        needle.len() <= Self::DIGITS && needle.bytes().all(|b| b.is_ascii_digit())
     }
 }
 
