@@ -24,8 +24,8 @@ use domain::ports::{DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
 pub use backup::{BackupError, BackupKind, restore as restore_database};
-pub use connection::Backend;
 use connection::{AnyConnection, Manager, POOL_TIMEOUT, Pool, PoolShape};
+pub use connection::{Backend, keep_tls_at_exit};
 use failure::Failure;
 pub use migrations::data::KeyMismatch;
 pub use migrations::rekey::{Batch, REKEY_PARTS, RekeyPart};

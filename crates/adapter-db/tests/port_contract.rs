@@ -20,8 +20,16 @@ fn server() -> String {
         .to_owned()
 }
 
+/// The URL of `database` on the test server. Without GSSAPI encryption, which nothing here
+/// uses: Kerberos's library, asked for credentials on every connection otherwise, frees
+/// its locks as the process exits, under a pool thread still connecting (an abort at
+/// exit, as OpenSSL's teardown was a crash: `adapter_db::keep_tls_at_exit`).
+fn url_of(database: &str) -> String {
+    format!("{}/{database}?gssencmode=disable", server())
+}
+
 fn admin() -> Result<PgConnection, String> {
-    PgConnection::establish(&format!("{}/postgres", server())).map_err(|e| e.to_string())
+    PgConnection::establish(&url_of("postgres")).map_err(|e| e.to_string())
 }
 
 fn ports_of(db: Database) -> Ports {
@@ -79,7 +87,7 @@ fn on_postgres(
     sql_query(format!("CREATE DATABASE {database}"))
         .execute(&mut admin)
         .map_err(|e| e.to_string())?;
-    let url = format!("{}/{database}", server());
+    let url = url_of(&database);
     let outcome = std::panic::catch_unwind(move || with(open(&url), &url));
     // The pool is gone with the check; the database can go too.
     let _ =
@@ -139,7 +147,8 @@ fn cut_connections_are_replaced(db: Database, url: &str) {
         .build()
         .expect("runtime");
     runtime.block_on(db.ping()).expect("answers");
-    let name = url.rsplit('/').next().expect("database name");
+    let path = url.rsplit('/').next().expect("database name");
+    let name = path.split('?').next().unwrap_or(path);
     sql_query(format!(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
     ))
@@ -170,6 +179,8 @@ fn explain(conn: &mut PgConnection, sql: &str) -> String {
 }
 
 fn main() {
+    // Before the first connection (the admin's), as the pool's own would be.
+    adapter_db::keep_tls_at_exit();
     let args = Arguments::from_args();
     let require = std::env::var("IDV_TEST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
     let skip_postgres = match admin() {
