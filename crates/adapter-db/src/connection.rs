@@ -101,8 +101,9 @@ impl Manager {
 /// exits. Its exit handler frees what a pool thread connecting at that moment (replacing
 /// a broken connection) still uses: the process crashed on its way out, one run of the
 /// port contract in many, and a small program exiting while threads connected crashed 46
-/// times in 300 (none with this call). It counts only before OpenSSL's first use, so it
-/// comes before every PostgreSQL connection; after the first, it does nothing.
+/// times in 300 (docs/BENCHMARKS.md; the port contract's "exits cleanly while
+/// connecting" now checks it). It counts only before OpenSSL's first use, so it comes
+/// before every PostgreSQL connection; after the first, it does nothing.
 pub fn keep_tls_at_exit() {
     openssl_sys::init();
 }

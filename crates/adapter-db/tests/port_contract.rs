@@ -164,6 +164,51 @@ fn cut_connections_are_replaced(db: Database, url: &str) {
     }
 }
 
+/// Set in a child process of this binary to the URL of the database it opens before it
+/// exits while threads of its own connect (`exits_while_connecting`).
+const EXITING_CHILD: &str = "IDV_TEST_EXIT_WHILE_CONNECTING";
+
+/// How many children exit while connecting. Before `adapter_db::keep_tls_at_exit`, about
+/// one such exit in seven crashed (docs/BENCHMARKS.md): all of them passing by chance
+/// is less likely than one in a thousand.
+const EXITS: usize = 50;
+
+/// A process whose connections went through the adapter, as `idv`'s do, exits cleanly
+/// while other threads are connecting: the exit handlers of libpq's libraries run under
+/// those threads.
+fn exits_while_connecting(_: Database, url: &str) {
+    let this = std::env::current_exe().expect("this test binary");
+    for _ in 0..EXITS {
+        let status = std::process::Command::new(&this)
+            .env(EXITING_CHILD, url)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("the child ran");
+        assert!(status.success(), "exited with {status} while connecting");
+    }
+}
+
+/// The child of `exits_while_connecting`: opens `url` through the adapter, starts threads
+/// that connect to it over and over, and returns once each has connected once, so that
+/// the process exits while they are at it.
+fn exit_while_connecting(url: &str) {
+    let _db = open(url);
+    let (connected, each) = std::sync::mpsc::channel();
+    for _ in 0..4 {
+        let (url, connected) = (url.to_owned(), connected.clone());
+        std::thread::spawn(move || {
+            loop {
+                let outcome = PgConnection::establish(&url).map(drop);
+                let _ = connected.send(outcome.map_err(|e| e.to_string()));
+            }
+        });
+    }
+    for _ in 0..4 {
+        let outcome = each.recv().expect("a connecting thread");
+        outcome.expect("connected");
+    }
+}
+
 fn explain(conn: &mut PgConnection, sql: &str) -> String {
     #[derive(diesel::QueryableByName)]
     struct Line {
@@ -179,6 +224,9 @@ fn explain(conn: &mut PgConnection, sql: &str) -> String {
 }
 
 fn main() {
+    if let Ok(url) = std::env::var(EXITING_CHILD) {
+        return exit_while_connecting(&url);
+    }
     // Before the first connection (the admin's), as the pool's own would be.
     adapter_db::keep_tls_at_exit();
     let args = Arguments::from_args();
@@ -224,6 +272,13 @@ fn main() {
         Trial::test("postgres::pool::cut_connections_are_replaced", || {
             on_postgres("cut_connections", cut_connections_are_replaced)
         })
+        .with_ignored_flag(skip_postgres),
+    );
+    trials.push(
+        Trial::test(
+            "postgres::pool::a_process_exits_cleanly_while_connecting",
+            || on_postgres("exiting", exits_while_connecting),
+        )
         .with_ignored_flag(skip_postgres),
     );
     libtest_mimic::run(&args, trials).exit();
