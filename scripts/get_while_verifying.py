@@ -43,10 +43,10 @@ def seeded_on_core_0(binary):
         yield server, credentials.name
 
 
-def load(server, credentials, seconds=SECONDS):
-    """wrk's figures for `profile/get` over the seeded profiles, from core 1."""
+def load(server, credentials, seconds=SECONDS, profiles=PROFILES):
+    """wrk's figures for `profile/get` over the first `profiles` seeded ones, from core 1."""
     line = subprocess.run(["taskset", "-c", "1", "bash", LOAD, server.base, credentials, "get",
-                           str(PROFILES), str(seconds), str(CONNECTIONS)],
+                           str(profiles), str(seconds), str(CONNECTIONS)],
                           capture_output=True, text=True, check=True).stdout
     return {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)}
 

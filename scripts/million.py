@@ -25,6 +25,7 @@ import tempfile
 import time
 
 from benchkit import Server
+from get_while_verifying import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SMALL, LARGE = 1_000, 1_000_000
@@ -45,13 +46,6 @@ def wait_until_idle(servers):
         time.sleep(2)
         if before == [cpu_ticks(s.process.pid) for s in servers]:
             return time.monotonic() - started
-
-
-def load(server, credentials, count, seconds):
-    line = subprocess.run(["taskset", "-c", "1", "bash", os.path.join(HERE, "load.sh"),
-                           server.base, credentials, "get", str(count), str(seconds), "32"],
-                          capture_output=True, text=True, check=True).stdout
-    return {k: float(v) for k, v in (pair.split("=") for pair in line.split() if "=" in pair)}
 
 
 @contextlib.contextmanager
@@ -81,8 +75,8 @@ def main():
             figures = {}
             for name, server, creds, count in (("1k", small, small_creds, SMALL),
                                                ("1M", large, large_creds, LARGE)):
-                load(server, creds, count, 5)
-                figures[name] = load(server, creds, count, 12)
+                load(server, creds, 5, count)
+                figures[name] = load(server, creds, 12, count)
                 figures[name]["rss_anon_kib"] = server.status_kib("RssAnon")
             ratio = figures["1M"]["rps"] / figures["1k"]["rps"]
             ratios.append(ratio)
