@@ -232,8 +232,9 @@ impl Database {
         .await
     }
 
-    /// Runs `work`, a read of one row by a unique key, where it is awaited when that can
-    /// be done at once: on SQLite, with a connection free in the pool. Such a read takes
+    /// Runs `work`, a read of one row by a unique key (or of the few rows an index names
+    /// at once: a merchant's webhooks), where it is awaited when that can be done at once:
+    /// on SQLite, with a connection free in the pool. Such a read takes
     /// tens of microseconds (an index walk in the mapped file, and in WAL mode a reader
     /// does not wait for the writer); the hop to a blocking thread and back cost more
     /// than the read itself, and was a tenth of a `profile/get` (docs/BENCHMARKS.md).

@@ -627,11 +627,12 @@ async fn the_search_index_is_merged_in_steps_of_its_own() {
     assert_eq!(search(&f, "c3@").await, ["p3"]);
 }
 
-/// A lookup by a client's unique key runs where it is awaited when a connection is free:
-/// the hop to a blocking thread cost more than the read (docs/BENCHMARKS.md). It completes
-/// while the runtime's only blocking thread is held; through that thread it never would.
-#[test]
-fn a_profile_lookup_takes_no_blocking_thread() {
+/// `read` run on a current-thread runtime whose only blocking thread is held meanwhile;
+/// what it read. A read through that thread would never complete: the wait fails.
+fn with_the_blocking_thread_held<T, F>(read: impl FnOnce(Fixture) -> F) -> T
+where
+    F: std::future::Future<Output = T>,
+{
     let runtime = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(1)
         .enable_all()
@@ -639,10 +640,6 @@ fn a_profile_lookup_takes_no_blocking_thread() {
         .expect("runtime");
     runtime.block_on(async {
         let f = fixture().await;
-        let ada = profile(&f, "p1", "ada@example.com", "4165550123");
-        f.db.insert(&ada, &event("e1", &ada))
-            .await
-            .expect("inserted");
         let (release, held) = std::sync::mpsc::channel::<()>();
         let (taken, thread_taken) = tokio::sync::oneshot::channel();
         let holder = tokio::task::spawn_blocking(move || {
@@ -650,13 +647,41 @@ fn a_profile_lookup_takes_no_blocking_thread() {
             held.recv().expect("released");
         });
         thread_taken.await.expect("the blocking thread is held");
-        let lookup = ProfileRepository::find(&f.db, &f.merchant, &ada.key);
-        let found = tokio::time::timeout(std::time::Duration::from_secs(10), lookup)
+        let read = tokio::time::timeout(std::time::Duration::from_secs(10), read(f))
             .await
-            .expect("the lookup waited for the held blocking thread")
-            .expect("read");
-        assert_eq!(found.map(|p| p.id), Some(ada.id.clone()));
+            .expect("the read waited for the held blocking thread");
         release.send(()).expect("the holder waits");
         holder.await.expect("released");
+        read
+    })
+}
+
+/// A lookup by a client's unique key runs where it is awaited when a connection is free:
+/// the hop to a blocking thread cost more than the read (docs/BENCHMARKS.md).
+#[test]
+fn a_profile_lookup_takes_no_blocking_thread() {
+    let (found, ada) = with_the_blocking_thread_held(|f| async move {
+        let ada = profile(&f, "p1", "ada@example.com", "4165550123");
+        f.db.insert(&ada, &event("e1", &ada))
+            .await
+            .expect("inserted");
+        let found = ProfileRepository::find(&f.db, &f.merchant, &ada.key).await;
+        (found.expect("read"), ada)
     });
+    assert_eq!(found.map(|p| p.id), Some(ada.id));
+}
+
+/// Nor does the read of a merchant's webhooks that precedes every write logging an event
+/// (the hop cost a fifth of the create rate, docs/BENCHMARKS.md).
+#[test]
+fn a_merchants_webhooks_are_read_on_no_blocking_thread() {
+    use domain::ports::WebhookRepository;
+    let subscribed = with_the_blocking_thread_held(|f| async move {
+        WebhookRepository::insert(&f.db, &endpoint(&f, "w-all", EventFilter::default()), 16)
+            .await
+            .expect("endpoint");
+        f.db.subscriptions(&f.merchant).await.expect("read")
+    });
+    let ids: Vec<&str> = subscribed.iter().map(|s| s.webhook_id.as_str()).collect();
+    assert_eq!(ids, ["w-all"]);
 }
