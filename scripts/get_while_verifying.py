@@ -30,16 +30,16 @@ LOAD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load.sh")
 
 
 @contextlib.contextmanager
-def seeded_on_core_0(binary):
-    """A server of `PROFILES` seeded profiles, pinned to core 0, and the path of its
-    credentials for `load`."""
-    server = Server(binary)
-    server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
-               "--profiles", str(PROFILES))
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as credentials, \
-            server.start(cpus="0"):
+def seeded_on_core_0(binary, profiles=PROFILES, env=None):
+    """A server (with `env`) of `profiles` seeded profiles, pinned to core 0, and the path
+    of its credentials for `load`."""
+    with Server(binary, env) as server, \
+            tempfile.NamedTemporaryFile("w", suffix=".json") as credentials:
+        server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
+                   "--profiles", str(profiles))
         json.dump(server.credentials, credentials)
         credentials.flush()
+        server.start(cpus="0")
         yield server, credentials.name
 
 

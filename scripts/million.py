@@ -16,16 +16,13 @@ and merges its segments, and a round taken meanwhile measures that. Each round l
 Only ever point it at your own server (127.0.0.1).
 """
 import contextlib
-import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-from benchkit import Server
-from get_while_verifying import load
+from get_while_verifying import load, seeded_on_core_0
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SMALL, LARGE = 1_000, 1_000_000
@@ -50,17 +47,13 @@ def wait_until_idle(servers):
 
 @contextlib.contextmanager
 def seeded(binary, profiles, database):
+    """`seeded_on_core_0` on `database` (SQLite when `None`), saying how long seeding took."""
     env = {"IDV_DATABASE_URL": database} if database else {}
-    with Server(binary, env) as server, \
-            tempfile.NamedTemporaryFile("w", suffix=".json") as credentials:
-        started = time.monotonic()
-        server.idv("seed", "--merchant", server.merchant, "--prefix", "load",
-                   "--profiles", str(profiles))
-        print(f"seeded {profiles} in {time.monotonic() - started:.0f} s", flush=True)
-        json.dump(server.credentials, credentials)
-        credentials.flush()
-        server.start(cpus="0")
-        yield server, credentials.name
+    started = time.monotonic()
+    with seeded_on_core_0(binary, profiles, env) as seeded_server:
+        print(f"seeded {profiles} and started in {time.monotonic() - started:.0f} s",
+              flush=True)
+        yield seeded_server
 
 
 def main():
