@@ -13,6 +13,8 @@ pub mod deskew;
 #[cfg(feature = "face-match")]
 pub mod face_match;
 pub mod faces;
+pub mod gate;
+pub mod isolated;
 pub mod mrz;
 pub mod ocr;
 pub mod quality;
@@ -31,6 +33,7 @@ use thread_priority::{
 use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
+use crate::isolated::AnalysisCommand;
 use crate::ocr::Ocr;
 
 /// The long side a face is described at: the size faces are counted at
@@ -55,6 +58,9 @@ pub struct Analyser {
     /// dlib's face matcher, when this build has one and its models were found.
     #[cfg(feature = "face-match")]
     matcher: Option<Arc<face_match::Matcher>>,
+    /// Where each image is analysed when not on the calling thread: a process of its
+    /// own ([`isolated`]).
+    isolated: Option<AnalysisCommand>,
 }
 
 impl Analyser {
@@ -68,7 +74,15 @@ impl Analyser {
             cores: Arc::new(Semaphore::new(cores)),
             #[cfg(feature = "face-match")]
             matcher: None,
+            isolated: None,
         }
+    }
+
+    /// The same analysing each image [`examine`](ImageAnalysis::examine)s in a process
+    /// of its own, started by `command`, under the [`gate`].
+    pub fn in_processes(mut self, command: AnalysisCommand) -> Self {
+        self.isolated = Some(command);
+        self
     }
 
     /// The same matching faces with the models in `dir` (`IDV_FACE_MODELS`). Without
@@ -254,17 +268,24 @@ fn outcome(reading: &MrzReading) -> &'static str {
     }
 }
 
-/// Puts the calling thread in Linux's idle scheduling class (`SCHED_IDLE`; tesseract
-/// started from it inherits it): it runs only on a core nothing else wants, and an API
-/// thread that wakes takes the core from it at once. Nice 10 was not enough: under load,
-/// the analysis held a core for a whole time slice and `profile/get`'s p99 grew by a
-/// third (docs/BENCHMARKS.md). Failing leaves the thread as it was.
+/// Puts the calling thread in Linux's idle scheduling class (`SCHED_IDLE`; the processes
+/// started from it, the analysis's and tesseract, inherit it): it runs only on a core
+/// nothing else wants, and an API thread that wakes takes the core from it at once. Nice
+/// 10 was not enough: under load, the analysis held a core for a whole time slice and
+/// `profile/get`'s p99 grew by a third (docs/BENCHMARKS.md). Then nice 19 too, which
+/// the idle class's weight ignores, so that the kernel counts the analysis's time as
+/// `nice` and the [`gate`] can tell it from the API's. Failing leaves the thread as it
+/// was.
 fn in_the_background() {
     let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
     if let Err(error) =
         set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle)
     {
         tracing::debug!(?error, "image analysis keeps the normal priority");
+    }
+    // On Linux a process priority set for "this process" applies to the calling thread.
+    if let Err(error) = rustix::process::setpriority_process(None, 19) {
+        tracing::debug!(%error, "image analysis keeps its nice value");
     }
 }
 
@@ -288,7 +309,13 @@ impl ImageAnalysis for Analyser {
                 // whoever still waits for it.
                 let _core = room;
                 in_the_background();
-                let _ = report.send(analyser.analyse(&image, wanted));
+                let analysed = match &analyser.isolated {
+                    Some(command) => command
+                        .analyse(&image, wanted)
+                        .unwrap_or_else(|| analyser.unreadable(wanted)),
+                    None => analyser.analyse(&image, wanted),
+                };
+                let _ = report.send(analysed);
             });
         if started.is_err() {
             tracing::warn!("no thread for image analysis");

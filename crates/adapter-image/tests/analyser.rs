@@ -267,3 +267,19 @@ async fn the_port_answers_off_the_runtime_and_within_its_budget() {
         ImageReport::unreadable(MRZ)
     );
 }
+
+#[test]
+fn a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread() {
+    let passport = Passport::sample();
+    let image = degrade::jpeg(&page(&passport, None), 85);
+    let analyser = Analyser::default().with_budget(Duration::from_secs(300));
+    let mut answer = Vec::new();
+    adapter_image::isolated::serve(&analyser, MRZ, &image[..], &mut answer).expect("served");
+    let sent: ImageReport = serde_json::from_slice(&answer).expect("a report");
+    assert!(
+        matches!(sent.mrz, Some(MrzReading::Read(_))),
+        "the zone read, dates and all: {:?}",
+        sent.mrz.as_ref().map(std::mem::discriminant)
+    );
+    assert_eq!(sent, analyser.analyse(&image, MRZ));
+}

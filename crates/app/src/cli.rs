@@ -101,6 +101,22 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Analyse the image on standard input and print its report as JSON: how `idv serve`
+    /// runs each image's analysis, in a process of its own (docs/ARCHITECTURE.md).
+    #[command(hide = true)]
+    Analyse {
+        /// Look for a licence's barcode.
+        #[arg(long)]
+        barcode: bool,
+        /// Look for a passport's machine-readable zone.
+        #[arg(long)]
+        mrz: bool,
+        /// Count the faces, and describe the largest when the models are given.
+        #[arg(long)]
+        faces: bool,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
+    },
 }
 
 fn parse_time(raw: &str) -> Result<domain::OffsetDateTime, String> {
@@ -254,6 +270,13 @@ pub struct ServeArgs {
     /// addresses (a receiver on this machine or network). Off: https to public addresses.
     #[arg(long, env = "IDV_WEBHOOK_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new())]
     pub webhook_allow_private: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+/// What the image analysis needs, for `idv serve` and the `idv analyse` it starts.
+#[derive(Debug, Args)]
+pub struct AnalysisArgs {
     /// The `tesseract` command that reads passports' machine-readable zones (without it,
     /// the `mrz` check is not applicable: `ocr_unavailable`).
     #[arg(long, env = "IDV_TESSERACT", default_value = "tesseract")]

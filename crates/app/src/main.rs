@@ -1,6 +1,7 @@
 //! `idv`: the identity-verification service. Parses the command line and hands over to
 //! the command; everything else is wiring.
 
+mod analysis_cmd;
 mod audit_cmd;
 mod backup;
 mod call;
@@ -24,13 +25,14 @@ mod wiring;
 use clap::Parser;
 
 use cli::{Cli, Command};
+use domain::verification::Wanted;
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     telemetry::init(&cli.log);
     match cli.command {
-        Command::Serve(args) => serve::run(args).await,
+        Command::Serve(args) => serve::run(args, &cli.log).await,
         Command::Migrate(storage) => {
             let db = wiring::open_database(&storage)?;
             let applied = wiring::migrate(&db)?;
@@ -64,6 +66,19 @@ async fn main() -> anyhow::Result<()> {
             pause_ms,
             storage,
         } => rekey_cmd::run(new_key_file.as_deref(), batch, pause_ms, storage).await,
+        Command::Analyse {
+            barcode,
+            mrz,
+            faces,
+            analysis,
+        } => analysis_cmd::run(
+            Wanted {
+                barcode,
+                mrz,
+                faces,
+            },
+            &analysis,
+        ),
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
             Ok(())

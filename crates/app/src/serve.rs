@@ -6,21 +6,20 @@ use adapter_http::{
     ApiState, BodyDeadline, ConnectionCap, DashboardSettings, FailureGate, InProcess,
     MetricsExport, RateLimits, TrustedProxies,
 };
-use adapter_image::Analyser;
 use adapter_webhook::HttpSender;
 use anyhow::Context;
 use domain::ports::{Quota, RateLimiter};
 use domain::quiz::UploadLimits;
 use ipnet::IpNet;
 
-use crate::cli::ServeArgs;
+use crate::cli::{LogArgs, ServeArgs};
 use crate::wiring::{self, DatabaseReadiness};
-use crate::{metrics, search_indexer, sweeper, verification_worker, webhook_worker};
+use crate::{analysis_cmd, metrics, search_indexer, sweeper, verification_worker, webhook_worker};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
 
-pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
     let db = wiring::open_migrated(&args.storage)?;
     // Bound before the services are built: with port 0 the public URL's default needs
     // the port actually given.
@@ -42,10 +41,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
             limits,
             webhook_allow_private: args.webhook_allow_private,
         },
-        Arc::new(
-            Analyser::new(Some(args.tesseract.clone()))
-                .with_face_models(args.face_models.as_deref()),
-        ),
+        Arc::new(analysis_cmd::for_the_server(&args.analysis, log)?),
     );
     let proxies = args
         .trusted_proxies

@@ -3,12 +3,13 @@
 //! itself (decoding, barcodes, OCR, faces) lives behind [`crate::ports::ImageAnalysis`];
 //! these are the values it answers with, and the checks judge them.
 
+use serde::{Deserialize, Serialize};
 use time::Date;
 
 use super::check::Reason;
 
 /// Where a reading came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ReadSource {
     /// The PDF417 barcode of the AAMVA card design standard (US and Canadian licences and
     /// ID cards).
@@ -41,7 +42,7 @@ pub const MARKED_AGES: [u8; 3] = [18, 19, 21];
 /// What was read from a document: personal data, sealed at rest, shown only through the
 /// signed API and the dashboard. Every field is what the document says, as read: absent
 /// when the document does not say it or it could not be read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocumentRead {
     /// The barcode or the MRZ.
     pub source: Option<ReadSource>,
@@ -82,7 +83,7 @@ pub struct DocumentRead {
 }
 
 /// Why an image is not usable (the `document_quality` reasons).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum QualityIssue {
     /// Its short side is under 600 pixels.
     TooSmall,
@@ -121,7 +122,7 @@ impl QualityIssue {
 /// What a licence's barcode gave.
 // One reading per image, moved once: boxing the read would only add an allocation.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BarcodeReading {
     /// No PDF417 barcode was found.
     NotFound,
@@ -134,7 +135,7 @@ pub enum BarcodeReading {
 /// What a passport's machine-readable zone gave.
 // One reading per image, moved once: boxing the read would only add an allocation.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MrzReading {
     /// No zone was found.
     NotFound,
@@ -159,7 +160,7 @@ pub struct Wanted {
 
 /// The face an image shows, described for matching (`face_match`): how the analysis
 /// answers for an image whose faces were [`Wanted`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FaceDescriptor {
     /// This build, or this machine (its models missing), cannot describe faces.
     Unavailable,
@@ -173,7 +174,7 @@ pub enum FaceDescriptor {
 
 /// What the analysis found in one image; what was not [`Wanted`] is `None`.
 // Not `Eq`: a face descriptor is made of floats.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ImageReport {
     /// Why it is not usable; empty when it is.
     pub quality: Vec<QualityIssue>,
