@@ -6,7 +6,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use image::GrayImage;
 
@@ -18,9 +18,11 @@ const MRZ_ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<";
 /// The most processor time one run may take, whatever is left of the caller's budget.
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 
-/// How long a run may last by the clock, working or not: only a run that is stuck (or a
-/// machine that has left no core idle for this long) reaches it. A run waiting for a
-/// core uses no processor time, so without this a stuck one would never be stopped.
+/// How long a run may last, working or not: only a run that is stuck (or a machine that
+/// has left no core idle for this long) reaches it. A run waiting for a core uses no
+/// processor time, so without this a stuck one would never be stopped. Counted in the
+/// watcher's polls rather than by the clock: the time the analysis's process spends
+/// stopped by the [`gate`](crate::gate), its tesseract with it, is no stall.
 pub const STALL_LIMIT: Duration = Duration::from_secs(300);
 
 /// How often a running tesseract is looked at.
@@ -123,7 +125,7 @@ impl Ocr {
             })?;
         let limits = Limits {
             time: budget.left().min(TIME_LIMIT),
-            stall: Instant::now() + self.stall_limit,
+            stall: self.stall_limit,
         };
         let mut used = Duration::ZERO;
         let output = run(&mut child, png, limits, &mut used);
@@ -138,11 +140,11 @@ impl Ocr {
     }
 }
 
-/// What one run may take: processor time, and a moment by the clock.
+/// What one run may take: processor time, and time watched.
 #[derive(Debug, Clone, Copy)]
 struct Limits {
     time: Duration,
-    stall: Instant,
+    stall: Duration,
 }
 
 /// Feeds `png` to the child and collects what it prints, until it exits or reaches one of
@@ -162,16 +164,18 @@ fn run(
         let mut text = String::new();
         stdout.read_to_string(&mut text).map(|_| text)
     });
+    let mut watched = Duration::ZERO;
     let status = loop {
         // Read before asking whether it exited: once reaped, its time is gone.
         *used = process_time(child.id()).unwrap_or(*used);
         if let Some(status) = child.try_wait().map_err(|_| OcrError::Failed)? {
             break status;
         }
-        if *used >= limits.time || Instant::now() >= limits.stall {
+        if *used >= limits.time || watched >= limits.stall {
             return Err(OcrError::TimedOut);
         }
         thread::sleep(POLL);
+        watched += POLL;
     };
     // The child has exited, so both pipes are closed and these threads end.
     let _ = writer.join();
@@ -209,6 +213,8 @@ fn parse_boxes(text: &str, height: u32) -> Vec<Glyph> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
 
     #[test]
@@ -297,7 +303,7 @@ mod tests {
 
     #[test]
     fn a_run_that_waits_is_not_charged_until_it_stalls() {
-        // Waiting uses no processor time, so the budget never stops it: the clock does.
+        // Waiting uses no processor time, so the budget never stops it: the watch does.
         let (script, _dir) = fake_tesseract("exec sleep 30");
         let budget = Budget::start(Duration::from_millis(300));
         let started = Instant::now();
