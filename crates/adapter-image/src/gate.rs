@@ -1,5 +1,5 @@
-//! Stops the analysis processes ([`crate::isolated`]) while the cores the server may use
-//! are saturated, and continues them when they are not.
+//! Stops the analysis processes ([`crate::isolated`]) while the server uses all but a
+//! tenth of its cores, and continues them when it does not.
 //!
 //! The idle scheduling class is not enough on its own: a saturated API never sleeps, so
 //! the kernel still hands an idle-class task a sliver of the core now and then, and the
@@ -8,24 +8,25 @@
 //! off, the rest of a verification costs the API nothing measurable
 //! (docs/BENCHMARKS.md). A stopped process gets no sliver at all.
 //!
-//! Every 100 ms the gauge reads `/proc/stat` for the cores this process may run on. The
-//! analysis runs at nice 19, so its own time is counted as `nice` and not as the rest's
-//! `user` and `system`; while nine tenths of the cores' time went to the rest, every
-//! analysis process group is sent `SIGSTOP`, and `SIGCONT` once less did. A stopped
-//! analysis loses nothing of its budget, which counts processor time only.
+//! Every 100 ms the gauge compares the processor time this process (the server, not its
+//! analyses, which are processes of their own) used with what its cores offered
+//! ([`std::thread::available_parallelism`]); while it used nine tenths of it, every
+//! analysis process group is sent `SIGSTOP`, and `SIGCONT` once it used less. Only the
+//! server's own load counts: work of other programs on the machine is the kernel's to
+//! share, and the analysis's idle class already yields to it. A stopped analysis loses
+//! nothing of its budget, which counts processor time only.
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
-use rustix::thread::{CpuSet, sched_getaffinity};
+use rustix::time::{ClockId, clock_gettime};
 
 /// How often the cores are looked at.
 const PERIOD: Duration = Duration::from_millis(100);
 
-/// The share of the cores' time, taken by anything but the analysis, from which the
-/// analysis is stopped.
-const SATURATED: f64 = 0.9;
+/// The tenths of its cores' time the server uses from which the analysis is stopped.
+const SATURATED_TENTHS: u128 = 9;
 
 /// The process groups of the analyses running, and whether they are stopped.
 #[derive(Debug, Default)]
@@ -90,17 +91,14 @@ fn signal(group: Pid, signal: Signal) {
     }
 }
 
-/// The gauge thread: stops and continues the groups as the cores fill and empty.
+/// The gauge thread: stops and continues the groups as the server's load rises and falls.
 fn watch() {
-    let mut last = CoreTimes::read();
+    let mut last = Load::now();
     loop {
         std::thread::sleep(PERIOD);
-        let now = CoreTimes::read();
-        let saturated = match (last, now) {
-            (Some(before), Some(after)) => after.since(&before).is_saturated(),
-            // Unreadable `/proc/stat`: the analysis runs as it would without the gate.
-            _ => false,
-        };
+        let now = Load::now();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let saturated = now.since(&last).is_saturated(cores);
         last = now;
         let mut groups = groups();
         if saturated != groups.stopped {
@@ -122,61 +120,41 @@ fn watch() {
     }
 }
 
-/// Clock ticks the cores this process may use have spent, since boot or over a period.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CoreTimes {
-    /// Anything but idle, waiting, stolen and niced time (the analysis's).
-    pub busy: u64,
-    /// All of it.
-    pub total: u64,
+/// The processor time this process has used, and when: since it started, or over a
+/// period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Load {
+    /// Processor time, every thread's.
+    pub used: Duration,
+    /// Time by the clock.
+    pub elapsed: Duration,
 }
 
-impl CoreTimes {
-    /// Now, from `/proc/stat`, for the cores this process may run on.
-    fn read() -> Option<Self> {
-        let cores = sched_getaffinity(None).ok()?;
-        let stat = std::fs::read_to_string("/proc/stat").ok()?;
-        Some(Self::of(&stat, &cores))
-    }
-
-    /// The sum over the `cores` of a `/proc/stat`'s per-core lines
-    /// (`cpuN user nice system idle iowait irq softirq steal ...`).
-    pub fn of(stat: &str, cores: &CpuSet) -> Self {
-        let mut times = Self::default();
-        for line in stat.lines() {
-            let mut fields = line.split_ascii_whitespace();
-            let Some(core) = fields
-                .next()
-                .and_then(|name| name.strip_prefix("cpu"))
-                .and_then(|n| n.parse::<usize>().ok())
-            else {
-                continue;
-            };
-            if core >= CpuSet::MAX_CPU || !cores.is_set(core) {
-                continue;
-            }
-            let ticks: Vec<u64> = fields.take(8).map_while(|f| f.parse().ok()).collect();
-            let [user, nice, system, idle, iowait, irq, softirq, steal] = ticks[..] else {
-                continue;
-            };
-            times.busy += user + system + irq + softirq;
-            times.total += user + nice + system + idle + iowait + irq + softirq + steal;
+impl Load {
+    fn now() -> Self {
+        static START: OnceLock<Instant> = OnceLock::new();
+        let time = clock_gettime(ClockId::ProcessCPUTime);
+        Self {
+            used: Duration::new(
+                u64::try_from(time.tv_sec).unwrap_or(0),
+                u32::try_from(time.tv_nsec).unwrap_or(0),
+            ),
+            elapsed: START.get_or_init(Instant::now).elapsed(),
         }
-        times
     }
 
-    /// What was spent between `earlier` and this.
+    /// What was used between `earlier` and this.
     pub fn since(&self, earlier: &Self) -> Self {
         Self {
-            busy: self.busy.saturating_sub(earlier.busy),
-            total: self.total.saturating_sub(earlier.total),
+            used: self.used.saturating_sub(earlier.used),
+            elapsed: self.elapsed.saturating_sub(earlier.elapsed),
         }
     }
 
-    /// Whether, over a period, nine tenths of the time went to anything but the
-    /// analysis.
-    pub fn is_saturated(&self) -> bool {
-        self.total > 0 && self.busy as f64 >= SATURATED * self.total as f64
+    /// Whether, over a period, the process used nine tenths of what `cores` offered.
+    pub fn is_saturated(&self, cores: usize) -> bool {
+        let offered = self.elapsed.as_nanos() * cores as u128;
+        offered > 0 && self.used.as_nanos() * 10 >= offered * SATURATED_TENTHS
     }
 }
 
@@ -184,48 +162,36 @@ impl CoreTimes {
 mod tests {
     use super::*;
 
-    const STAT: &str = "cpu  100 50 20 1000 5 1 2 3 0 0
-cpu0 60 40 10 400 2 1 1 1 0 0
-cpu1 40 10 10 600 3 0 1 2 0 0
-intr 12345
-ctxt 678
-";
-
-    fn cores(list: &[usize]) -> CpuSet {
-        let mut set = CpuSet::new();
-        for core in list {
-            set.set(*core);
+    fn load(used_ms: u64, elapsed_ms: u64) -> Load {
+        Load {
+            used: Duration::from_millis(used_ms),
+            elapsed: Duration::from_millis(elapsed_ms),
         }
-        set
     }
 
     #[test]
-    fn only_the_allowed_cores_count_and_niced_time_is_not_busy() {
-        assert_eq!(
-            CoreTimes::of(STAT, &cores(&[0])),
-            CoreTimes {
-                busy: 60 + 10 + 1 + 1,
-                total: 60 + 40 + 10 + 400 + 2 + 1 + 1 + 1,
-            }
+    fn saturated_from_nine_tenths_of_what_the_cores_offered() {
+        let start = load(5_000, 60_000);
+        let after = |used: u64, elapsed: u64| load(5_000 + used, 60_000 + elapsed);
+        assert!(after(90, 100).since(&start).is_saturated(1));
+        assert!(!after(80, 100).since(&start).is_saturated(1));
+        assert!(after(180, 100).since(&start).is_saturated(2));
+        assert!(
+            !after(100, 100).since(&start).is_saturated(2),
+            "one core of two busy: the other is the analysis's"
         );
-        let both = CoreTimes::of(STAT, &cores(&[0, 1]));
-        assert_eq!(both.busy, 72 + 51);
-        assert_eq!(both.total, 515 + 666);
-        assert_eq!(CoreTimes::of(STAT, &cores(&[2])), CoreTimes::default());
+        assert!(!start.since(&start).is_saturated(1), "an empty period");
     }
 
     #[test]
-    fn saturated_from_nine_tenths_of_a_period() {
-        let start = CoreTimes {
-            busy: 1_000,
-            total: 2_000,
-        };
-        let at = |busy, total| CoreTimes {
-            busy: start.busy + busy,
-            total: start.total + total,
-        };
-        assert!(at(9, 10).since(&start).is_saturated());
-        assert!(!at(8, 10).since(&start).is_saturated());
-        assert!(!start.since(&start).is_saturated(), "an empty period");
+    fn the_process_load_counts_its_threads_work() {
+        let before = Load::now();
+        let busy_until = Instant::now() + Duration::from_millis(50);
+        while Instant::now() < busy_until {
+            std::hint::spin_loop();
+        }
+        let spent = Load::now().since(&before);
+        assert!(spent.used >= Duration::from_millis(20), "{spent:?}");
+        assert!(spent.elapsed >= Duration::from_millis(50), "{spent:?}");
     }
 }

@@ -272,20 +272,14 @@ fn outcome(reading: &MrzReading) -> &'static str {
 /// started from it, the analysis's and tesseract, inherit it): it runs only on a core
 /// nothing else wants, and an API thread that wakes takes the core from it at once. Nice
 /// 10 was not enough: under load, the analysis held a core for a whole time slice and
-/// `profile/get`'s p99 grew by a third (docs/BENCHMARKS.md). Then nice 19 too, which
-/// the idle class's weight ignores, so that the kernel counts the analysis's time as
-/// `nice` and the [`gate`] can tell it from the API's. Failing leaves the thread as it
-/// was.
+/// `profile/get`'s p99 grew by a third (docs/BENCHMARKS.md). Failing leaves the thread
+/// as it was.
 fn in_the_background() {
     let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
     if let Err(error) =
         set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle)
     {
         tracing::debug!(?error, "image analysis keeps the normal priority");
-    }
-    // On Linux a process priority set for "this process" applies to the calling thread.
-    if let Err(error) = rustix::process::setpriority_process(None, 19) {
-        tracing::debug!(%error, "image analysis keeps its nice value");
     }
 }
 

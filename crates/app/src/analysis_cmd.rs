@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::io;
+use std::path::PathBuf;
 
 use adapter_image::Analyser;
 use adapter_image::isolated::{self, AnalysisCommand};
@@ -47,12 +48,13 @@ fn log_format(log: &LogArgs) -> String {
 }
 
 /// `idv analyse`: the report on the image on standard input, on standard output.
-pub fn run(wanted: Wanted, args: &AnalysisArgs) -> anyhow::Result<()> {
-    let analyser = Analyser::new(Some(args.tesseract.clone()));
-    // The models are read only for an image whose faces are wanted.
-    let analyser = match wanted.faces {
-        true => analyser.with_face_models(args.face_models.as_deref()),
-        false => analyser,
+pub fn run(wanted: Wanted, tesseract: PathBuf, face_models: Option<PathBuf>) -> anyhow::Result<()> {
+    let analyser = Analyser::new(Some(tesseract));
+    // The models are read only for an image whose faces are wanted, and only when the
+    // server gave them (it gives only models it could read).
+    let analyser = match face_models.filter(|_| wanted.faces) {
+        Some(models) => analyser.with_face_models(Some(&models)),
+        None => analyser,
     };
     isolated::serve(&analyser, wanted, io::stdin().lock(), io::stdout().lock())
         .context("analysing the image on standard input")

@@ -114,8 +114,13 @@ pub enum Command {
         /// Count the faces, and describe the largest when the models are given.
         #[arg(long)]
         faces: bool,
-        #[command(flatten)]
-        analysis: AnalysisArgs,
+        /// The `tesseract` command. Flags only, no `IDV_*` variables: the server that
+        /// starts this says everything it means.
+        #[arg(long)]
+        tesseract: std::path::PathBuf,
+        /// The directory of dlib's face models, read for an image whose faces are wanted.
+        #[arg(long)]
+        face_models: Option<std::path::PathBuf>,
     },
 }
 
@@ -274,7 +279,7 @@ pub struct ServeArgs {
     pub analysis: AnalysisArgs,
 }
 
-/// What the image analysis needs, for `idv serve` and the `idv analyse` it starts.
+/// What `idv serve`'s image analysis needs.
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
     /// The `tesseract` command that reads passports' machine-readable zones (without it,

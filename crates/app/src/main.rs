@@ -70,14 +70,16 @@ async fn main() -> anyhow::Result<()> {
             barcode,
             mrz,
             faces,
-            analysis,
+            tesseract,
+            face_models,
         } => analysis_cmd::run(
             Wanted {
                 barcode,
                 mrz,
                 faces,
             },
-            &analysis,
+            tesseract,
+            face_models,
         ),
         Command::Openapi => {
             println!("{}", adapter_http::openapi::document_json());
