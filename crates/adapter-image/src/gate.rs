@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, kill_process_group};
 use rustix::time::{ClockId, clock_gettime};
 
-/// How often the cores are looked at.
+/// How often the server's load is looked at.
 const PERIOD: Duration = Duration::from_millis(100);
 
 /// The tenths of its cores' time the server uses from which the analysis is stopped.
