@@ -155,9 +155,10 @@ fn described(description: &str) -> Object {
 /// Characters free text may not hold: the C0 and C1 controls and DEL.
 const CONTROLS: &str = r"\u0000-\u001f\u007f-\u009f";
 
-/// Free text, not blank, without controls.
+/// Free text, not blank, without controls; blanks around it (which the reader trims
+/// before it looks for controls) may be any.
 fn text_pattern() -> String {
-    format!("^[^{CONTROLS}]*[^\\s{CONTROLS}][^{CONTROLS}]*$")
+    anchored(&format!("[^{CONTROLS}]*[^\\s{CONTROLS}][^{CONTROLS}]*"))
 }
 
 /// A required name: 1 to 45 characters, not blank, without control characters.
