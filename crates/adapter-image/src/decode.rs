@@ -17,6 +17,10 @@ use image::{
 /// stay over 30 pixels tall.
 pub const ANALYSIS_LONG_SIDE: u32 = 2400;
 
+/// The long side kept for reading a barcode: a licence across a third of a 12-megapixel
+/// photo keeps its modules over 2 pixels, which [`ANALYSIS_LONG_SIDE`] would halve.
+pub const FINE_LONG_SIDE: u32 = 4096;
+
 /// A decoded image, in grey levels (every analysis works on luminance), turned upright
 /// as its EXIF orientation says.
 #[derive(Debug, Clone)]
@@ -27,6 +31,8 @@ pub struct Decoded {
     pub height: u32,
     /// The pixels, scaled down to at most [`ANALYSIS_LONG_SIDE`] on the long side.
     pub gray: GrayImage,
+    /// The pixels at up to [`FINE_LONG_SIDE`], when the image is larger than `gray`.
+    pub fine: Option<GrayImage>,
     /// The colours, scaled down to the long side asked for, when asked for: a face
     /// matcher describes faces in colour, every other analysis works on `gray`.
     pub colour: Option<RgbImage>,
@@ -69,13 +75,26 @@ pub fn decode_with_colour(bytes: &[u8], colour_long_side: Option<u32>) -> Option
     let mut decoded = DynamicImage::from_decoder(decoder).ok()?;
     decoded.apply_orientation(orientation);
     let colour = colour_long_side.map(|side| shrink(decoded.to_rgb8(), side));
-    let gray = decoded.into_luma8();
+    let full = shrink(decoded.into_luma8(), FINE_LONG_SIDE);
+    let (gray, fine) = if full.width().max(full.height()) > ANALYSIS_LONG_SIDE {
+        (scaled(&full, ANALYSIS_LONG_SIDE), Some(full))
+    } else {
+        (full, None)
+    };
     Some(Decoded {
         width,
         height,
-        gray: shrink(gray, ANALYSIS_LONG_SIDE),
+        gray,
+        fine,
         colour,
     })
+}
+
+impl Decoded {
+    /// The finest pixels kept: [`Decoded::fine`] when there are any, else `gray`.
+    pub fn finest(&self) -> &GrayImage {
+        self.fine.as_ref().unwrap_or(&self.gray)
+    }
 }
 
 /// `image` scaled so that its long side is at most `long_side`.
@@ -83,14 +102,22 @@ pub fn shrink<P: Pixel + 'static>(
     image: ImageBuffer<P, Vec<P::Subpixel>>,
     long_side: u32,
 ) -> ImageBuffer<P, Vec<P::Subpixel>> {
-    let (width, height) = image.dimensions();
-    let longest = width.max(height);
-    if longest <= long_side {
+    if image.width().max(image.height()) <= long_side {
         return image;
     }
+    scaled(&image, long_side)
+}
+
+/// A copy of `image` scaled so that its long side is `long_side`.
+fn scaled<P: Pixel + 'static>(
+    image: &ImageBuffer<P, Vec<P::Subpixel>>,
+    long_side: u32,
+) -> ImageBuffer<P, Vec<P::Subpixel>> {
+    let (width, height) = image.dimensions();
+    let longest = width.max(height);
     let scale =
         |side: u32| ((u64::from(side) * u64::from(long_side) / u64::from(longest)) as u32).max(1);
-    imageops::resize(&image, scale(width), scale(height), FilterType::Triangle)
+    imageops::resize(image, scale(width), scale(height), FilterType::Triangle)
 }
 
 #[cfg(test)]
@@ -106,6 +133,7 @@ mod tests {
             let decoded = decode(&bytes).expect("decodes");
             assert_eq!((decoded.width, decoded.height), (3000, 1000));
             assert_eq!(decoded.gray.dimensions(), (2400, 800));
+            assert_eq!(decoded.finest().dimensions(), (3000, 1000));
         }
     }
 

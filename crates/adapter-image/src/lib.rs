@@ -184,7 +184,7 @@ impl Analyser {
         let barcode_started = Instant::now();
         let barcode = wanted
             .barcode
-            .then(|| barcode::read_barcode_within(&image.gray, &budget));
+            .then(|| barcode::read_barcode_within(image.finest(), &budget));
         let barcode_ms = barcode_started.elapsed().as_millis();
         let mrz_started = Instant::now();
         let mrz = wanted
