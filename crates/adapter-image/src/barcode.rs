@@ -92,7 +92,7 @@ pub fn read_barcode_within(image: &GrayImage, budget: &Budget) -> BarcodeReading
     let straight = angles
         .first()
         .filter(significant)
-        .map(|&degrees| deskew::rotated_back(&working, degrees));
+        .map(|&degrees| crate::deskew::turned_back(&working, degrees));
     if text.is_none() {
         text = straight
             .iter()
@@ -103,7 +103,7 @@ pub fn read_barcode_within(image: &GrayImage, budget: &Budget) -> BarcodeReading
         text = angles
             .get(1)
             .filter(significant)
-            .and_then(|&degrees| attempt(&deskew::rotated_back(&working, degrees)));
+            .and_then(|&degrees| attempt(&crate::deskew::turned_back(&working, degrees)));
     }
     let best = straight.as_ref().unwrap_or(&working);
     let small = best.width().max(best.height()) < SMALL_SIDE;

@@ -25,7 +25,9 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use domain::ports::{ImageAnalysis, ImageRoom};
-use domain::verification::{BarcodeReading, FaceDescriptor, ImageReport, MrzReading, Wanted};
+use domain::verification::{
+    BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityIssue, Wanted,
+};
 use thread_priority::{
     NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
     set_thread_priority_and_policy, thread_native_id,
@@ -179,7 +181,7 @@ impl Analyser {
             return self.unreadable(wanted);
         };
         let decoded_ms = started.elapsed().as_millis();
-        let quality = quality::issues(&image);
+        let mut quality = quality::issues(&image);
         let quality_ms = started.elapsed().as_millis() - decoded_ms;
         let barcode_started = Instant::now();
         let barcode = wanted
@@ -191,6 +193,12 @@ impl Analyser {
             .mrz
             .then(|| mrz::read_mrz(&image.gray, &self.ocr, &budget));
         let mrz_ms = mrz_started.elapsed().as_millis();
+        // What the reader read, a person could too: never call that photo blurry.
+        if matches!(barcode, Some(BarcodeReading::Read(_)))
+            || matches!(mrz, Some(MrzReading::Read(_)))
+        {
+            quality.retain(|issue| *issue != QualityIssue::Blurry);
+        }
         if budget.is_spent() {
             tracing::warn!(
                 elapsed_ms = started.elapsed().as_millis(),

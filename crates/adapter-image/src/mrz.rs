@@ -2,6 +2,10 @@
 //! in the bottom of the page, rebuilt cell by cell (OCR-B is monospaced), parsed and
 //! checked by the `mrz` crate.
 //!
+//! A photo is levelled first (its text's turn measured over the whole circle), then the
+//! zone's band found ([`band`]) and read alone, as it is and upside down; only when no
+//! band reads is the levelled photo read by its bottom shares as before.
+//!
 //! Tesseract's English model reads the `<` filler as `K`, `X` or `E`, or as two
 //! glyphs, and drops or adds some, so its text alone does not give 44 cells. The boxes
 //! do: every cell is one pitch wide, and a filler is shorter than the capitals and
@@ -15,6 +19,15 @@ use time::{Date, Month, OffsetDateTime};
 
 use crate::budget::Budget;
 use crate::deskew;
+
+mod band;
+
+/// The widths a band is read at, in turn while its check digits fail (see
+/// [`ATTEMPTS`] on why the scale matters).
+const BAND_WIDTHS: [u32; 3] = [2750, 2200, 3300];
+
+/// The most runs of tesseract one page gets (each 0.2-0.6 s): the 3 s a photo may take.
+const MAX_READS: usize = 7;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
 /// Where the zone is looked for and at what scale, in turn until its check digits hold:
@@ -43,28 +56,68 @@ const FILLER_HEIGHT: f32 = 0.88;
 /// A glyph under this share of its line's usual width is a fragment of its neighbour.
 const FRAGMENT_WIDTH: f32 = 0.6;
 
-/// The zone in `page` (grey levels), levelled when it is turned, looked for as
-/// [`ATTEMPTS`] says; the whole page only when nothing like a zone was found before.
+/// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
+/// zone may be ([`band`]), as they are then upside down, at [`BAND_WIDTHS`] while check
+/// digits fail; then the levelled page as [`ATTEMPTS`] says, the whole page only when
+/// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let levelled = deskew::levelled(page);
     let page = levelled.as_ref().unwrap_or(page);
-    let (width, height) = page.dimensions();
     let mut found = MrzReading::NotFound;
+    let mut reads = 0;
+    let mut read = |part: &GrayImage, width: u32| {
+        if reads == MAX_READS || budget.is_spent() {
+            return Step::Stop;
+        }
+        reads += 1;
+        match read_in(part, width, ocr, budget) {
+            Ok(MrzReading::Read(read)) => Step::Answer(MrzReading::Read(read)),
+            Ok(MrzReading::CheckDigitInvalid) => Step::Invalid,
+            Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => Step::Nothing,
+            Err(OcrError::Unavailable) => Step::Answer(MrzReading::OcrUnavailable),
+            Err(OcrError::TimedOut | OcrError::Failed) => Step::Stop,
+        }
+    };
+    for band in band::bands(page) {
+        for upright in [band.clone(), imageops::rotate180(&band)] {
+            for width in BAND_WIDTHS {
+                match read(&upright, width) {
+                    Step::Answer(answer) => return answer,
+                    Step::Stop => return found,
+                    Step::Invalid => found = MrzReading::CheckDigitInvalid,
+                    // Nothing like a zone at this width: none at another either.
+                    Step::Nothing => break,
+                }
+            }
+        }
+    }
+    let (width, height) = page.dimensions();
     for (share, read_width) in ATTEMPTS {
-        if budget.is_spent() || (share == 100 && found != MrzReading::NotFound) {
+        if share == 100 && found != MrzReading::NotFound {
             break;
         }
         let top = height - height * share / 100;
         let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
-        match read_in(&part, read_width, ocr, budget) {
-            Ok(MrzReading::Read(read)) => return MrzReading::Read(read),
-            Ok(MrzReading::CheckDigitInvalid) => found = MrzReading::CheckDigitInvalid,
-            Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => {}
-            Err(OcrError::Unavailable) => return MrzReading::OcrUnavailable,
-            Err(OcrError::TimedOut | OcrError::Failed) => break,
+        match read(&part, read_width) {
+            Step::Answer(answer) => return answer,
+            Step::Stop => break,
+            Step::Invalid => found = MrzReading::CheckDigitInvalid,
+            Step::Nothing => {}
         }
     }
     found
+}
+
+/// What one run of tesseract came to.
+enum Step {
+    /// The search ends with this.
+    Answer(MrzReading),
+    /// Out of runs, time or tesseract: the search ends with what it found so far.
+    Stop,
+    /// A zone whose check digits fail.
+    Invalid,
+    /// Nothing like a zone.
+    Nothing,
 }
 
 /// `image` scaled to `width` and read.

@@ -283,3 +283,70 @@ fn a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread() {
     );
     assert_eq!(sent, analyser.analyse(&image, MRZ));
 }
+
+#[test]
+fn a_photo_whose_barcode_was_read_is_never_called_blurry() {
+    let barcode = Wanted {
+        barcode: true,
+        mrz: false,
+        faces: false,
+    };
+    let soft = degrade::blur(&fixtures::licence::Licence::sample().back(), 1.2);
+    // Judged alone, the photo is too soft to pass...
+    assert!(
+        analysed(&soft, FACES)
+            .quality
+            .contains(&QualityIssue::Blurry),
+        "the blur is one quality judges blurry"
+    );
+    // ...but its barcode reads, so a person could read it too.
+    let report = analysed(&soft, barcode);
+    assert!(
+        matches!(
+            report.barcode,
+            Some(domain::verification::BarcodeReading::Read(_))
+        ),
+        "{:?}",
+        report.barcode
+    );
+    assert!(
+        !report.quality.contains(&QualityIssue::Blurry),
+        "{:?}",
+        report.quality
+    );
+}
+
+#[test]
+fn pages_photographed_turned_and_on_tables_are_levelled_and_read() {
+    use fixtures::corpus::{Shot, Table, photograph};
+    let passport = Passport::sample();
+    let page = page(&passport, None);
+    for (degrees, stored_turns) in [(17.0, 0), (-28.0, 0), (3.0, 1)] {
+        let shot = Shot {
+            degrees,
+            keystone: 0.04,
+            far_edge: 2,
+            share: 0.65,
+            long_side: 3000,
+            table: Table::Plain(image::Rgb([70, 60, 50])),
+            shadow: 0.0,
+            noise: 2.0,
+            motion: 0,
+            stored_turns,
+            exif: false,
+            jpeg: Some(88),
+        };
+        let analyser = Analyser::default().with_budget(Duration::from_secs(300));
+        let report = analyser.analyse(&photograph(&page, &shot, 3), MRZ);
+        match report.mrz {
+            Some(MrzReading::Read(read)) => {
+                assert_eq!(
+                    read.document_number.as_deref(),
+                    Some("L898902C3"),
+                    "{degrees}"
+                );
+            }
+            other => panic!("{degrees} degrees, {stored_turns} turns: {other:?}"),
+        }
+    }
+}

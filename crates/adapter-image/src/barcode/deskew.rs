@@ -2,9 +2,8 @@
 //! degrees of rotation, so the dominant edge orientation (bars, text and the card's
 //! outline are all parallel or perpendicular to each other) is measured and undone.
 
-use image::{GrayImage, Luma, imageops};
+use image::{GrayImage, imageops};
 use imageproc::filter::gaussian_blur_f32;
-use imageproc::geometric_transformations::{Interpolation, rotate_about_center};
 use imageproc::gradients::{horizontal_sobel, vertical_sobel};
 
 /// The side the angle is measured on: enough edges to vote, little time.
@@ -113,24 +112,6 @@ fn orientation_histogram(image: &GrayImage) -> Option<Vec<f32>> {
     (total > 0.0).then_some(histogram)
 }
 
-/// `image` turned by `-degrees`, on a canvas grown so that no corner is cut off; the
-/// new corners are white, as a card's quiet zone.
-pub fn rotated_back(image: &GrayImage, degrees: f32) -> GrayImage {
-    let theta = degrees.to_radians();
-    let (w, h) = (image.width() as f32, image.height() as f32);
-    let (sin, cos) = (theta.sin().abs(), theta.cos().abs());
-    let side_w = ((w * cos + h * sin).ceil() as u32).max(image.width());
-    let side_h = ((w * sin + h * cos).ceil() as u32).max(image.height());
-    let mut canvas = GrayImage::from_pixel(side_w, side_h, Luma([255]));
-    imageops::replace(
-        &mut canvas,
-        image,
-        i64::from((side_w - image.width()) / 2),
-        i64::from((side_h - image.height()) / 2),
-    );
-    rotate_about_center(&canvas, -theta, Interpolation::Bilinear, Luma([255]))
-}
-
 /// `image` scaled so that its long side is at most `side` pixels.
 pub fn fit(image: &GrayImage, side: u32) -> GrayImage {
     let long = image.width().max(image.height());
@@ -151,6 +132,8 @@ mod tests {
     use imageproc::geometric_transformations::{Interpolation, rotate_about_center};
 
     use super::*;
+    use crate::deskew::turned_back;
+    use image::Luma;
 
     fn back() -> GrayImage {
         DynamicImage::ImageRgb8(fixtures::licence::Licence::sample().back()).into_luma8()
@@ -161,7 +144,7 @@ mod tests {
         let back = back();
         // Within half a degree: rxing reads up to about 3.
         for degrees in [0.0f32, 3.0, -6.0, 12.0, 33.0, 45.0] {
-            let measured = skew_candidates(&rotated_back(&back, -degrees));
+            let measured = skew_candidates(&turned_back(&back, -degrees));
             let first = measured.first().copied().unwrap_or(f32::NAN);
             assert!(
                 signed(first - degrees).abs() < 0.5,
@@ -193,7 +176,7 @@ mod tests {
                 200
             }])
         });
-        let card = rotated_back(&back(), -10.0);
+        let card = turned_back(&back(), -10.0);
         imageops::replace(&mut photo, &card, 200, 200);
         let measured = skew_candidates(&photo);
         assert_eq!(measured.len(), 2, "{measured:?}");

@@ -8,11 +8,11 @@
 //! resolution with one perspective warp, upright and large enough to read.
 
 use image::{GrayImage, Luma};
-use imageproc::filter::box_filter;
-use imageproc::geometric_transformations::{Interpolation, Projection, warp_into};
+use imageproc::geometric_transformations::Interpolation;
 use imageproc::region_labelling::{Connectivity, connected_components};
 
 use super::deskew::fit;
+use crate::deskew::{darker_than_around, turn_back};
 
 /// The long side the barcode is looked for at: its modules still 1 pixel or more when a
 /// card spans a third of the photo.
@@ -47,10 +47,10 @@ pub fn barcodes(image: &GrayImage, degrees: &[f32]) -> Vec<Quad> {
     let small = fit(image, LOCATE_SIDE);
     let scale = image.width() as f32 / small.width().max(1) as f32;
     // Dark pixels are found once, then turned: a threshold turns as cheaply as pixels.
-    let dark = dark_pixels(&small);
+    let dark = darker_than_around(&small, MEAN_RADIUS, DARK_DELTA);
     let mut found = Vec::new();
     for &turn in degrees {
-        let (dark, to_level) = levelled(&dark, turn);
+        let (dark, to_level) = turn_back(&dark, turn, Interpolation::Nearest, 0);
         let from_level = to_level.invert();
         for (quad, bars_across) in regions(&dark) {
             let mut corners = quad.map(|point| {
@@ -65,39 +65,6 @@ pub fn barcodes(image: &GrayImage, degrees: &[f32]) -> Vec<Quad> {
         }
     }
     found
-}
-
-/// The dark pixels of `dark` turned back by `degrees` on a canvas that holds all of
-/// them, with the projection from `dark`'s pixels to the canvas's.
-fn levelled(image: &GrayImage, degrees: f32) -> (GrayImage, Projection) {
-    let theta = degrees.to_radians();
-    let (w, h) = (image.width() as f32, image.height() as f32);
-    let (sin, cos) = (theta.sin().abs(), theta.cos().abs());
-    let (cw, ch) = ((w * cos + h * sin).ceil(), (w * sin + h * cos).ceil());
-    let projection = Projection::translate(-w / 2.0, -h / 2.0)
-        .and_then(Projection::rotate(-theta))
-        .and_then(Projection::translate(cw / 2.0, ch / 2.0));
-    let mut canvas = GrayImage::new(cw as u32, ch as u32);
-    warp_into(
-        image,
-        &projection,
-        Interpolation::Nearest,
-        Luma([0]),
-        &mut canvas,
-    );
-    (canvas, projection)
-}
-
-/// Dark pixels (255) against their neighbourhood, others 0.
-fn dark_pixels(image: &GrayImage) -> GrayImage {
-    let mean = box_filter(image, MEAN_RADIUS, MEAN_RADIUS);
-    GrayImage::from_fn(image.width(), image.height(), |x, y| {
-        let (p, m) = (
-            i16::from(image.get_pixel(x, y).0[0]),
-            i16::from(mean.get_pixel(x, y).0[0]),
-        );
-        Luma([if p + DARK_DELTA < m { 255 } else { 0 }])
-    })
 }
 
 /// The regions of `dark` textured as a barcode, each as its corners and whether its bars
@@ -193,7 +160,7 @@ mod tests {
     use image::DynamicImage;
 
     use super::*;
-    use crate::barcode::deskew::rotated_back;
+    use crate::deskew::turned_back;
 
     fn back() -> GrayImage {
         DynamicImage::ImageRgb8(fixtures::licence::Licence::sample().back()).into_luma8()
@@ -210,7 +177,7 @@ mod tests {
         assert!(right - left > 800.0, "{first:?}");
         assert!(bottom - top > 150.0 && bottom > 600.0, "{first:?}");
         // Turned 20 degrees: the corners turn with it, the top edge rising to the right.
-        let turned = rotated_back(&card, -20.0);
+        let turned = turned_back(&card, -20.0);
         let found = barcodes(&turned, &[20.0]);
         let quad = found.first().expect("a barcode");
         let rise = (quad[1].1 - quad[0].1) / (quad[1].0 - quad[0].0);

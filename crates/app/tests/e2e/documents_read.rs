@@ -29,6 +29,14 @@ pub const SCENARIOS: &[Scenario] = &[
         "a_broken_mrz_check_digit_a_faceless_selfie_and_a_blurred_small_photo_fail_and_the_upload_says_so_at_once",
         bad_images,
     ),
+    (
+        "licences_photographed_turned_9_25_and_40_degrees_tilted_and_a_quarter_turn_off_with_and_without_exif_are_read",
+        crate::photos_read::licences_photographed,
+    ),
+    (
+        "passport_pages_photographed_turned_10_and_25_degrees_are_read",
+        crate::photos_read::passports_photographed,
+    ),
 ];
 
 /// Whether this machine can run these scenarios: `tesseract`, the OCR-B font and the face

@@ -22,6 +22,7 @@ mod instances;
 mod languages;
 mod metrics;
 mod outage;
+mod photos_read;
 mod php;
 mod profiles;
 mod quiz_lifecycle;

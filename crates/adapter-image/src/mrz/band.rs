@@ -1,0 +1,161 @@
+//! Where the zone lies on a levelled photo: its lines are the page's longest, so the
+//! rows of ink that cross the most strokes are looked for, and a band around each of the
+//! busiest lines (room for two lines above and below, and the line's own width) is cut
+//! out. Tesseract then reads a band of the page rather than a photo of a table with a
+//! page somewhere on it: fewer pixels, and none of the table's texture read as text.
+
+use image::GrayImage;
+use image::imageops;
+
+use crate::deskew::ink;
+
+/// The width the lines are looked for at.
+const MEASURE_WIDTH: u32 = 1000;
+
+/// A row belongs to a line when it crosses at least this share of the busiest row's
+/// strokes.
+const LINE_SHARE: f32 = 0.45;
+
+/// Rows crossing fewer strokes than this are no line at all (a blank photo).
+const MIN_EDGES: u32 = 30;
+
+/// The most bands cut: the busiest line is the zone's but on a striped table.
+const MAX_BANDS: usize = 3;
+
+/// The band's reach above and below its line, in line heights: the other lines of a
+/// TD1 (three) or TD3 (two) zone, with their spacing.
+const REACH: f32 = 3.6;
+
+/// A line of ink: its rows and how many strokes its busiest row crosses.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    top: u32,
+    bottom: u32,
+    edges: u32,
+}
+
+/// The bands of `page` (levelled) where a zone may be, the likeliest first.
+pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
+    if page.width() < 30 || page.height() < 10 {
+        return Vec::new();
+    }
+    let dark = ink(page, MEASURE_WIDTH);
+    let edges: Vec<u32> = (0..dark.height())
+        .map(|y| {
+            (1..dark.width())
+                .filter(|&x| dark.get_pixel(x, y).0[0] != dark.get_pixel(x - 1, y).0[0])
+                .count() as u32
+        })
+        .collect();
+    let busiest = edges.iter().copied().max().unwrap_or(0);
+    if busiest < MIN_EDGES {
+        return Vec::new();
+    }
+    let threshold = (busiest as f32 * LINE_SHARE) as u32;
+    let mut lines: Vec<Line> = Vec::new();
+    for (y, &count) in edges.iter().enumerate() {
+        let y = y as u32;
+        if count < threshold {
+            continue;
+        }
+        match lines.last_mut() {
+            Some(line) if line.bottom + 1 == y => {
+                line.bottom = y;
+                line.edges = line.edges.max(count);
+            }
+            _ => lines.push(Line {
+                top: y,
+                bottom: y,
+                edges: count,
+            }),
+        }
+    }
+    lines.sort_by(|a, b| b.edges.cmp(&a.edges));
+    let scale = page.width() as f32 / MEASURE_WIDTH as f32;
+    let mut cut: Vec<(u32, u32)> = Vec::new();
+    let mut bands = Vec::new();
+    for line in lines {
+        if bands.len() == MAX_BANDS {
+            break;
+        }
+        // A line already inside a band is the same zone.
+        if cut
+            .iter()
+            .any(|&(top, bottom)| line.top >= top && line.bottom <= bottom)
+        {
+            continue;
+        }
+        let height = (line.bottom - line.top + 1).max(3) as f32;
+        let top = (line.top as f32 - REACH * height).max(0.0) as u32;
+        let bottom = ((line.bottom as f32 + REACH * height) as u32).min(dark.height() - 1);
+        let (left, right) = extent(&dark, line, height as u32);
+        cut.push((top, bottom));
+        let (x, y) = ((left as f32 * scale) as u32, (top as f32 * scale) as u32);
+        let (w, h) = (
+            (((right - left) as f32 * scale) as u32).min(page.width() - x),
+            (((bottom - top) as f32 * scale) as u32).min(page.height() - y),
+        );
+        if w >= 30 && h >= 10 {
+            bands.push(imageops::crop_imm(page, x, y, w, h).to_image());
+        }
+    }
+    bands
+}
+
+/// The columns the ink of `line` spans, with `margin` either side: from the first to
+/// the last column whose ink is within a few line heights of more ink (a stray mark
+/// beside the zone does not widen it).
+fn extent(dark: &GrayImage, line: Line, margin: u32) -> (u32, u32) {
+    let inked: Vec<u32> = (0..dark.width())
+        .filter(|&x| (line.top..=line.bottom).any(|y| dark.get_pixel(x, y).0[0] > 0))
+        .collect();
+    let gap = margin * 3;
+    // The longest run of inked columns with no gap wider than `gap`.
+    let (mut best, mut start) = ((0, 0), None::<u32>);
+    let mut last = 0;
+    for &x in &inked {
+        match start {
+            Some(s) if x - last <= gap => {
+                if x - s > best.1 - best.0 {
+                    best = (s, x);
+                }
+            }
+            _ => start = Some(x),
+        }
+        last = x;
+    }
+    (
+        best.0.saturating_sub(margin),
+        (best.1 + margin).min(dark.width() - 1),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use image::{DynamicImage, Luma};
+
+    use super::*;
+    use fixtures::passport::Passport;
+
+    #[test]
+    fn the_zone_is_the_busiest_band_of_a_page_on_a_table() {
+        let page = Passport::sample()
+            .page(None)
+            .expect("the OCR-B font (fonts-ocr-b)");
+        let page = DynamicImage::ImageRgb8(page).into_luma8();
+        // The page on a dark table, 300 px of it around.
+        let mut photo = GrayImage::from_pixel(page.width() + 600, page.height() + 600, Luma([60]));
+        imageops::replace(&mut photo, &page, 300, 300);
+        let found = bands(&photo);
+        let zone = found.first().expect("a band");
+        // The zone: most of the page's width, a few lines tall, none of the table.
+        assert!(
+            zone.width() > page.width() * 8 / 10,
+            "{:?}",
+            zone.dimensions()
+        );
+        assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
+        assert!(zone.height() < page.height() / 2, "{:?}", zone.dimensions());
+        assert!(bands(&GrayImage::from_pixel(800, 600, Luma([200]))).is_empty());
+    }
+}
