@@ -71,10 +71,10 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         }
         reads += 1;
         match read_in(part, width, ocr, budget) {
-            Ok(MrzReading::Read(read)) => Step::Answer(MrzReading::Read(read)),
+            Ok(MrzReading::Read(read)) => Step::Answer(Box::new(MrzReading::Read(read))),
             Ok(MrzReading::CheckDigitInvalid) => Step::Invalid,
             Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => Step::Nothing,
-            Err(OcrError::Unavailable) => Step::Answer(MrzReading::OcrUnavailable),
+            Err(OcrError::Unavailable) => Step::Answer(Box::new(MrzReading::OcrUnavailable)),
             Err(OcrError::TimedOut | OcrError::Failed) => Step::Stop,
         }
     };
@@ -82,7 +82,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         for upright in [band.clone(), imageops::rotate180(&band)] {
             for width in BAND_WIDTHS {
                 match read(&upright, width) {
-                    Step::Answer(answer) => return answer,
+                    Step::Answer(answer) => return *answer,
                     Step::Stop => return found,
                     Step::Invalid => found = MrzReading::CheckDigitInvalid,
                     // Nothing like a zone at this width: none at another either.
@@ -99,7 +99,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         let top = height - height * share / 100;
         let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
         match read(&part, read_width) {
-            Step::Answer(answer) => return answer,
+            Step::Answer(answer) => return *answer,
             Step::Stop => break,
             Step::Invalid => found = MrzReading::CheckDigitInvalid,
             Step::Nothing => {}
@@ -111,7 +111,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
 /// What one run of tesseract came to.
 enum Step {
     /// The search ends with this.
-    Answer(MrzReading),
+    Answer(Box<MrzReading>),
     /// Out of runs, time or tesseract: the search ends with what it found so far.
     Stop,
     /// A zone whose check digits fail.

@@ -70,7 +70,7 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
             }),
         }
     }
-    lines.sort_by(|a, b| b.edges.cmp(&a.edges));
+    lines.sort_by_key(|line| std::cmp::Reverse(line.edges));
     let scale = page.width() as f32 / MEASURE_WIDTH as f32;
     let mut cut: Vec<(u32, u32)> = Vec::new();
     let mut bands = Vec::new();
