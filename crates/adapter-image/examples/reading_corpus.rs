@@ -7,7 +7,8 @@
 //!
 //! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both] [SEED] [PER_CONDITION]`
 //!
-//! Passports need tesseract and the OCR-B font.
+//! Passports need tesseract and the OCR-B font. With `CORPUS_MISSES=DIR`, each photo not
+//! read is written there (made-up holders only) to look at.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -115,10 +116,19 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
         let took = started.elapsed();
         let outcome = outcome(&sample.truth, &report);
         if outcome != Outcome::Read {
+            // The corpus's holders are made up: what was read may be printed.
             eprintln!(
-                "{name} {:?}: {outcome:?} {:?}",
-                sample.condition, sample.shot
+                "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?}",
+                sample.condition, sample.shot, sample.truth, report.barcode, report.mrz
             );
+            if let Ok(dir) = std::env::var("CORPUS_MISSES") {
+                let file = format!(
+                    "{dir}/{name}-{:?}-{}.jpg",
+                    sample.condition,
+                    all.outcomes.len()
+                );
+                let _ = std::fs::write(file, &sample.bytes);
+            }
         }
         let tally = tallies.entry(sample.condition).or_default();
         for tally in [tally, &mut all] {

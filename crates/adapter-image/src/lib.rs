@@ -7,6 +7,7 @@
 
 pub mod aamva;
 pub mod barcode;
+pub mod bounded;
 pub mod budget;
 pub mod decode;
 pub mod deskew;
@@ -17,6 +18,7 @@ pub mod gate;
 pub mod isolated;
 pub mod mrz;
 pub mod ocr;
+pub mod pdf;
 pub mod quality;
 
 use std::path::{Path, PathBuf};
@@ -37,6 +39,7 @@ use tokio::sync::Semaphore;
 use crate::budget::Budget;
 use crate::isolated::AnalysisCommand;
 use crate::ocr::Ocr;
+use crate::pdf::Pdf;
 
 /// The long side a face is described at: the size faces are counted at
 /// ([`faces::DETECTION_LONG_SIDE`]), enough for dlib's detector to find a portrait of a
@@ -52,6 +55,8 @@ pub const TIME_BUDGET: Duration = Duration::from_secs(20);
 #[derive(Debug, Clone)]
 pub struct Analyser {
     ocr: Ocr,
+    /// Renders a PDF's first page (poppler).
+    pdf: Pdf,
     budget: Duration,
     /// One image at a time per core, whoever asks (uploads judged as they arrive and the
     /// verification workers alike): the analysis is all CPU, and more at once would only
@@ -72,6 +77,7 @@ impl Analyser {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Self {
             ocr: ocr_command.map(Ocr::new).unwrap_or_default(),
+            pdf: Pdf::default(),
             budget: TIME_BUDGET,
             cores: Arc::new(Semaphore::new(cores)),
             #[cfg(feature = "face-match")]
@@ -173,6 +179,17 @@ impl Analyser {
         let budget = Budget::start(self.budget);
         // Colours are kept only to describe a face.
         let colour = (wanted.faces && self.matches_faces()).then_some(DESCRIBE_LONG_SIDE);
+        // A PDF (a scan) is read as its first page.
+        let page;
+        let bytes = if pdf::is_pdf(bytes) {
+            let Some(rendered) = self.pdf.first_page(bytes, &budget) else {
+                return self.unreadable(wanted);
+            };
+            page = rendered;
+            &page[..]
+        } else {
+            bytes
+        };
         let Some(image) = decode::decode_with_colour(bytes, colour) else {
             tracing::info!(
                 elapsed_ms = started.elapsed().as_millis(),

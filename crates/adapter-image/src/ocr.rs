@@ -2,15 +2,14 @@
 //! glyph by glyph, with each glyph's box (the MRZ reader needs the boxes: tesseract's
 //! English model misreads the `<` filler, whose box gives it away).
 
-use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::thread;
+use std::process::Command;
 use std::time::Duration;
 
 use image::GrayImage;
 
-use crate::budget::{Budget, process_time};
+use crate::bounded::{self, ChildError, Limits};
+use crate::budget::Budget;
 
 /// The characters an MRZ is made of; tesseract is told to read nothing else.
 const MRZ_ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<";
@@ -24,9 +23,6 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// watcher's polls rather than by the clock: the time the analysis's process spends
 /// stopped by the [`gate`](crate::gate), its tesseract with it, is no stall.
 pub const STALL_LIMIT: Duration = Duration::from_secs(300);
-
-/// How often a running tesseract is looked at.
-const POLL: Duration = Duration::from_millis(10);
 
 /// How to run tesseract.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,85 +104,27 @@ impl Ocr {
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .map_err(|_| OcrError::Failed)?;
         let whitelist = format!("tessedit_char_whitelist={MRZ_ALPHABET}");
-        let mut child = Command::new(&self.command)
+        let mut command = Command::new(&self.command);
+        command
             .args([
                 "stdin", "stdout", "-l", "eng", "--psm", "6", "-c", &whitelist, "makebox",
             ])
             // One thread: the machine's cores are shared by the jobs, and on small
             // images OpenMP costs more than it gains.
-            .env("OMP_THREAD_LIMIT", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| match error.kind() {
-                ErrorKind::NotFound | ErrorKind::PermissionDenied => OcrError::Unavailable,
-                _ => OcrError::Failed,
-            })?;
+            .env("OMP_THREAD_LIMIT", "1");
         let limits = Limits {
-            time: budget.left().min(TIME_LIMIT),
+            time: TIME_LIMIT,
             stall: self.stall_limit,
         };
-        let mut used = Duration::ZERO;
-        let output = run(&mut child, png, limits, &mut used);
-        budget.charge(used);
-        if output.is_err() {
-            // Killing an exited child fails harmlessly; waiting reaps it either way.
-            let _ = child.kill();
-        }
-        let _ = child.wait();
-        let text = output?;
+        let output =
+            bounded::run(&mut command, png, limits, budget).map_err(|error| match error {
+                ChildError::Unavailable => OcrError::Unavailable,
+                ChildError::TimedOut => OcrError::TimedOut,
+                ChildError::Failed => OcrError::Failed,
+            })?;
+        let text = String::from_utf8(output).map_err(|_| OcrError::Failed)?;
         Ok(parse_boxes(&text, image.height()))
     }
-}
-
-/// What one run may take: processor time, and time watched.
-#[derive(Debug, Clone, Copy)]
-struct Limits {
-    time: Duration,
-    stall: Duration,
-}
-
-/// Feeds `png` to the child and collects what it prints, until it exits or reaches one of
-/// its `limits`; `used` is kept at the processor time it was last seen to have used.
-fn run(
-    child: &mut Child,
-    png: Vec<u8>,
-    limits: Limits,
-    used: &mut Duration,
-) -> Result<String, OcrError> {
-    // Writing and reading on their own threads: a child blocked on a full pipe would
-    // otherwise never finish reading its input.
-    let mut stdin = child.stdin.take().ok_or(OcrError::Failed)?;
-    let writer = thread::spawn(move || stdin.write_all(&png));
-    let mut stdout = child.stdout.take().ok_or(OcrError::Failed)?;
-    let reader = thread::spawn(move || {
-        let mut text = String::new();
-        stdout.read_to_string(&mut text).map(|_| text)
-    });
-    let mut watched = Duration::ZERO;
-    let status = loop {
-        // Read before asking whether it exited: once reaped, its time is gone.
-        *used = process_time(child.id()).unwrap_or(*used);
-        if let Some(status) = child.try_wait().map_err(|_| OcrError::Failed)? {
-            break status;
-        }
-        if *used >= limits.time || watched >= limits.stall {
-            return Err(OcrError::TimedOut);
-        }
-        thread::sleep(POLL);
-        watched += POLL;
-    };
-    // The child has exited, so both pipes are closed and these threads end.
-    let _ = writer.join();
-    let text = reader
-        .join()
-        .map_err(|_| OcrError::Failed)?
-        .map_err(|_| OcrError::Failed)?;
-    if !status.success() {
-        return Err(OcrError::Failed);
-    }
-    Ok(text)
 }
 
 /// Tesseract's box format, `symbol left bottom right top page` a line with the origin at

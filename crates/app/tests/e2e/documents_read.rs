@@ -30,23 +30,26 @@ pub const SCENARIOS: &[Scenario] = &[
         bad_images,
     ),
     (
-        "licences_photographed_turned_9_25_and_40_degrees_tilted_and_a_quarter_turn_off_with_and_without_exif_are_read",
+        "licences_photographed_turned_9_25_and_40_degrees_tilted_a_quarter_turn_off_with_and_without_exif_or_scanned_as_a_pdf_are_read",
         crate::photos_read::licences_photographed,
     ),
     (
-        "passport_pages_photographed_turned_10_and_25_degrees_are_read",
+        "passport_pages_photographed_turned_10_and_25_degrees_or_scanned_as_a_pdf_are_read",
         crate::photos_read::passports_photographed,
     ),
 ];
 
-/// Whether this machine can run these scenarios: `tesseract`, the OCR-B font and the face
-/// photos (`scripts/face_photos.sh`, `IDV_TEST_FACES`).
+/// Whether this machine can run these scenarios: `tesseract`, poppler's `pdftoppm`, the
+/// OCR-B font and the face photos (`scripts/face_photos.sh`, `IDV_TEST_FACES`).
 pub fn available() -> bool {
-    let tesseract = std::process::Command::new("tesseract")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    tesseract
+    let runs = |command: &str, flag: &str| {
+        std::process::Command::new(command)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    runs("tesseract", "--version")
+        && runs("pdftoppm", "-v")
         && fixtures::passport::ocrb_font().is_ok()
         && fixtures::faces::photo("obama.jpg").is_some()
 }

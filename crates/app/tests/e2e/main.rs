@@ -174,7 +174,7 @@ fn main() {
     let skip_reading = !documents_read::available() && !require_reading;
     if skip_reading {
         eprintln!(
-            "tesseract, fonts-ocr-b or the face photos (scripts/face_photos.sh, IDV_TEST_FACES) \
+            "tesseract, fonts-ocr-b, poppler-utils or the face photos (scripts/face_photos.sh, IDV_TEST_FACES) \
              are missing; the document-reading tests are reported as ignored."
         );
     }

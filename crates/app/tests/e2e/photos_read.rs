@@ -1,10 +1,12 @@
 //! Documents photographed as phones photograph them are read (contract §17), over HTTP:
 //! a licence turned 9, 25 and 40 degrees on a table, one tilted out of the plane, one
-//! stored a quarter turn off with EXIF orientation 6 and one without EXIF; a passport
-//! page turned 10 and 25 degrees. The photos are made by the corpus's camera
-//! (`fixtures::corpus`), never downloaded.
+//! stored a quarter turn off with EXIF orientation 6 and one without EXIF, one scanned
+//! as a PDF of two pages; a passport page turned 10 and 25 degrees, and scanned as a
+//! PDF. The photos are made by the corpus's camera (`fixtures::corpus`), never
+//! downloaded.
 
 use fixtures::corpus::{Shot, Table, photograph};
+use fixtures::degrade;
 use image::{Rgb, RgbImage};
 use serde_json::json;
 
@@ -96,7 +98,10 @@ pub fn licences_photographed(backend: Backend) {
             },
         ),
     ];
-    for (what, photo) in shots(&holder().back(), &cases) {
+    let back = holder().back();
+    let mut photos = shots(&back, &cases);
+    photos.push(("scan", degrade::pdf(&back, 85, 2)));
+    for (what, photo) in photos {
         let answer = read(
             &env,
             what,
@@ -128,7 +133,9 @@ pub fn passports_photographed(backend: Backend) {
             },
         ),
     ];
-    for (what, photo) in shots(&page, &cases) {
+    let mut photos = shots(&page, &cases);
+    photos.push(("pagescan", degrade::pdf(&page, 85, 1)));
+    for (what, photo) in photos {
         let answer = read(&env, what, "passport_upload", None, &photo, "mrz");
         assert_eq!(answer, ("passed".to_owned(), json!([])), "{what}");
     }

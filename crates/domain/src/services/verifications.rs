@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 
-use crate::document::{Document, Evidence, FileType};
+use crate::document::{Document, Evidence};
 use crate::error::{DomainError, Resource};
 use crate::event::{Activity, Actor, Event, EventStatus};
 use crate::ids::DocumentId;
@@ -238,10 +238,8 @@ impl VerificationService {
         let p = &self.ports;
         let mut examined = Vec::new();
         for document in documents {
+            // PDFs too: the analysis reads a scan's first page (contract §17).
             for file in document.files() {
-                if file.file_type == FileType::Pdf {
-                    continue;
-                }
                 let Some(wanted) = documents::wanted(document.step, file.side) else {
                     continue;
                 };
@@ -405,7 +403,7 @@ fn decided_status(outcome: VerificationStatus) -> Option<ProfileStatus> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::{DocumentStatus, Side, StoredFile};
+    use crate::document::{DocumentStatus, FileType, Side, StoredFile};
     use crate::event::Event as LoggedEvent;
     use crate::memory::{
         FixedClock, MemoryDocuments, MemoryFiles, MemoryIdentityIndex, MemoryMerchants,
