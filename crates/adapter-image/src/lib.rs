@@ -180,17 +180,14 @@ impl Analyser {
         // Colours are kept only to describe a face.
         let colour = (wanted.faces && self.matches_faces()).then_some(DESCRIBE_LONG_SIDE);
         // A PDF (a scan) is read as its first page.
-        let page;
-        let bytes = if pdf::is_pdf(bytes) {
-            let Some(rendered) = self.pdf.first_page(bytes, &budget) else {
-                return self.unreadable(wanted);
-            };
-            page = rendered;
-            &page[..]
+        let decoded = if pdf::is_pdf(bytes) {
+            self.pdf
+                .first_page(bytes, &budget)
+                .and_then(|page| decode::decode_rendered(&page, colour))
         } else {
-            bytes
+            decode::decode_with_colour(bytes, colour)
         };
-        let Some(image) = decode::decode_with_colour(bytes, colour) else {
+        let Some(image) = decoded else {
             tracing::info!(
                 elapsed_ms = started.elapsed().as_millis(),
                 "image unreadable"

@@ -21,6 +21,7 @@ use crate::budget::Budget;
 use crate::deskew;
 
 mod band;
+mod shapes;
 
 /// The widths a band is read at, in turn while its check digits fail (see
 /// [`ATTEMPTS`] on why the scale matters).
@@ -136,7 +137,12 @@ fn read_in(
     let width = f64::from(width).min((READ_PIXELS * have_width / have_height).sqrt());
     let height = (have_height * width / have_width).max(1.0);
     let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
-    let glyphs = ocr.glyphs(&image, budget)?;
+    let mut glyphs = ocr.glyphs(&image, budget)?;
+    if let Some(shapes) = shapes::shapes() {
+        for glyph in &mut glyphs {
+            glyph.symbol = shapes.settle(&image, glyph);
+        }
+    }
     Ok(zone(&cells(glyphs)))
 }
 

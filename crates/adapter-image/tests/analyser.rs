@@ -335,6 +335,7 @@ fn pages_photographed_turned_and_on_tables_are_levelled_and_read() {
             stored_turns,
             exif: false,
             jpeg: Some(88),
+            pdf: false,
         };
         let analyser = Analyser::default().with_budget(Duration::from_secs(300));
         let report = analyser.analyse(&photograph(&page, &shot, 3), MRZ);

@@ -31,6 +31,7 @@ fn level() -> Shot {
         stored_turns: 0,
         exif: false,
         jpeg: Some(90),
+        pdf: false,
     }
 }
 
