@@ -13,8 +13,9 @@
 //! taken loosely; the check digits carry the proof of the rest.
 
 use domain::verification::{DocumentRead, MrzReading, ReadSource};
-use image::GrayImage;
 use image::imageops::{self, FilterType};
+use image::{GrayImage, Luma};
+use imageproc::filter::box_filter;
 use time::{Date, Month, OffsetDateTime};
 
 use crate::budget::Budget;
@@ -25,10 +26,37 @@ mod shapes;
 
 /// The widths a band is read at, in turn while its check digits fail (see
 /// [`ATTEMPTS`] on why the scale matters).
-const BAND_WIDTHS: [u32; 3] = [2750, 2200, 3300];
+const BAND_READS: [Read; 4] = [
+    Read {
+        width: 2750,
+        flatten: false,
+    },
+    Read {
+        width: 2750,
+        flatten: true,
+    },
+    Read {
+        width: 2200,
+        flatten: false,
+    },
+    Read {
+        width: 3300,
+        flatten: false,
+    },
+];
+
+/// How a part of a page is given to tesseract.
+#[derive(Debug, Clone, Copy)]
+struct Read {
+    /// The width it is scaled to.
+    width: u32,
+    /// Whether its light is made even first ([`flattened`]): that reads a zone under a
+    /// shadow, and loses some under heavy noise that the grey levels keep.
+    flatten: bool,
+}
 
 /// The most runs of tesseract one page gets (each 0.2-0.6 s): the 3 s a photo may take.
-const MAX_READS: usize = 7;
+const MAX_READS: usize = 8;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
 /// Where the zone is looked for and at what scale, in turn until its check digits hold:
@@ -47,6 +75,14 @@ const ATTEMPTS: [(u32, u32); 6] = [
     (100, 2750),
 ];
 
+/// The neighbourhood [`flattened`] divides by: this share of the width either way (45 px
+/// across a zone at 2750 px, glyphs about 55 px tall).
+const FLATTEN_SHARE: u32 = 60;
+
+/// What paper at the mean of its neighbourhood becomes: the mean counts the ink around
+/// it too, so paper sits a little over it.
+const FLATTEN_WHITE: f32 = 230.0;
+
 /// The most pixels an image is scaled up to for tesseract (a 2750 x 2900 page).
 const READ_PIXELS: f64 = 8_000_000.0;
 
@@ -58,20 +94,20 @@ const FILLER_HEIGHT: f32 = 0.88;
 const FRAGMENT_WIDTH: f32 = 0.6;
 
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
-/// zone may be ([`band`]), as they are then upside down, at [`BAND_WIDTHS`] while check
-/// digits fail; then the levelled page as [`ATTEMPTS`] says, the whole page only when
-/// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
+/// zone may be ([`band`]), as they are then upside down, as [`BAND_READS`] says while
+/// check digits fail; then the levelled page as [`ATTEMPTS`] says, the whole page only
+/// when nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let levelled = deskew::levelled(page);
     let page = levelled.as_ref().unwrap_or(page);
     let mut found = MrzReading::NotFound;
     let mut reads = 0;
-    let mut read = |part: &GrayImage, width: u32| {
+    let mut read = |part: &GrayImage, how: Read| {
         if reads == MAX_READS || budget.is_spent() {
             return Step::Stop;
         }
         reads += 1;
-        match read_in(part, width, ocr, budget) {
+        match read_in(part, how, ocr, budget) {
             Ok(MrzReading::Read(read)) => Step::Answer(Box::new(MrzReading::Read(read))),
             Ok(MrzReading::CheckDigitInvalid) => Step::Invalid,
             Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => Step::Nothing,
@@ -79,15 +115,17 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
             Err(OcrError::TimedOut | OcrError::Failed) => Step::Stop,
         }
     };
-    for band in band::bands(page) {
-        for upright in [band.clone(), imageops::rotate180(&band)] {
-            for width in BAND_WIDTHS {
-                match read(&upright, width) {
+    for band in &band::bands(page) {
+        for upright in [band.clone(), imageops::rotate180(band)] {
+            for how in BAND_READS {
+                match read(&upright, how) {
                     Step::Answer(answer) => return *answer,
                     Step::Stop => return found,
                     Step::Invalid => found = MrzReading::CheckDigitInvalid,
-                    // Nothing like a zone at this width: none at another either.
-                    Step::Nothing => break,
+                    // Nothing like a zone, in grey levels and evened: none at another
+                    // width either.
+                    Step::Nothing if how.flatten => break,
+                    Step::Nothing => {}
                 }
             }
         }
@@ -99,7 +137,11 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         }
         let top = height - height * share / 100;
         let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
-        match read(&part, read_width) {
+        let how = Read {
+            width: read_width,
+            flatten: false,
+        };
+        match read(&part, how) {
             Step::Answer(answer) => return *answer,
             Step::Stop => break,
             Step::Invalid => found = MrzReading::CheckDigitInvalid,
@@ -121,10 +163,10 @@ enum Step {
     Nothing,
 }
 
-/// `image` scaled to `width` and read.
+/// `image` scaled and read `how` says.
 fn read_in(
     image: &GrayImage,
-    width: u32,
+    how: Read,
     ocr: &Ocr,
     budget: &Budget,
 ) -> Result<MrzReading, OcrError> {
@@ -134,9 +176,14 @@ fn read_in(
     }
     // At most READ_PIXELS: a tall photo read whole at the zone's width would be huge.
     let (have_width, have_height) = (f64::from(image.width()), f64::from(image.height()));
-    let width = f64::from(width).min((READ_PIXELS * have_width / have_height).sqrt());
+    let width = f64::from(how.width).min((READ_PIXELS * have_width / have_height).sqrt());
     let height = (have_height * width / have_width).max(1.0);
     let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
+    let image = if how.flatten {
+        flattened(&image)
+    } else {
+        image
+    };
     let mut glyphs = ocr.glyphs(&image, budget)?;
     if let Some(shapes) = shapes::shapes() {
         for glyph in &mut glyphs {
@@ -144,6 +191,22 @@ fn read_in(
         }
     }
     Ok(zone(&cells(glyphs)))
+}
+
+/// `image` with its light made even: each pixel over the mean of its neighbourhood (a
+/// few glyphs wide), so that paper is white and ink dark under a shadow too. Tesseract
+/// thresholds a page with one level, and under a soft shadow it read the lit half of a
+/// zone and nothing of the shaded half.
+fn flattened(image: &GrayImage) -> GrayImage {
+    let radius = (image.width() / FLATTEN_SHARE).max(3);
+    let mean = box_filter(image, radius, radius);
+    GrayImage::from_fn(image.width(), image.height(), |x, y| {
+        let (p, m) = (
+            f32::from(image.get_pixel(x, y).0[0]),
+            f32::from(mean.get_pixel(x, y).0[0]).max(1.0),
+        );
+        Luma([(p / m * FLATTEN_WHITE).min(255.0) as u8])
+    })
 }
 
 /// The lines of glyphs, each rebuilt as its cells: fillers recognised by their height,
