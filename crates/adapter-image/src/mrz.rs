@@ -57,6 +57,10 @@ struct Read {
 
 /// The most runs of tesseract one page gets (each 0.2-0.6 s): the 3 s a photo may take.
 const MAX_READS: usize = 8;
+
+/// The most of those the bands get: the rest are the page's bottom shares', which read
+/// zones (a card's three lines of 30 among them) that no band cut out well.
+const MAX_BAND_READS: usize = 6;
 use crate::ocr::{Glyph, Ocr, OcrError};
 
 /// Where the zone is looked for and at what scale, in turn until its check digits hold:
@@ -102,8 +106,8 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let page = levelled.as_ref().unwrap_or(page);
     let mut found = MrzReading::NotFound;
     let mut reads = 0;
-    let mut read = |part: &GrayImage, how: Read| {
-        if reads == MAX_READS || budget.is_spent() {
+    let mut read = |part: &GrayImage, how: Read, most: usize| {
+        if reads >= most || budget.is_spent() {
             return Step::Stop;
         }
         reads += 1;
@@ -118,9 +122,10 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     for band in &band::bands(page) {
         for upright in [band.clone(), imageops::rotate180(band)] {
             for how in BAND_READS {
-                match read(&upright, how) {
+                match read(&upright, how, MAX_BAND_READS) {
                     Step::Answer(answer) => return *answer,
-                    Step::Stop => return found,
+                    // Out of band reads: the page's bottom shares may still read.
+                    Step::Stop => break,
                     Step::Invalid => found = MrzReading::CheckDigitInvalid,
                     // Nothing like a zone, in grey levels and evened: none at another
                     // width either.
@@ -141,7 +146,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
             width: read_width,
             flatten: false,
         };
-        match read(&part, how) {
+        match read(&part, how, MAX_READS) {
             Step::Answer(answer) => return *answer,
             Step::Stop => break,
             Step::Invalid => found = MrzReading::CheckDigitInvalid,
@@ -320,6 +325,8 @@ fn median_f32(values: impl Iterator<Item = f32>) -> Option<f32> {
 fn zone(lines: &[String]) -> MrzReading {
     let mut found = MrzReading::NotFound;
     for (i, first) in lines.iter().enumerate() {
+        // The document code is a letter: a 1 there is an I.
+        let first = &fixed(first, 0..1, letters);
         let candidate = match (lines.get(i + 1), lines.get(i + 2)) {
             (Some(second), _) if first.starts_with('P') && second.len() == 44 => {
                 td3(&pad(first, 44), second)

@@ -122,8 +122,9 @@ fn an_id_card_zone_of_three_lines_reads() {
             line,
         );
     }
-    let Some(MrzReading::Read(read)) = analysed(&card, MRZ).mrz else {
-        panic!("the zone was not read");
+    let report = analysed(&card, MRZ);
+    let Some(MrzReading::Read(read)) = report.mrz else {
+        panic!("the zone was not read: {:?}", report.mrz);
     };
     assert_eq!(read.document_type.as_deref(), Some("id_card"));
     assert_eq!(read.document_number.as_deref(), Some("D23145890"));
