@@ -164,6 +164,7 @@ mod tests {
                 std::env::var("IDV_TEST_REQUIRE_OCR").as_deref() != Ok("1"),
                 "IDV_TEST_REQUIRE_OCR=1 but no OCR-B font (fonts-ocr-b)"
             );
+            eprintln!("skipped: no OCR-B font (fonts-ocr-b)");
             return;
         };
         // Each character printed small, blurred a little, as in a photo; whatever
