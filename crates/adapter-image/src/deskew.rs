@@ -15,6 +15,13 @@ use imageproc::geometric_transformations::{Interpolation, Projection, warp_into}
 /// The step of the first sweep, over every turn, in degrees.
 const COARSE_STEP: f32 = 1.0;
 
+/// How far either way, in degrees, [`residual_skew`] looks.
+const RESIDUAL_REACH: f32 = 4.0;
+
+/// How far apart, in degrees, the two turns [`skews`] offers are at least: a cloth's
+/// stripes 5 degrees off the page's lines outscored them.
+const DISTINCT_DEGREES: f32 = 3.0;
+
 /// The step of the refinement about the best coarse turn, in degrees.
 const FINE_STEP: f32 = 0.25;
 
@@ -53,50 +60,50 @@ pub fn darker_than_around(image: &GrayImage, radius: u32, delta: i16) -> GrayIma
     })
 }
 
-/// The angle in degrees, clockwise, in (-90, 90], the text of `gray` is turned by.
-pub fn skew(gray: &GrayImage) -> f32 {
-    let (width, height) = gray.dimensions();
-    if width == 0 || height == 0 {
-        return 0.0;
-    }
-    let dark = ink(gray, MEASURE_WIDTH);
-    let points: Vec<(f32, f32)> = dark
-        .enumerate_pixels()
-        .filter(|(_, _, p)| p.0[0] > 0)
-        .map(|(x, y, _)| (x as f32, y as f32))
+/// The angles in degrees, clockwise, in (-90, 90], the text of `gray` is likeliest
+/// turned by: the best, and the best other peak at least [`DISTINCT_DEGREES`] from it (a
+/// cloth's stripes, thin as strokes, can outscore the text); none for a blank image.
+pub fn skews(gray: &GrayImage) -> Vec<f32> {
+    let Some(profile) = Profile::of(gray) else {
+        return Vec::new();
+    };
+    let score = |angle: f32| profile.score(angle);
+    let coarse: Vec<(f32, f64)> = (-89..=90)
+        .map(|step| step as f32 * COARSE_STEP)
+        .map(|angle| (angle, score(angle)))
         .collect();
-    let diagonal = (dark.width() + dark.height()) as usize;
-    let score = |angle: f32| {
-        let (sin, cos) = angle.to_radians().sin_cos();
-        let mut rows = vec![0u32; 2 * diagonal + 1];
-        for (x, y) in &points {
-            // The row of the point on a page turned back by `angle`.
-            let row = (y * cos - x * sin).round() as isize + diagonal as isize;
-            if let Some(count) = rows.get_mut(row.max(0) as usize) {
-                *count += 1;
-            }
-        }
-        rows.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>()
-    };
-    let best = |angles: &mut dyn Iterator<Item = f32>| {
+    let best_of = |angles: &mut dyn Iterator<Item = (f32, f64)>| {
         angles
-            .map(|angle| (angle, score(angle)))
-            .fold(
-                (0.0, f64::MIN),
-                |best, next| if next.1 > best.1 { next } else { best },
-            )
-            .0
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(angle, _)| angle)
     };
-    let coarse = best(&mut (-89..=90).map(|step| step as f32 * COARSE_STEP));
-    let steps = (COARSE_STEP / FINE_STEP) as i32;
-    let fine = best(&mut (-steps..=steps).map(|step| coarse + step as f32 * FINE_STEP));
-    if fine > 90.0 {
-        fine - 180.0
-    } else if fine <= -90.0 {
-        fine + 180.0
-    } else {
-        fine
-    }
+    let refined = |coarse: f32| {
+        let steps = (COARSE_STEP / FINE_STEP) as i32;
+        let fine = (-steps..=steps).map(|step| coarse + step as f32 * FINE_STEP);
+        let fine = best_of(&mut fine.map(|angle| (angle, score(angle)))).unwrap_or(coarse);
+        if fine > 90.0 {
+            fine - 180.0
+        } else if fine <= -90.0 {
+            fine + 180.0
+        } else {
+            fine
+        }
+    };
+    let Some(first) = best_of(&mut coarse.iter().copied()) else {
+        return Vec::new();
+    };
+    let apart = |angle: f32| {
+        let d = (angle - first).rem_euclid(180.0);
+        d.min(180.0 - d) >= DISTINCT_DEGREES
+    };
+    // The next turn is a peak of its own, not the best one's slope.
+    let n = coarse.len();
+    let peaks = (0..n).filter(|&i| {
+        let score = coarse[i].1;
+        score >= coarse[(i + n - 1) % n].1 && score >= coarse[(i + 1) % n].1
+    });
+    let second = best_of(&mut peaks.map(|i| coarse[i]).filter(|(angle, _)| apart(*angle)));
+    std::iter::once(first).chain(second).map(refined).collect()
 }
 
 /// `gray` turned back by `degrees` on a canvas grown to hold all of it, the new corners
@@ -125,10 +132,64 @@ pub fn turn_back(
     (canvas, projection)
 }
 
-/// `gray` turned back level when [`skew`] finds it turned by more than [`NEGLIGIBLE`].
-pub fn levelled(gray: &GrayImage) -> Option<GrayImage> {
-    let angle = skew(gray);
-    (angle.abs() > NEGLIGIBLE).then(|| turned_back(gray, angle))
+/// The turn left in `gray` already levelled as a whole, within [`RESIDUAL_REACH`]
+/// degrees either way, to a [`FINE_STEP`]: a zone's lines on a page photographed at a
+/// slant are not parallel to the page's other lines, and are measured on their own band.
+pub fn residual_skew(gray: &GrayImage) -> f32 {
+    let Some(profile) = Profile::of(gray) else {
+        return 0.0;
+    };
+    let steps = (RESIDUAL_REACH / FINE_STEP) as i32;
+    (-steps..=steps)
+        .map(|step| step as f32 * FINE_STEP)
+        .map(|angle| (angle, profile.score(angle)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(0.0, |(angle, _)| angle)
+}
+
+/// The ink of an image, for scoring turns: turned back by the right angle, its pixels
+/// pile up in a few rows (the lines) and the row counts' sum of squares peaks.
+struct Profile {
+    points: Vec<(f32, f32)>,
+    diagonal: usize,
+}
+
+impl Profile {
+    /// The ink of `gray` at [`MEASURE_WIDTH`], or `None` when it has none.
+    fn of(gray: &GrayImage) -> Option<Self> {
+        let (width, height) = gray.dimensions();
+        if width == 0 || height == 0 {
+            return None;
+        }
+        let dark = ink(gray, MEASURE_WIDTH);
+        let points: Vec<(f32, f32)> = dark
+            .enumerate_pixels()
+            .filter(|(_, _, p)| p.0[0] > 0)
+            .map(|(x, y, _)| (x as f32, y as f32))
+            .collect();
+        let diagonal = (dark.width() + dark.height()) as usize;
+        (!points.is_empty()).then_some(Self { points, diagonal })
+    }
+
+    /// How well the ink, turned back by `angle` degrees, piles up in rows.
+    fn score(&self, angle: f32) -> f64 {
+        let (sin, cos) = angle.to_radians().sin_cos();
+        let mut rows = vec![0u32; 2 * self.diagonal + 1];
+        for (x, y) in &self.points {
+            // The row of the point on a page turned back by `angle`.
+            let row = (y * cos - x * sin).round() as isize + self.diagonal as isize;
+            if let Some(count) = rows.get_mut(row.max(0) as usize) {
+                *count += 1;
+            }
+        }
+        rows.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>()
+    }
+}
+
+/// `gray` turned back by `degrees`, or `None` when that is under [`NEGLIGIBLE`]
+/// (tesseract copes).
+pub fn levelled(gray: &GrayImage, degrees: f32) -> Option<GrayImage> {
+    (degrees.abs() > NEGLIGIBLE).then(|| turned_back(gray, degrees))
 }
 
 #[cfg(test)]
@@ -144,12 +205,57 @@ mod tests {
             .expect("the OCR-B font (fonts-ocr-b)");
         for degrees in [-8.0, -3.0, 0.0, 5.0, 25.0, -40.0, 90.0] {
             let turned = image::DynamicImage::ImageRgb8(degrade::rotate(&page, degrees)).to_luma8();
+            let measured = skews(&turned);
             assert!(
-                (skew(&turned) - degrees).abs() <= FINE_STEP,
-                "{degrees}: {}",
-                skew(&turned)
+                (measured[0] - degrees).abs() <= FINE_STEP,
+                "{degrees}: {measured:?}"
             );
         }
-        assert_eq!(skew(&GrayImage::new(0, 0)), 0.0);
+        assert!(skews(&GrayImage::new(0, 0)).is_empty());
+        assert!(skews(&GrayImage::from_pixel(50, 50, Luma([200]))).is_empty());
+    }
+
+    fn sample_page() -> GrayImage {
+        let page = Passport::sample()
+            .page(None)
+            .expect("the OCR-B font (fonts-ocr-b)");
+        image::DynamicImage::ImageRgb8(page).to_luma8()
+    }
+
+    #[test]
+    fn a_page_on_a_striped_cloth_is_offered_its_own_turn_too() {
+        let page = sample_page();
+        // Dark stripes 6 px wide every 16 px, at 30 degrees, all around the page.
+        let (sin, cos) = 30f32.to_radians().sin_cos();
+        let mut photo = GrayImage::from_fn(page.width() + 800, page.height() + 800, |x, y| {
+            let across = (y as f32 * cos - x as f32 * sin).rem_euclid(16.0);
+            Luma([if across < 6.0 { 50 } else { 170 }])
+        });
+        imageops::replace(&mut photo, &page, 400, 400);
+        let measured = skews(&photo);
+        assert_eq!(measured.len(), 2, "{measured:?}");
+        assert!(
+            measured.iter().any(|m| m.abs() <= FINE_STEP),
+            "{measured:?}"
+        );
+    }
+
+    #[test]
+    fn a_zone_left_turned_on_a_levelled_page_is_levelled_on_its_own() {
+        let page = sample_page();
+        let (w, h) = page.dimensions();
+        let zone = imageops::crop_imm(&page, 0, h * 3 / 4, w, h / 4).to_image();
+        for degrees in [-2.5, 1.75, 3.5] {
+            let turned = turned_back(&zone, -degrees);
+            let measured = residual_skew(&turned);
+            assert!(
+                (measured - degrees).abs() <= FINE_STEP,
+                "{degrees}: {measured}"
+            );
+        }
+        assert_eq!(
+            residual_skew(&GrayImage::from_pixel(50, 50, Luma([200]))),
+            0.0
+        );
     }
 }

@@ -12,6 +12,8 @@
 //! digits around it. What no check digit covers (names, issuer, nationality, sex) is
 //! taken loosely; the check digits carry the proof of the rest.
 
+use std::cell::Cell;
+
 use domain::verification::{DocumentRead, MrzReading, ReadSource};
 use image::imageops::{self, FilterType};
 use image::{GrayImage, Luma};
@@ -97,44 +99,77 @@ const FILLER_HEIGHT: f32 = 0.88;
 /// A glyph under this share of its line's usual width is a fragment of its neighbour.
 const FRAGMENT_WIDTH: f32 = 0.6;
 
+/// A glyph over this share of its line's usual width is a box tesseract drew over
+/// several cells.
+const WIDE: f32 = 1.5;
+
+/// A line of more cells is no zone's (a TD3 line has 44).
+const MAX_CELLS: usize = 50;
+
+/// The fewest steps between glyphs the pitch along a line is fitted to.
+const MIN_STEPS_TO_FIT: usize = 8;
+
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
 /// zone may be ([`band`]), as they are then upside down, as [`BAND_READS`] says while
-/// check digits fail; then the levelled page as [`ATTEMPTS`] says, the whole page only
-/// when nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
+/// check digits fail, at the likeliest turn and then at the next; then the page
+/// levelled by the likeliest turn as [`ATTEMPTS`] says, the whole page only when
+/// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
-    let levelled = deskew::levelled(page);
-    let page = levelled.as_ref().unwrap_or(page);
+    let turns = deskew::skews(page);
+    let levelled: Vec<Option<GrayImage>> = turns
+        .iter()
+        .map(|&degrees| deskew::levelled(page, degrees))
+        .collect();
     let mut found = MrzReading::NotFound;
-    let mut reads = 0;
-    let mut read = |part: &GrayImage, how: Read, most: usize| {
-        if reads >= most || budget.is_spent() {
+    let reads = Cell::new(0);
+    let read = |part: &GrayImage, how: Read, most: usize| {
+        if reads.get() >= most.min(MAX_READS) || budget.is_spent() {
             return Step::Stop;
         }
-        reads += 1;
+        reads.set(reads.get() + 1);
         match read_in(part, how, ocr, budget) {
-            Ok(MrzReading::Read(read)) => Step::Answer(Box::new(MrzReading::Read(read))),
-            Ok(MrzReading::CheckDigitInvalid) => Step::Invalid,
-            Ok(MrzReading::NotFound | MrzReading::OcrUnavailable) => Step::Nothing,
+            Ok(None) => Step::Blank,
+            Ok(Some(MrzReading::Read(read))) => Step::Answer(Box::new(MrzReading::Read(read))),
+            Ok(Some(MrzReading::CheckDigitInvalid)) => Step::Invalid,
+            Ok(Some(MrzReading::NotFound | MrzReading::OcrUnavailable)) => Step::Nothing,
             Err(OcrError::Unavailable) => Step::Answer(Box::new(MrzReading::OcrUnavailable)),
             Err(OcrError::TimedOut | OcrError::Failed) => Step::Stop,
         }
     };
-    for band in &band::bands(page) {
-        for upright in [band.clone(), imageops::rotate180(band)] {
-            for how in BAND_READS {
-                match read(&upright, how, MAX_BAND_READS) {
-                    Step::Answer(answer) => return *answer,
-                    // Out of band reads: the page's bottom shares may still read.
-                    Step::Stop => break,
-                    Step::Invalid => found = MrzReading::CheckDigitInvalid,
-                    // Nothing like a zone, in grey levels and evened: none at another
-                    // width either.
-                    Step::Nothing if how.flatten => break,
-                    Step::Nothing => {}
+    // The page levelled by its likeliest turn, then by the next likeliest while nothing
+    // like a zone was found, each turn's bands with their own share of the runs.
+    for turned in &levelled {
+        if found != MrzReading::NotFound {
+            break;
+        }
+        let most = reads.get() + MAX_BAND_READS;
+        let turned = turned.as_ref().unwrap_or(page);
+        for band in band::bands(turned) {
+            // The zone's own turn, left after the page's (keystone).
+            let band = match deskew::residual_skew(&band) {
+                0.0 => band,
+                degrees => deskew::turned_back(&band, degrees),
+            };
+            'band: for upright in [band.clone(), imageops::rotate180(&band)] {
+                for how in BAND_READS {
+                    match read(&upright, how, most) {
+                        Step::Answer(answer) => return *answer,
+                        // Out of band reads: the page's bottom shares may still read.
+                        Step::Stop => break,
+                        Step::Invalid => found = MrzReading::CheckDigitInvalid,
+                        // No line of text even with the light evened: the edge of a
+                        // page on a cloth, say, and no zone upside down either.
+                        Step::Blank if how.flatten => break 'band,
+                        // Nothing like a zone, in grey levels and evened: none at
+                        // another width either.
+                        Step::Nothing if how.flatten => break,
+                        Step::Nothing | Step::Blank => {}
+                    }
                 }
             }
         }
     }
+    let page = levelled.first().and_then(Option::as_ref).unwrap_or(page);
     let (width, height) = page.dimensions();
     for (share, read_width) in ATTEMPTS {
         if share == 100 && found != MrzReading::NotFound {
@@ -150,7 +185,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
             Step::Answer(answer) => return *answer,
             Step::Stop => break,
             Step::Invalid => found = MrzReading::CheckDigitInvalid,
-            Step::Nothing => {}
+            Step::Nothing | Step::Blank => {}
         }
     }
     found
@@ -164,20 +199,22 @@ enum Step {
     Stop,
     /// A zone whose check digits fail.
     Invalid,
-    /// Nothing like a zone.
+    /// Lines of text, nothing like a zone.
     Nothing,
+    /// No line of text at all.
+    Blank,
 }
 
-/// `image` scaled and read `how` says.
+/// `image` scaled and read `how` says: `None` when it holds no line of text at all.
 fn read_in(
     image: &GrayImage,
     how: Read,
     ocr: &Ocr,
     budget: &Budget,
-) -> Result<MrzReading, OcrError> {
+) -> Result<Option<MrzReading>, OcrError> {
     // Too small to hold a zone (and to scale: a zero side would not).
     if image.width() < 30 || image.height() < 10 {
-        return Ok(MrzReading::NotFound);
+        return Ok(None);
     }
     // At most READ_PIXELS: a tall photo read whole at the zone's width would be huge.
     let (have_width, have_height) = (f64::from(image.width()), f64::from(image.height()));
@@ -190,12 +227,13 @@ fn read_in(
         image
     };
     let mut glyphs = ocr.glyphs(&image, budget)?;
-    if let Some(shapes) = shapes::shapes() {
-        for glyph in &mut glyphs {
-            glyph.symbol = shapes.settle(&image, glyph);
-        }
+    let shapes = shapes::shapes();
+    if let Some(shapes) = shapes {
+        shapes.settle(&image, &mut glyphs);
     }
-    Ok(zone(&cells(glyphs)))
+    let classify = |piece: &Glyph| shapes.map_or('<', |shapes| shapes.classify(&image, piece));
+    let lines = cells(glyphs, &classify);
+    Ok((!lines.is_empty()).then(|| zone(&lines)))
 }
 
 /// `image` with its light made even: each pixel over the mean of its neighbourhood (a
@@ -215,8 +253,9 @@ fn flattened(image: &GrayImage) -> GrayImage {
 }
 
 /// The lines of glyphs, each rebuilt as its cells: fillers recognised by their height,
-/// fragments merged into their cell, empty cells taken as fillers.
-fn cells(glyphs: Vec<Glyph>) -> Vec<String> {
+/// fragments merged into their cell, a box tesseract drew over several cells split and
+/// each part told by `classify`, empty cells taken as fillers.
+fn cells(glyphs: Vec<Glyph>, classify: &dyn Fn(&Glyph) -> char) -> Vec<String> {
     let digit_height = median(
         glyphs
             .iter()
@@ -229,7 +268,7 @@ fn cells(glyphs: Vec<Glyph>) -> Vec<String> {
     };
     lines(glyphs, digit_height as f32)
         .iter()
-        .filter_map(|line| line_cells(line, digit_height as f32))
+        .filter_map(|line| line_cells(line, digit_height as f32, classify))
         .collect()
 }
 
@@ -256,43 +295,53 @@ fn mean_centre_y(line: &[Glyph]) -> f32 {
 }
 
 /// One line's cells, or `None` when it is too short to be part of a zone.
-fn line_cells(line: &[Glyph], digit_height: f32) -> Option<String> {
+fn line_cells(
+    line: &[Glyph],
+    digit_height: f32,
+    classify: &dyn Fn(&Glyph) -> char,
+) -> Option<String> {
     if line.len() < 20 {
         return None;
     }
-    let usual_width = median(line.iter().map(|g| g.right - g.left))? as f32;
-    let whole: Vec<&Glyph> = line
-        .iter()
-        .filter(|g| (g.right - g.left) as f32 >= usual_width * FRAGMENT_WIDTH)
-        .collect();
-    let pitch = median_f32(
-        whole
-            .windows(2)
-            .map(|pair| pair[1].centre_x() - pair[0].centre_x()),
-    )?;
-    let first = whole.first()?.centre_x();
-    if pitch <= 0.0 {
-        return None;
-    }
-    let cell_of = |g: &Glyph| ((g.centre_x() - first) / pitch).round().max(0.0) as usize;
-    let count = cell_of(line.last()?) + 1;
-    if count > 50 {
-        return None;
-    }
-    let mut best: Vec<Option<(char, i32)>> = vec![None; count];
-    let mut filler = vec![false; count];
-    for glyph in line {
-        let cell = cell_of(glyph);
-        let (Some(best), Some(filler)) = (best.get_mut(cell), filler.get_mut(cell)) else {
-            continue;
-        };
-        if glyph.symbol == '<' || (glyph.height() as f32) < digit_height * FILLER_HEIGHT {
-            *filler = true;
+    let usual_width = median(line.iter().map(|g| g.right - g.left))?;
+    let placed = cell_numbers(line, usual_width, digit_height)?;
+    let mut best: Vec<Option<(char, i32)>> = Vec::new();
+    let mut filler: Vec<bool> = Vec::new();
+    let mut put = |cell: usize, symbol: char, width: i32, is_filler: bool| {
+        if cell >= MAX_CELLS {
+            return;
         }
+        if best.len() <= cell {
+            best.resize(cell + 1, None);
+            filler.resize(cell + 1, false);
+        }
+        filler[cell] |= is_filler;
+        if best[cell].is_none_or(|(_, widest)| width > widest) {
+            best[cell] = Some((symbol, width));
+        }
+    };
+    for (glyph, &(cell, pitch)) in line.iter().zip(&placed) {
         let width = glyph.right - glyph.left;
-        if best.is_none_or(|(_, widest)| width > widest) {
-            *best = Some((glyph.symbol, width));
+        // Tesseract gave up on a run of cells (the fillers before a zone's last digits,
+        // most often) and drew one box over them.
+        if width as f32 > usual_width as f32 * WIDE {
+            let spans = 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as usize;
+            for part in 0..spans {
+                let left = glyph.left + (part as f32 * pitch) as i32;
+                let piece = Glyph {
+                    left,
+                    right: left + usual_width,
+                    ..*glyph
+                };
+                let symbol = classify(&piece);
+                put(cell + part, symbol, usual_width, symbol == '<');
+            }
+            continue;
         }
+        put(cell, glyph.symbol, width, is_filler(glyph, digit_height));
+    }
+    if best.len() >= MAX_CELLS {
+        return None;
     }
     Some(
         best.iter()
@@ -306,6 +355,88 @@ fn line_cells(line: &[Glyph], digit_height: f32) -> Option<String> {
             })
             .collect(),
     )
+}
+
+/// The pitch at each point of a line, from its steps of one cell (where, how long): a
+/// straight line fitted through them, for a slant narrows the cells steadily from one
+/// end to the other, and the steps nearest a run of dropped fillers are some cells away
+/// from it. `pitch` where there are too few steps to fit.
+fn pitch_along(steps: &[(f32, f32)], pitch: f32) -> impl Fn(f32) -> f32 {
+    let n = steps.len() as f32;
+    let (mean_x, mean_step) = (
+        steps.iter().map(|(x, _)| x).sum::<f32>() / n.max(1.0),
+        steps.iter().map(|(_, s)| s).sum::<f32>() / n.max(1.0),
+    );
+    let spread: f32 = steps.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
+    let slope = if steps.len() >= MIN_STEPS_TO_FIT && spread > 0.0 {
+        steps
+            .iter()
+            .map(|(x, s)| (x - mean_x) * (s - mean_step))
+            .sum::<f32>()
+            / spread
+    } else {
+        0.0
+    };
+    let base = if slope == 0.0 { pitch } else { mean_step };
+    // Never far from the line's usual pitch, whatever one bad box does to the fit.
+    move |x| (base + slope * (x - mean_x)).clamp(pitch * 0.75, pitch * 1.25)
+}
+
+/// Whether `glyph` is a `<` filler, whatever it was read as: shorter than the digits.
+fn is_filler(glyph: &Glyph, digit_height: f32) -> bool {
+    glyph.symbol == '<' || (glyph.height() as f32) < digit_height * FILLER_HEIGHT
+}
+
+/// The cell of each glyph of `line` (left to right), counted from its first whole
+/// glyph's, and the pitch there. The pitch is followed along the line rather than taken once: on a page
+/// photographed at a slant (keystone) the cells at the far end are narrower, and one
+/// pitch for the whole line put a glyph a cell off by its end.
+fn cell_numbers(line: &[Glyph], usual_width: i32, digit_height: f32) -> Option<Vec<(usize, f32)>> {
+    let width_of = |g: &Glyph| (g.right - g.left) as f32 / usual_width as f32;
+    let whole: Vec<&Glyph> = line
+        .iter()
+        .filter(|g| (FRAGMENT_WIDTH..=WIDE).contains(&width_of(g)))
+        .collect();
+    // Steps between letters and digits only: tesseract spreads the boxes of a run of
+    // fillers evenly over the run, one box short or over.
+    let steps: Vec<(f32, f32)> = whole
+        .windows(2)
+        .filter(|pair| !pair.iter().any(|g| is_filler(g, digit_height)))
+        .map(|pair| {
+            let (a, b) = (pair[0].centre_x(), pair[1].centre_x());
+            ((a + b) / 2.0, b - a)
+        })
+        .collect();
+    let pitch = median_f32(steps.iter().map(|(_, step)| *step))?;
+    if pitch <= 0.0 {
+        return None;
+    }
+    // The steps of one cell (a step over dropped fillers is several).
+    let single: Vec<(f32, f32)> = steps
+        .into_iter()
+        .filter(|(_, step)| *step < pitch * 1.5)
+        .collect();
+    let pitch_at = pitch_along(&single, pitch);
+    let whole: Vec<f32> = whole.iter().map(|g| g.centre_x()).collect();
+    let first = *whole.first()?;
+    let mut cells = Vec::with_capacity(line.len());
+    // The last whole glyph placed, and its cell.
+    let (mut anchor, mut anchor_cell) = (first, 0_i64);
+    for glyph in line {
+        // A box over several cells is placed by its first.
+        let x = if width_of(glyph) > WIDE {
+            glyph.left as f32 + usual_width as f32 / 2.0
+        } else {
+            glyph.centre_x()
+        };
+        let local = pitch_at((anchor + x) / 2.0);
+        let cell = (anchor_cell + ((x - anchor) / local).round() as i64).max(0);
+        if whole.contains(&x) && cell >= anchor_cell {
+            (anchor, anchor_cell) = (x, cell);
+        }
+        cells.push((cell as usize, local));
+    }
+    Some(cells)
 }
 
 fn median(values: impl Iterator<Item = i32>) -> Option<i32> {
@@ -328,9 +459,10 @@ fn zone(lines: &[String]) -> MrzReading {
         // The document code is a letter: a 1 there is an I.
         let first = &fixed(first, 0..1, letters);
         let candidate = match (lines.get(i + 1), lines.get(i + 2)) {
-            (Some(second), _) if first.starts_with('P') && second.len() == 44 => {
-                td3(&pad(first, 44), second)
-            }
+            (Some(second), _) if second.len() == 44 => match passport_first_line(first) {
+                Some(first) => td3(&pad(&first, 44), second),
+                None => continue,
+            },
             (Some(second), Some(third))
                 if matches!(first.chars().next(), Some('I' | 'A' | 'C')) && second.len() == 30 =>
             {
@@ -345,6 +477,25 @@ fn zone(lines: &[String]) -> MrzReading {
         }
     }
     found
+}
+
+/// `line` as a passport's first line, which starts with its document code P: as it is
+/// when it does; else, when it is a zone line's length and its code was misread (or
+/// split in two, a P read as 1L) but the filler or issuer after it was not, from the
+/// cell before that filler, the code taken for P. No check digit covers this line:
+/// what is taken here only gives the issuer and the names, and `name_match` judges
+/// those.
+fn passport_first_line(line: &str) -> Option<String> {
+    if line.starts_with('P') {
+        return Some(line.to_string());
+    }
+    if !(42..=47).contains(&line.len()) {
+        return None;
+    }
+    (0..=2)
+        .find(|&k| line.get(k + 1..k + 2) == Some("<"))
+        .and_then(|k| line.get(k + 1..))
+        .map(|rest| format!("P{rest}"))
 }
 
 /// A line whose end is fillers (a name line), brought to `width`: tesseract drops or
@@ -613,6 +764,69 @@ mod tests {
         let mut line: Vec<Glyph> = (0..25).map(|cell| glyph('1', cell, 30)).collect();
         line[3] = glyph('K', 3, 25);
         line.remove(5);
-        assert_eq!(cells(line), ["111<1<1111111111111111111"]);
+        assert_eq!(cells(line, &|_| '?'), ["111<1<1111111111111111111"]);
+    }
+
+    #[test]
+    fn cells_narrowing_along_a_slanted_line_are_counted_to_its_end() {
+        // A line photographed at a slant: its pitch shrinks from 26 to 20 pixels
+        // from one end to the other, and the twelve fillers before its last digit
+        // were not read at all.
+        let mut x = 0.0_f32;
+        let mut line = Vec::new();
+        for cell in 0..44 {
+            let pitch = 26.0 - 6.0 * cell as f32 / 43.0;
+            if !(31..43).contains(&cell) {
+                line.push(Glyph {
+                    symbol: '7',
+                    left: x as i32,
+                    top: 70,
+                    right: (x + pitch * 0.7) as i32,
+                    bottom: 100,
+                });
+            }
+            x += pitch;
+        }
+        let read = cells(line, &|_| '?');
+        assert_eq!(read, [format!("{}{}7", "7".repeat(31), "<".repeat(12))]);
+    }
+
+    #[test]
+    fn a_box_drawn_over_several_cells_is_split_and_each_part_told() {
+        let glyph = |symbol, left: i32, width: i32| Glyph {
+            symbol,
+            left,
+            top: 70,
+            right: left + width,
+            bottom: 100,
+        };
+        // 30 digits, then one box over the next four cells (where tesseract gave up),
+        // then the last digit.
+        let mut line: Vec<Glyph> = (0..30).map(|cell| glyph('4', cell * 20, 14)).collect();
+        line.push(glyph('Q', 600, 74));
+        line.push(glyph('9', 680, 14));
+        // The parts, told by their place: fillers but the last.
+        let told = |piece: &Glyph| if piece.left >= 660 { '8' } else { '<' };
+        assert_eq!(cells(line, &told), [format!("{}<<<89", "4".repeat(30))]);
+    }
+
+    #[test]
+    fn a_passport_line_whose_code_was_misread_still_starts_with_p() {
+        let names = "UTOSAMPLE<<OLUWASEUN<<<<<<<<<<<<<<<<<<<<<<";
+        assert_eq!(
+            passport_first_line(&format!("P<{names}")).as_deref(),
+            Some(format!("P<{names}").as_str())
+        );
+        // The P split in two (1L), or read as another letter.
+        for misread in ["1L<", "R<"] {
+            assert_eq!(
+                passport_first_line(&format!("{misread}{names}")).as_deref(),
+                Some(format!("P<{names}").as_str()),
+                "{misread}"
+            );
+        }
+        // A line of the page's other text is no zone line.
+        assert_eq!(passport_first_line("SURNAME<GIVEN<NAMES"), None);
+        assert_eq!(passport_first_line(&"K".repeat(44)), None);
     }
 }

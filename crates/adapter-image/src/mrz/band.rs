@@ -19,12 +19,20 @@ const LINE_SHARE: f32 = 0.45;
 /// Rows crossing fewer strokes than this are no line at all (a blank photo).
 const MIN_EDGES: u32 = 30;
 
+/// The fewest rows a line of text spans at [`MEASURE_WIDTH`]: a zone across a third
+/// of a photo has glyphs about 10 rows tall there, and the edge of a page on a table,
+/// its noise crossing it many times, one or two.
+const MIN_LINE_ROWS: u32 = 4;
+
 /// The most bands cut: the busiest line is the zone's but on a striped table.
 const MAX_BANDS: usize = 3;
 
 /// The band's reach above and below its line, in line heights: the other lines of a
 /// TD1 (three) or TD3 (two) zone, with their spacing.
 const REACH: f32 = 3.6;
+
+/// The room kept over the highest and under the lowest line of a zone, in line heights.
+const MARGIN: f32 = 1.2;
 
 /// A line of ink: its rows and how many strokes its busiest row crosses.
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +78,7 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
             }),
         }
     }
+    let by_position = lines.clone();
     lines.sort_by_key(|line| std::cmp::Reverse(line.edges));
     let scale = page.width() as f32 / MEASURE_WIDTH as f32;
     let mut cut: Vec<(u32, u32)> = Vec::new();
@@ -78,6 +87,10 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         if bands.len() == MAX_BANDS {
             break;
         }
+        // A row or two of noise along the page's edge is no line of text.
+        if line.bottom - line.top + 1 < MIN_LINE_ROWS {
+            continue;
+        }
         // A line already inside a band is the same zone.
         if cut
             .iter()
@@ -85,9 +98,8 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         {
             continue;
         }
+        let (top, bottom) = rows(&by_position, line, dark.height());
         let height = (line.bottom - line.top + 1).max(3) as f32;
-        let top = (line.top as f32 - REACH * height).max(0.0) as u32;
-        let bottom = ((line.bottom as f32 + REACH * height) as u32).min(dark.height() - 1);
         let (left, right) = extent(&dark, line, height as u32);
         cut.push((top, bottom));
         let (x, y) = ((left as f32 * scale) as u32, (top as f32 * scale) as u32);
@@ -100,6 +112,39 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         }
     }
     bands
+}
+
+/// The rows of the band about `line`: from the top of the highest to the bottom of the
+/// lowest line like it (as tall, within [`REACH`] line heights, as the zone's other
+/// lines are), with [`MARGIN`] line heights over and under; [`REACH`] either way when no
+/// line is like it. A band reaching past the page took in the table, and a striped
+/// one made tesseract find no line at all.
+fn rows(lines: &[Line], line: Line, height: u32) -> (u32, u32) {
+    let tall = (line.bottom - line.top + 1).max(3) as f32;
+    let reach = REACH * tall;
+    let (low, high) = (line.top as f32 - reach, line.bottom as f32 + reach);
+    let alike: Vec<&Line> = lines
+        .iter()
+        .filter(|other| {
+            let other_tall = (other.bottom - other.top + 1) as f32;
+            other.top as f32 >= low
+                && other.bottom as f32 <= high
+                && (0.5..=2.0).contains(&(other_tall / tall))
+        })
+        .collect();
+    let (top, bottom, margin) = if alike.len() > 1 {
+        (
+            alike.iter().map(|l| l.top).min().unwrap_or(line.top),
+            alike.iter().map(|l| l.bottom).max().unwrap_or(line.bottom),
+            MARGIN * tall,
+        )
+    } else {
+        (line.top, line.bottom, reach)
+    };
+    (
+        (top as f32 - margin).max(0.0) as u32,
+        ((bottom as f32 + margin) as u32).min(height - 1),
+    )
 }
 
 /// The columns the ink of `line` spans, with `margin` either side: from the first to
@@ -157,5 +202,23 @@ mod tests {
         assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
         assert!(zone.height() < page.height() / 2, "{:?}", zone.dimensions());
         assert!(bands(&GrayImage::from_pixel(800, 600, Luma([200]))).is_empty());
+    }
+
+    #[test]
+    fn a_band_spans_the_zone_lines_and_little_more() {
+        let line = |top, bottom, edges| Line { top, bottom, edges };
+        // A zone's two lines, 10 rows tall, a line of the page's text far above, and a
+        // cloth's stripes just under the page.
+        let lines = [
+            line(20, 29, 80),
+            line(100, 109, 120),
+            line(125, 134, 118),
+            line(160, 400, 200),
+        ];
+        let (top, bottom) = rows(&lines, lines[1], 1000);
+        assert_eq!((top, bottom), (88, 146));
+        // A line alone: room for the zone's other lines either way.
+        let (top, bottom) = rows(&lines[..1], lines[0], 1000);
+        assert_eq!((top, bottom), (0, 65));
     }
 }
