@@ -7,7 +7,7 @@
 //!
 //! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both] [SEED] [PER_CONDITION]`
 //!
-//! Passports need tesseract and the OCR-B font. With `CORPUS_MISSES=DIR`, each photo not
+//! Passports need tesseract. With `CORPUS_MISSES=DIR`, each photo not
 //! read is written there (made-up holders only) to look at.
 
 use std::collections::BTreeMap;

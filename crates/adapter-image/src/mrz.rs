@@ -228,10 +228,8 @@ fn read_in(
     };
     let mut glyphs = ocr.glyphs(&image, budget)?;
     let shapes = shapes::shapes();
-    if let Some(shapes) = shapes {
-        shapes.settle(&image, &mut glyphs);
-    }
-    let classify = |piece: &Glyph| shapes.map_or('<', |shapes| shapes.classify(&image, piece));
+    shapes.settle(&image, &mut glyphs);
+    let classify = |piece: &Glyph| shapes.classify(&image, piece);
     let lines = cells(glyphs, &classify);
     Ok((!lines.is_empty()).then(|| zone(&lines)))
 }

@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn tesseract_reads_printed_capitals_with_their_boxes() {
-        let font = fixtures::passport::ocrb_font().expect("the OCR-B font (fonts-ocr-b)");
+        let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
         let mut image = GrayImage::from_pixel(400, 80, image::Luma([255]));
         imageproc::drawing::draw_text_mut(
             &mut image,

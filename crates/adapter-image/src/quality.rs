@@ -266,7 +266,7 @@ mod tests {
     fn page() -> RgbImage {
         Passport::sample()
             .page(None)
-            .expect("the OCR-B font (fonts-ocr-b)")
+            .expect("the OCR-B typeface")
     }
 
     fn judged(img: &RgbImage) -> Vec<QualityIssue> {

@@ -26,7 +26,7 @@ const FACES: Wanted = Wanted {
 fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
     passport
         .page(portrait)
-        .expect("the OCR-B font (Debian: apt-get install fonts-ocr-b)")
+        .expect("the OCR-B typeface")
 }
 
 fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {
@@ -103,7 +103,7 @@ fn a_page_photographed_on_a_table_reads_too() {
 
 #[test]
 fn an_id_card_zone_of_three_lines_reads() {
-    let font = fixtures::passport::ocrb_font().expect("the OCR-B font (fonts-ocr-b)");
+    let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
     let mut card = RgbImage::from_pixel(1012, 638, image::Rgb([226, 232, 238]));
     let zone = [
         "I<UTOD231458907<<<<<<<<<<<<<<<",

@@ -80,7 +80,7 @@ fn the_same_person_is_under_the_threshold_and_another_over_it_on_photos_and_docu
     let on_licence = described(&analyser, "licence front with obama2", &licence);
     let page = Passport::sample()
         .page(Some(&obama2))
-        .expect("the OCR-B font (Debian: apt-get install fonts-ocr-b)");
+        .expect("the OCR-B typeface");
     let on_passport = described(&analyser, "passport page with obama2", &page);
     let cases = [
         ("obama/obama2", hundredths(&selfie, &same), true),

@@ -5,8 +5,8 @@
 //! worse, holds for the wrong value. OCR-B draws each pair differently (O wider than 0,
 //! G open where 6 is closed): each glyph tesseract read as one
 //! of a group is compared with the group's OCR-B shapes, outline and proportions, and
-//! takes the nearest. The shapes are drawn from Debian's `fonts-ocr-b` when installed;
-//! without it glyphs keep what tesseract read.
+//! takes the nearest. The shapes are drawn from the typeface compiled in
+//! (`assets/ocr-b`).
 
 use std::sync::OnceLock;
 
@@ -17,8 +17,9 @@ use imageproc::contrast::otsu_level;
 
 use crate::ocr::Glyph;
 
-/// Where Debian's `fonts-ocr-b` puts the typeface.
-const FONT: &str = "/usr/share/fonts/opentype/ocr-b/OCRB.otf";
+/// The typeface (`assets/ocr-b`: public domain and permissive, from Debian's
+/// `fonts-ocr-b`).
+const FONT: &[u8] = include_bytes!("../../../../assets/ocr-b/OCRB.otf");
 
 /// The groups of characters tesseract confuses with each other where only the shape can
 /// tell: O and 0 in a document number (Q and D with them), and G and 6, whose check
@@ -63,15 +64,14 @@ pub struct Shapes {
     shapes: Vec<Shape>,
 }
 
-/// The shapes, read once, when the typeface is installed.
-pub fn shapes() -> Option<&'static Shapes> {
-    static SHAPES: OnceLock<Option<Shapes>> = OnceLock::new();
-    SHAPES
-        .get_or_init(|| {
-            let font = FontVec::try_from_vec(std::fs::read(FONT).ok()?).ok()?;
-            Some(Shapes::drawn(&font))
-        })
-        .as_ref()
+/// The shapes, drawn once.
+pub fn shapes() -> &'static Shapes {
+    static SHAPES: OnceLock<Shapes> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let font = FontVec::try_from_vec(FONT.to_vec())
+            .expect("the OCR-B typeface compiled in is a font (tested)");
+        Shapes::drawn(&font)
+    })
 }
 
 impl Shapes {
@@ -232,24 +232,10 @@ fn shape(symbol: char, ink: &GrayImage) -> Option<Shape> {
 
 #[cfg(test)]
 mod tests {
+    use fixtures::passport::ocrb_font;
     use imageproc::drawing::draw_text_mut;
 
     use super::*;
-
-    /// The shapes and the typeface, or `None` (the test skipped) without the font.
-    fn typeface() -> Option<(&'static Shapes, FontVec)> {
-        match (shapes(), fixtures::passport::ocrb_font()) {
-            (Some(shapes), Ok(font)) => Some((shapes, font)),
-            _ => {
-                assert!(
-                    std::env::var("IDV_TEST_REQUIRE_OCR").as_deref() != Ok("1"),
-                    "IDV_TEST_REQUIRE_OCR=1 but no OCR-B font (fonts-ocr-b)"
-                );
-                eprintln!("skipped: no OCR-B font (fonts-ocr-b)");
-                None
-            }
-        }
-    }
 
     /// `text` printed in OCR-B at the size tesseract reads a zone at (glyphs about 60
     /// px tall), blurred as in a photo, its width stretched by `stretch`, with each
@@ -301,9 +287,7 @@ mod tests {
 
     #[test]
     fn each_look_alike_printed_in_ocr_b_is_told_from_its_twins() {
-        let Some((shapes, font)) = typeface() else {
-            return;
-        };
+        let (shapes, font) = (shapes(), ocrb_font().expect("the OCR-B typeface"));
         // Whatever tesseract took each for within its group, its shape says what it is.
         for group in GROUPS {
             for truth in group.chars() {
@@ -326,9 +310,7 @@ mod tests {
 
     #[test]
     fn a_photo_stretched_either_way_keeps_its_zeros_and_its_os() {
-        let Some((shapes, font)) = typeface() else {
-            return;
-        };
+        let (shapes, font) = (shapes(), ocrb_font().expect("the OCR-B typeface"));
         // O is 5 % wider than 0 in OCR-B: zeros 9 % wider than printed, each read as
         // O, and Os 8 % narrower, each read as 0, are still what they are.
         for (text, stretch, misread) in [
@@ -349,9 +331,7 @@ mod tests {
 
     #[test]
     fn a_part_of_a_line_is_told_by_its_shape_alone() {
-        let Some((shapes, font)) = typeface() else {
-            return;
-        };
+        let (shapes, font) = (shapes(), ocrb_font().expect("the OCR-B typeface"));
         let (page, glyphs) = printed(&font, "C<7", 1.0);
         let told: String = glyphs
             .iter()

@@ -40,7 +40,8 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// Whether this machine can run these scenarios: `tesseract`, poppler's `pdftoppm`, the
-/// OCR-B font and the face photos (`scripts/face_photos.sh`, `IDV_TEST_FACES`).
+/// OCR-B font (unless `IDV_OCRB_FONT` names a missing one) and the face photos
+/// (`scripts/face_photos.sh`, `IDV_TEST_FACES`).
 pub fn available() -> bool {
     let runs = |command: &str, flag: &str| {
         std::process::Command::new(command)

@@ -166,7 +166,7 @@ fn main() {
     );
     trials.push(trial.with_ignored_flag(skip_s3 || skip_postgres));
 
-    // Reading documents needs tesseract, the OCR-B font and the face photos; with
+    // Reading documents needs tesseract, poppler and the face photos; with
     // IDV_TEST_REQUIRE_OCR=1 or IDV_TEST_REQUIRE_FACES=1 (as in CI) their absence fails.
     let require_reading = ["IDV_TEST_REQUIRE_OCR", "IDV_TEST_REQUIRE_FACES"]
         .iter()
@@ -174,7 +174,7 @@ fn main() {
     let skip_reading = !documents_read::available() && !require_reading;
     if skip_reading {
         eprintln!(
-            "tesseract, fonts-ocr-b, poppler-utils or the face photos (scripts/face_photos.sh, IDV_TEST_FACES) \
+            "tesseract, poppler-utils or the face photos (scripts/face_photos.sh, IDV_TEST_FACES) \
              are missing; the document-reading tests are reported as ignored."
         );
     }
