@@ -366,16 +366,15 @@ fn pitch_along(steps: &[(f32, f32)], pitch: f32) -> impl Fn(f32) -> f32 {
         steps.iter().map(|(_, s)| s).sum::<f32>() / n.max(1.0),
     );
     let spread: f32 = steps.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
-    let slope = if steps.len() >= MIN_STEPS_TO_FIT && spread > 0.0 {
-        steps
+    let (base, slope) = if steps.len() >= MIN_STEPS_TO_FIT && spread > 0.0 {
+        let covariance: f32 = steps
             .iter()
             .map(|(x, s)| (x - mean_x) * (s - mean_step))
-            .sum::<f32>()
-            / spread
+            .sum();
+        (mean_step, covariance / spread)
     } else {
-        0.0
+        (pitch, 0.0)
     };
-    let base = if slope == 0.0 { pitch } else { mean_step };
     // Never far from the line's usual pitch, whatever one bad box does to the fit.
     move |x| (base + slope * (x - mean_x)).clamp(pitch * 0.75, pitch * 1.25)
 }
@@ -386,9 +385,9 @@ fn is_filler(glyph: &Glyph, digit_height: f32) -> bool {
 }
 
 /// The cell of each glyph of `line` (left to right), counted from its first whole
-/// glyph's, and the pitch there. The pitch is followed along the line rather than taken once: on a page
-/// photographed at a slant (keystone) the cells at the far end are narrower, and one
-/// pitch for the whole line put a glyph a cell off by its end.
+/// glyph's, and the pitch there. The pitch is followed along the line rather than taken
+/// once: on a page photographed at a slant (keystone) the cells at the far end are
+/// narrower, and one pitch for the whole line put a glyph a cell off by its end.
 fn cell_numbers(line: &[Glyph], usual_width: i32, digit_height: f32) -> Option<Vec<(usize, f32)>> {
     let width_of = |g: &Glyph| (g.right - g.left) as f32 / usual_width as f32;
     let whole: Vec<&Glyph> = line
