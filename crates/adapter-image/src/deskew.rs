@@ -200,9 +200,7 @@ mod tests {
 
     #[test]
     fn the_turn_of_a_page_is_measured_to_the_step() {
-        let page = Passport::sample()
-            .page(None)
-            .expect("the OCR-B typeface");
+        let page = Passport::sample().page(None).expect("the OCR-B typeface");
         for degrees in [-8.0, -3.0, 0.0, 5.0, 25.0, -40.0, 90.0] {
             let turned = image::DynamicImage::ImageRgb8(degrade::rotate(&page, degrees)).to_luma8();
             let measured = skews(&turned);
@@ -216,9 +214,7 @@ mod tests {
     }
 
     fn sample_page() -> GrayImage {
-        let page = Passport::sample()
-            .page(None)
-            .expect("the OCR-B typeface");
+        let page = Passport::sample().page(None).expect("the OCR-B typeface");
         image::DynamicImage::ImageRgb8(page).to_luma8()
     }
 

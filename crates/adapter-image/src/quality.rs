@@ -264,9 +264,7 @@ mod tests {
     use image::RgbImage;
 
     fn page() -> RgbImage {
-        Passport::sample()
-            .page(None)
-            .expect("the OCR-B typeface")
+        Passport::sample().page(None).expect("the OCR-B typeface")
     }
 
     fn judged(img: &RgbImage) -> Vec<QualityIssue> {

@@ -24,9 +24,7 @@ const FACES: Wanted = Wanted {
 };
 
 fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
-    passport
-        .page(portrait)
-        .expect("the OCR-B typeface")
+    passport.page(portrait).expect("the OCR-B typeface")
 }
 
 fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {

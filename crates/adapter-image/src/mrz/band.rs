@@ -184,9 +184,7 @@ mod tests {
 
     #[test]
     fn the_zone_is_the_busiest_band_of_a_page_on_a_table() {
-        let page = Passport::sample()
-            .page(None)
-            .expect("the OCR-B typeface");
+        let page = Passport::sample().page(None).expect("the OCR-B typeface");
         let page = DynamicImage::ImageRgb8(page).into_luma8();
         // The page on a dark table, 300 px of it around.
         let mut photo = GrayImage::from_pixel(page.width() + 600, page.height() + 600, Luma([60]));
