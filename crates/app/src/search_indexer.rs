@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use adapter_db::{Database, INDEX_BATCH};
+use domain::error::Report;
 
 /// How often an idle indexer looks for new profiles.
 const POLL: Duration = Duration::from_secs(1);
@@ -25,11 +26,11 @@ pub fn start(db: Database) {
                     Ok(true) => continue,
                     Ok(false) => {}
                     Err(e) => {
-                        tracing::warn!(error = %e, "merging the search index failed; tried again")
+                        tracing::warn!(error = %Report(&e), "merging the search index failed; tried again")
                     }
                 },
                 Err(e) => {
-                    tracing::warn!(error = %e, "indexing profiles for search failed; tried again")
+                    tracing::warn!(error = %Report(&e), "indexing profiles for search failed; tried again")
                 }
             }
             actix_web::rt::time::sleep(POLL).await;

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use domain::error::Report;
 use domain::services::{DocumentService, RetentionService};
 
 const EVERY: Duration = Duration::from_secs(60 * 60);
@@ -30,7 +31,7 @@ async fn erase_due(retention: &RetentionService) {
             profiles_skipped = report.profiles_skipped,
             "retention checked"
         ),
-        Err(e) => tracing::warn!(error = %e, "retention failed; retried in an hour"),
+        Err(e) => tracing::warn!(error = %Report(&e), "retention failed; retried in an hour"),
     }
 }
 
@@ -42,6 +43,6 @@ async fn sweep_files(documents: &DocumentService) {
             "file sweep removed leftovers"
         ),
         Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "file sweep failed; retried in an hour"),
+        Err(e) => tracing::warn!(error = %Report(&e), "file sweep failed; retried in an hour"),
     }
 }

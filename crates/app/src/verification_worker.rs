@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use domain::DomainError;
+use domain::error::Report;
 use domain::services::VerificationService;
 
 /// How often an idle worker looks for a job.
@@ -31,7 +32,9 @@ pub fn start(service: VerificationService, workers: usize) {
                     // Erased meanwhile (nothing is left to verify, nor to retry), or
                     // completed by the worker that took up this one's lapsed claim.
                     Err(DomainError::NotFound(_)) => continue,
-                    Err(e) => tracing::warn!(error = %e, "a verification failed; it runs again"),
+                    Err(e) => {
+                        tracing::warn!(error = %Report(&e), "a verification failed; it runs again")
+                    }
                 }
                 actix_web::rt::time::sleep(POLL).await;
             }

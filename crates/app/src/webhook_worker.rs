@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use domain::error::Report;
 use domain::ids::DeliveryId;
 use domain::ports::WebhookSender;
 use domain::services::WebhookService;
@@ -41,7 +42,7 @@ impl Worker {
     pub async fn stop(self) {
         let _ = self.stop.send(true);
         if let Err(e) = self.task.await {
-            tracing::error!(error = %e, "the webhook worker ended abnormally");
+            tracing::error!(error = %Report(&e), "the webhook worker ended abnormally");
         }
     }
 }
@@ -73,14 +74,14 @@ async fn run(
                                 }
                                 // The claim lapses and the delivery is attempted again.
                                 Err(e) => tracing::warn!(
-                                    %delivery_id, error = %e, "could not record a webhook attempt"
+                                    %delivery_id, error = %Report(&e), "could not record a webhook attempt"
                                 ),
                             }
                         });
                         in_flight.insert(task.id(), id);
                     }
                 }
-                Err(e) => tracing::warn!(error = %e, "could not claim webhook deliveries"),
+                Err(e) => tracing::warn!(error = %Report(&e), "could not claim webhook deliveries"),
             }
         }
         tokio::select! {
@@ -99,7 +100,7 @@ async fn run(
         let unfinished: Vec<DeliveryId> = in_flight.into_values().collect();
         if let Err(e) = service.release(&unfinished).await {
             // Their claims lapse on their own within the lease.
-            tracing::warn!(error = %e, "could not give back unfinished webhook deliveries");
+            tracing::warn!(error = %Report(&e), "could not give back unfinished webhook deliveries");
         }
     }
 }
@@ -112,7 +113,7 @@ fn forget(
     let id = match done {
         Ok((id, ())) => id,
         Err(e) => {
-            tracing::error!(error = %e, "a webhook attempt panicked");
+            tracing::error!(error = %Report(&e), "a webhook attempt panicked");
             e.id()
         }
     };
