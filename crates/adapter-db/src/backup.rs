@@ -92,14 +92,12 @@ impl Database {
             Backend::Postgres(url) => {
                 let version = self.read(schema_version).await?;
                 run_tool(
-                    Command::new("pg_dump")
+                    postgres_tool("pg_dump", url)
                         .arg("--format=custom")
                         .arg("--no-owner")
                         .arg("--no-privileges")
                         .arg("--file")
-                        .arg(&to)
-                        .arg("--dbname")
-                        .arg(url),
+                        .arg(&to),
                     "pg_dump",
                     &self.backend,
                 )?;
@@ -143,13 +141,11 @@ pub fn restore(url: &str, from: &Path) -> Result<(), BackupError> {
                 })
         }
         Backend::Postgres(url) => run_tool(
-            Command::new("pg_restore")
+            postgres_tool("pg_restore", url)
                 .arg("--exit-on-error")
                 .arg("--single-transaction")
                 .arg("--no-owner")
                 .arg("--no-privileges")
-                .arg("--dbname")
-                .arg(url)
                 .arg(from),
             "pg_restore",
             &backend,
@@ -190,6 +186,51 @@ fn ensure_empty(backend: &Backend) -> Result<(), BackupError> {
 
 /// Runs a PostgreSQL tool; its own error text says what went wrong (it names no value
 /// of the database, and the URL's password is not part of what we report).
+/// `program` (a PostgreSQL tool) for the database at `url`, its password (in the URL's
+/// user part or its `password` parameter) given in `PGPASSWORD` rather than on the
+/// command line, where `ps` shows it to every user of the machine.
+fn postgres_tool(program: &str, url: &str) -> Command {
+    let (url, password) = without_password(url);
+    let mut command = Command::new(program);
+    command.arg("--dbname").arg(url);
+    if let Some(password) = password {
+        command.env("PGPASSWORD", password);
+    }
+    command
+}
+
+/// `url` without its password, and the password. A URL that does not parse is kept as
+/// it is: the tool says what is wrong with it.
+fn without_password(url: &str) -> (String, Option<String>) {
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return (url.to_string(), None);
+    };
+    let in_user_part = parsed.password().map(|p| {
+        percent_encoding::percent_decode_str(p)
+            .decode_utf8_lossy()
+            .into_owned()
+    });
+    let in_query = parsed
+        .query_pairs()
+        .find(|(key, _)| key == "password")
+        .map(|(_, value)| value.into_owned());
+    if in_query.is_some() {
+        let others: Vec<(String, String)> = parsed
+            .query_pairs()
+            .filter(|(key, _)| key != "password")
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        if others.is_empty() {
+            parsed.set_query(None);
+        } else {
+            parsed.query_pairs_mut().clear().extend_pairs(others);
+        }
+    }
+    // Only a URL with a host can hold a password; one without has none to take out.
+    let _ = parsed.set_password(None);
+    (parsed.to_string(), in_query.or(in_user_part))
+}
+
 fn run_tool(
     command: &mut Command,
     tool: &'static str,
@@ -213,4 +254,40 @@ fn run_tool(
         output.status,
         String::from_utf8_lossy(&output.stderr).trim()
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_reaches_the_tools_in_their_environment_never_their_arguments() {
+        let (url, password) = without_password("postgres://idv:s%40cr%2Bt@db:5432/idv");
+        assert_eq!(url, "postgres://idv@db:5432/idv");
+        assert_eq!(password.as_deref(), Some("s@cr+t"));
+        let (url, password) =
+            without_password("postgresql://idv@db/idv?sslmode=require&password=hunter2");
+        assert_eq!(url, "postgresql://idv@db/idv?sslmode=require");
+        assert_eq!(password.as_deref(), Some("hunter2"));
+        let (url, password) = without_password("postgres://postgres@127.0.0.1:5432/idv");
+        assert_eq!(url, "postgres://postgres@127.0.0.1:5432/idv");
+        assert_eq!(password, None);
+
+        let command = postgres_tool("pg_dump", "postgres://idv:hunter2@db/idv?password=x");
+        let arguments: Vec<String> = command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            arguments
+                .iter()
+                .all(|a| !a.contains("hunter2") && !a.contains("=x")),
+            "{arguments:?}"
+        );
+        let environment: Vec<(String, String)> = command
+            .get_envs()
+            .filter_map(|(k, v)| Some((k.to_str()?.to_string(), v?.to_str()?.to_string())))
+            .collect();
+        assert_eq!(environment, [("PGPASSWORD".to_string(), "x".to_string())]);
+    }
 }
