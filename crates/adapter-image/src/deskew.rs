@@ -78,9 +78,7 @@ pub fn skews(gray: &GrayImage) -> Vec<f32> {
             .map(|(angle, _)| angle)
     };
     let refined = |coarse: f32| {
-        let steps = (COARSE_STEP / FINE_STEP) as i32;
-        let fine = (-steps..=steps).map(|step| coarse + step as f32 * FINE_STEP);
-        let fine = best_of(&mut fine.map(|angle| (angle, score(angle)))).unwrap_or(coarse);
+        let fine = profile.best_near(coarse, COARSE_STEP);
         if fine > 90.0 {
             fine - 180.0
         } else if fine <= -90.0 {
@@ -136,15 +134,7 @@ pub fn turn_back(
 /// degrees either way, to a [`FINE_STEP`]: a zone's lines on a page photographed at a
 /// slant are not parallel to the page's other lines, and are measured on their own band.
 pub fn residual_skew(gray: &GrayImage) -> f32 {
-    let Some(profile) = Profile::of(gray) else {
-        return 0.0;
-    };
-    let steps = (RESIDUAL_REACH / FINE_STEP) as i32;
-    (-steps..=steps)
-        .map(|step| step as f32 * FINE_STEP)
-        .map(|angle| (angle, profile.score(angle)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(0.0, |(angle, _)| angle)
+    Profile::of(gray).map_or(0.0, |profile| profile.best_near(0.0, RESIDUAL_REACH))
 }
 
 /// The ink of an image, for scoring turns: turned back by the right angle, its pixels
@@ -169,6 +159,16 @@ impl Profile {
             .collect();
         let diagonal = (dark.width() + dark.height()) as usize;
         (!points.is_empty()).then_some(Self { points, diagonal })
+    }
+
+    /// The best-scoring angle within `reach` degrees of `centre`, a [`FINE_STEP`] apart.
+    fn best_near(&self, centre: f32, reach: f32) -> f32 {
+        let steps = (reach / FINE_STEP) as i32;
+        (-steps..=steps)
+            .map(|step| centre + step as f32 * FINE_STEP)
+            .map(|angle| (angle, self.score(angle)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(centre, |(angle, _)| angle)
     }
 
     /// How well the ink, turned back by `angle` degrees, piles up in rows.
