@@ -272,6 +272,11 @@ mod tests {
         let (url, password) = without_password("postgres://postgres@127.0.0.1:5432/idv");
         assert_eq!(url, "postgres://postgres@127.0.0.1:5432/idv");
         assert_eq!(password, None);
+        // A URL that does not parse is left for the tool to refuse.
+        assert_eq!(
+            without_password("not a url"),
+            ("not a url".to_string(), None)
+        );
 
         let command = postgres_tool("pg_dump", "postgres://idv:hunter2@db/idv?password=x");
         let arguments: Vec<String> = command
