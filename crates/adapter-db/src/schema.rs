@@ -223,6 +223,7 @@ diesel::table! {
         created_at -> BigInt,
         role -> Text,
         sealed_totp -> Nullable<Text>,
+        totp_spent_step -> Nullable<BigInt>,
     }
 }
 

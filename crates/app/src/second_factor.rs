@@ -43,11 +43,9 @@ impl OneTimeCodes for Totp {
         TotpSecret::new(Secret::from(bytes).to_base32())
     }
 
-    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> bool {
-        let Ok(at) = u64::try_from(now.unix_timestamp()) else {
-            return false;
-        };
-        Self::of(secret, "user").is_some_and(|totp| totp.check(code, at).is_some())
+    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> Option<u64> {
+        let at = u64::try_from(now.unix_timestamp()).ok()?;
+        Self::of(secret, "user")?.check(code, at)
     }
 
     fn uri(&self, secret: &TotpSecret, account: &str) -> String {
@@ -71,10 +69,13 @@ mod tests {
             let seconds = u64::try_from(t.unix_timestamp()).expect("after 1970");
             totp.generate(seconds).to_string()
         };
-        assert!(codes.verify(&secret, &at(now), now));
-        assert!(codes.verify(&secret, &at(now - time::Duration::seconds(30)), now));
-        assert!(!codes.verify(&secret, &at(now - time::Duration::minutes(5)), now));
-        assert!(!codes.verify(&secret, "not a code", now));
+        let step = 1_795_000_000 / 30;
+        assert_eq!(codes.verify(&secret, &at(now), now), Some(step));
+        let earlier = now - time::Duration::seconds(30);
+        assert_eq!(codes.verify(&secret, &at(earlier), now), Some(step - 1));
+        let stale = now - time::Duration::minutes(5);
+        assert_eq!(codes.verify(&secret, &at(stale), now), None);
+        assert_eq!(codes.verify(&secret, "not a code", now), None);
         let uri = codes.uri(&secret, "a@example.com");
         assert!(
             uri.starts_with("otpauth://totp/idv:a%40example.com?"),

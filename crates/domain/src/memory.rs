@@ -15,7 +15,7 @@ use time::macros::datetime;
 use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::event::Event;
-use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, WebhookId};
+use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, UserId, WebhookId};
 use crate::merchant::{ApiKey, ApiKeyId, Merchant, MerchantId, MerchantSettings, RetentionDays};
 use crate::note::Note;
 use crate::outbox::{Entry, Outbox, Subscription};
@@ -82,8 +82,8 @@ impl PasswordHasher for PlainHasher {
     }
 }
 
-/// One-time codes that are the secret's text reversed, whatever the time; every new
-/// secret is `654321`.
+/// One-time codes that are the secret's text reversed, whatever the time (of the 30 s
+/// step `now` is in); every new secret is `654321`.
 #[derive(Debug, Default)]
 pub struct ReversedCodes;
 
@@ -91,8 +91,11 @@ impl OneTimeCodes for ReversedCodes {
     fn new_secret(&self) -> TotpSecret {
         TotpSecret::new("654321")
     }
-    fn verify(&self, secret: &TotpSecret, code: &str, _: OffsetDateTime) -> bool {
-        code == secret.expose().chars().rev().collect::<String>()
+    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> Option<u64> {
+        let reversed: String = secret.expose().chars().rev().collect();
+        (code == reversed)
+            .then(|| u64::try_from(now.unix_timestamp() / 30).ok())
+            .flatten()
     }
     fn uri(&self, _: &TotpSecret, account: &str) -> String {
         format!("otpauth://totp/{account}")
@@ -1061,6 +1064,8 @@ impl crate::ports::DocumentStore for MemoryFiles {
 #[derive(Debug, Default)]
 pub struct MemoryUsers {
     users: Mutex<Vec<User>>,
+    /// The latest one-time code step each user spent.
+    spent: Mutex<HashMap<UserId, u64>>,
     /// Where the keys users make are kept.
     pub merchants: Arc<MemoryMerchants>,
 }
@@ -1070,6 +1075,7 @@ impl MemoryUsers {
     pub fn new(merchants: Arc<MemoryMerchants>) -> Self {
         Self {
             users: Mutex::default(),
+            spent: Mutex::default(),
             merchants,
         }
     }
@@ -1123,7 +1129,21 @@ impl UserRepository for MemoryUsers {
     }
 
     async fn set_totp(&self, email: &Email, secret: Option<&TotpSecret>) -> StoreResult<()> {
-        self.with_user(email, |u| u.totp = secret.cloned())
+        let id = self.with_user(email, |u| {
+            u.totp = secret.cloned();
+            u.id.clone()
+        })?;
+        self.spent.lock().expect("lock").remove(&id);
+        Ok(())
+    }
+
+    async fn spend_code(&self, user: &UserId, step: u64) -> StoreResult<bool> {
+        let mut spent = self.spent.lock().expect("lock");
+        if spent.get(user).is_some_and(|last| *last >= step) {
+            return Ok(false);
+        }
+        spent.insert(user.clone(), step);
+        Ok(true)
     }
 }
 

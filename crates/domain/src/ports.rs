@@ -7,7 +7,7 @@ use crate::audit::AuditEntry;
 use crate::document::Document;
 use crate::error::Cause;
 use crate::event::Event;
-use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, WebhookId};
+use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, TemplateId, UserId, WebhookId};
 use crate::merchant::{
     ApiKey, ApiKeyId, IpNet, Merchant, MerchantId, MerchantSettings, RetentionDays,
 };
@@ -450,6 +450,11 @@ pub trait UserRepository: Send + Sync {
     /// Sets (or with `None` removes) the user's second factor; `Missing` when no user has
     /// this e-mail. Stores may seal the secret.
     async fn set_totp(&self, email: &Email, secret: Option<&TotpSecret>) -> StoreResult<()>;
+    /// Spends the user's one-time code of time step `step`: true the first time, false
+    /// when a code of this step or a later one was spent already, so that a code signs in
+    /// once (RFC 6238, section 5.2), even when two sign-ins race with it. Setting a new
+    /// second factor forgets the spent steps.
+    async fn spend_code(&self, user: &UserId, step: u64) -> StoreResult<bool>;
 }
 
 /// The audit trail of a merchant's own people (contract §16). Entries are never edited.
@@ -582,9 +587,9 @@ pub trait PasswordHasher: Send + Sync {
 pub trait OneTimeCodes: Send + Sync {
     /// A new random secret.
     fn new_secret(&self) -> TotpSecret;
-    /// Whether `code` is the secret's code at `now` (one 30 s step either side is
-    /// accepted, for clocks that drift).
-    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> bool;
+    /// The time step of `code` when it is the secret's code at `now` (one 30 s step
+    /// either side is accepted, for clocks that drift); `None` when it is not.
+    fn verify(&self, secret: &TotpSecret, code: &str, now: OffsetDateTime) -> Option<u64>;
     /// The `otpauth://` address an authenticator app reads, for `account`.
     fn uri(&self, secret: &TotpSecret, account: &str) -> String;
 }

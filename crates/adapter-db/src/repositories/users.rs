@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
+use domain::ids::UserId;
 use domain::merchant::{ApiKeyId, MerchantId};
 use domain::ports::{StoreError, StoreResult, UserRepository};
 use domain::profile::Email;
@@ -143,9 +144,32 @@ impl UserRepository for Database {
                 .transpose()
                 .map_err(|e| Failure::Store(e.into()))?;
             diesel::update(merchant_users::table.find(&id))
-                .set(merchant_users::sealed_totp.eq(sealed))
+                .set((
+                    merchant_users::sealed_totp.eq(sealed),
+                    merchant_users::totp_spent_step.eq(None::<i64>),
+                ))
                 .execute(conn)?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn spend_code(&self, user: &UserId, step: u64) -> StoreResult<bool> {
+        let id = user.to_string();
+        // Steps are seconds since 1970 over 30: far inside i64.
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        // One conditional update: of two sign-ins racing with one code, one changes the row.
+        self.write(move |conn| {
+            let spent = diesel::update(
+                merchant_users::table.find(&id).filter(
+                    merchant_users::totp_spent_step
+                        .is_null()
+                        .or(merchant_users::totp_spent_step.lt(step)),
+                ),
+            )
+            .set(merchant_users::totp_spent_step.eq(step))
+            .execute(conn)?;
+            Ok(spent == 1)
         })
         .await
     }

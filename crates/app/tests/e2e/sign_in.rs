@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use crate::Scenario;
 use crate::dashboard::{
     FORM, admin_of, csrf_of, login_body, login_form, page, reviewer, set_cookie, signed_in,
+    user_cmd,
 };
 use crate::support::{Backend, Env, Reply};
 
@@ -28,6 +29,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "admins_read_the_audit_trail_in_the_dashboard_and_reviewers_are_refused",
         audit_page,
+    ),
+    (
+        "a_one_time_code_signs_in_once_and_wrong_codes_from_many_addresses_lock_the_user",
+        one_time_codes,
     ),
 ];
 
@@ -260,4 +265,81 @@ fn audit_page(backend: Backend) {
     // Strangers are sent to sign in.
     let stranger = env.client().send("GET", "/dashboard/audit", &[], b"");
     assert_eq!(stranger.status, 303);
+}
+
+/// The code of a base32 TOTP secret `steps` 30-second steps from now, as an
+/// authenticator app shows it (the server takes one step either side).
+fn code_of(secret: &str, steps: u64) -> String {
+    let totp = totp_rs::Builder::new()
+        .with_algorithm(totp_rs::Algorithm::SHA1)
+        .with_digits(6)
+        .with_step_duration(30)
+        .with_secret(totp_rs::Secret::try_from_base32(secret).expect("base32"))
+        .with_account_name("rev@example.com")
+        .build()
+        .expect("a TOTP");
+    let now = u64::try_from(crate::support::client::unix_now()).expect("after 1970");
+    totp.generate(now + 30 * steps).to_string()
+}
+
+fn one_time_codes(backend: Backend) {
+    // The addresses come from X-Forwarded-For, through a trusted proxy on loopback; the
+    // address budget is off, so that only the second factor's own rules stand in the way.
+    let env = Env::start_with(
+        backend,
+        &[
+            ("IDV_SIGN_IN_LIMIT", "0"),
+            ("IDV_TRUSTED_PROXIES", "127.0.0.0/8"),
+        ],
+    );
+    let password = reviewer(&env, "rev@example.com");
+    let (ok, out, err) = user_cmd(
+        &env.server,
+        &["totp", "--email", "rev@example.com", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let printed: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let secret = printed["secret"].as_str().expect("the secret").to_owned();
+    let post = |code: &str, address: &str| {
+        let (cookie, token) = login_form(&env);
+        let body = format!(
+            "{}&totp={code}",
+            login_body("rev@example.com", password, &token)
+        );
+        env.client().send(
+            "POST",
+            "/dashboard/login",
+            &[FORM, ("Cookie", &cookie), ("X-Forwarded-For", address)],
+            body.as_bytes(),
+        )
+    };
+
+    // A code signs in once: replayed at once, from anywhere, it is refused. (The code of
+    // a step that ends between the two posts would be refused as well: it is spent.)
+    let code = code_of(&secret, 0);
+    let first = post(&code, "198.51.100.1");
+    assert_eq!(first.status, 303, "{}", first.text());
+    for address in ["198.51.100.1", "198.51.100.2"] {
+        let replayed = post(&code, address);
+        assert_eq!(replayed.status, 401, "{address}: {}", replayed.text());
+        assert!(set_cookie(&replayed, "idv_session").is_none());
+    }
+
+    // Wrong codes with the right password, one from each of five new addresses: no
+    // address reaches its own lock-out, but the user's second factor is locked, so even
+    // the right code of the next step (never spent) is refused from a sixth address.
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for n in 10..15 {
+        let guess = post(wrong, &format!("203.0.113.{n}"));
+        assert_eq!(guess.status, 401, "{}", guess.text());
+    }
+    let fresh = code_of(&secret, 1);
+    let locked = post(&fresh, "203.0.113.20");
+    assert!(
+        set_cookie(&locked, "idv_session").is_none(),
+        "signed in after five wrong codes: {}",
+        locked.status
+    );
+    assert_ne!(locked.status, 303, "{}", locked.text());
 }

@@ -1445,6 +1445,29 @@ async fn users_and_their_keys(p: Ports) {
     let stored = found.and_then(|u| u.totp).expect("a second factor");
     assert_eq!(stored.expose(), secret.expose());
 
+    // A code's step is spent once; an earlier step after a later one is stale; another
+    // user's steps are their own; a new second factor starts afresh.
+    let spend = |user: &User, step: u64| {
+        let users = p.users.clone();
+        let id = user.id.clone();
+        async move { users.spend_code(&id, step).await.expect("spent") }
+    };
+    let other = user(&m, "u3", "other@example.com", Role::Reviewer);
+    p.users.insert(&other).await.expect("stored");
+    assert!(spend(&admin, 100).await, "a first code");
+    assert!(!spend(&admin, 100).await, "the same code again");
+    assert!(!spend(&admin, 99).await, "an older code after a newer one");
+    assert!(spend(&other, 100).await, "another user's code");
+    assert!(spend(&admin, 101).await, "the next step");
+    p.users
+        .set_totp(&admin.email, Some(&secret))
+        .await
+        .expect("set again");
+    assert!(
+        spend(&admin, 101).await,
+        "a new second factor forgets spent steps"
+    );
+
     let disabled = p
         .users
         .set_enabled(&admin.email, false)

@@ -11,7 +11,7 @@ use crate::ports::{
 use crate::profile::Email;
 use crate::services::{AuditTrail, Initiator};
 use crate::session::{LOCK_WINDOW, Session, SessionToken, TOUCH_EVERY, locked_until};
-use crate::user::{Password, User};
+use crate::user::{Password, TotpSecret, User};
 
 /// Random bytes in a session token and in a CSRF token.
 const TOKEN_BYTES: usize = 32;
@@ -177,11 +177,48 @@ impl SignInService {
                 _ => Ok(false),
             };
         };
-        let code_ok = user
-            .totp
-            .as_ref()
-            .is_none_or(|secret| p.codes.verify(secret, typed.code.trim(), now));
-        Ok(p.hasher.verify(&password, &user.password_hash).await? && code_ok && user.enabled)
+        if !(p.hasher.verify(&password, &user.password_hash).await? && user.enabled) {
+            return Ok(false);
+        }
+        match &user.totp {
+            None => Ok(true),
+            Some(secret) => {
+                self.code_accepted(user, secret, typed.code.trim(), now)
+                    .await
+            }
+        }
+    }
+
+    /// Whether `code` is a fresh one-time code of `user`, whose password was right. Wrong
+    /// codes are counted for the user wherever they come from (five in 15 minutes lock the
+    /// second factor), so that a stranger who has the password cannot spread guesses over
+    /// many addresses; a right code is spent, so that it signs in once.
+    async fn code_accepted(
+        &self,
+        user: &User,
+        secret: &TotpSecret,
+        code: &str,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        let p = &self.ports;
+        let guess = p.ids.next_id();
+        let keys = [format!("code:{}", user.id)];
+        let earlier = p
+            .sessions
+            .begin_attempt(&guess, &keys, now, now - LOCK_WINDOW)
+            .await?;
+        if earlier.iter().any(|at| locked_until(at, now).is_some()) {
+            p.sessions.withdraw_attempt(&guess).await?;
+            return Ok(false);
+        }
+        let fresh = match p.codes.verify(secret, code, now) {
+            Some(step) => p.users.spend_code(&user.id, step).await?,
+            None => false,
+        };
+        if fresh {
+            p.sessions.withdraw_attempt(&guess).await?;
+        }
+        Ok(fresh)
     }
 
     /// The live session of `token` (its user still enabled, used within 12 h, begun
@@ -385,6 +422,41 @@ mod tests {
             f.service
                 .sign_in(typed(PASSWORD, " 123456 ", "198.51.100.1")),
         );
+        assert!(matches!(right, Ok(SignIn::Signed(..))), "{right:?}");
+        let again = block_on(f.service.sign_in(typed(PASSWORD, "123456", "198.51.100.2")));
+        assert!(
+            matches!(again, Ok(SignIn::Refused)),
+            "a code signs in once, wherever it comes from: {again:?}"
+        );
+    }
+
+    #[test]
+    fn wrong_codes_are_counted_for_the_user_whatever_their_address() {
+        let f = fixture();
+        let email = Email::parse("rev@example.com").expect("valid");
+        block_on(f.users.set_totp(&email, Some(&TotpSecret::new("654321")))).expect("set");
+        // Five addresses, one wrong code each: no address reaches its own limit.
+        for n in 1..=5 {
+            let address = format!("198.51.100.{n}");
+            let wrong = block_on(f.service.sign_in(typed(PASSWORD, "000000", &address)));
+            assert!(matches!(wrong, Ok(SignIn::Refused)), "{wrong:?}");
+        }
+        // The second factor is locked for the user: the right code from a sixth address
+        // is not even looked at.
+        let right = block_on(f.service.sign_in(typed(PASSWORD, "123456", "198.51.100.6")));
+        assert!(matches!(right, Ok(SignIn::Refused)), "{right:?}");
+        // Wrong passwords never reach the code, so they do not lock it.
+        let g = fixture();
+        block_on(g.users.set_totp(&email, Some(&TotpSecret::new("654321")))).expect("set");
+        for n in 1..=5 {
+            let address = format!("198.51.100.{n}");
+            let out = block_on(
+                g.service
+                    .sign_in(typed("wrong password!", "000000", &address)),
+            );
+            assert!(matches!(out, Ok(SignIn::Refused)), "{out:?}");
+        }
+        let right = block_on(g.service.sign_in(typed(PASSWORD, "123456", "198.51.100.6")));
         assert!(matches!(right, Ok(SignIn::Signed(..))), "{right:?}");
     }
 

@@ -1,0 +1,1 @@
+ALTER TABLE merchant_users DROP COLUMN totp_spent_step;
