@@ -602,6 +602,7 @@ impl ProfileRepository for Database {
                 let file_ids = file_ids_of_profile(conn, &id)?;
                 forget_files_of_profile(conn, &id)?;
                 crate::repositories::verifications::forget_profile(conn, &id)?;
+                crate::repositories::webhooks::forget_deliveries_of_profile(conn, &id)?;
                 // Foreign keys cascade too; deleting explicitly keeps the order obvious and
                 // does not depend on SQLite's foreign_keys pragma.
                 diesel::delete(events::table.filter(events::profile_id.eq(&id))).execute(conn)?;

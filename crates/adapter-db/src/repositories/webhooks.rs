@@ -21,7 +21,7 @@ use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
 use crate::repositories::paging::{newest_first, paged};
-use crate::schema::{webhook_deliveries, webhooks};
+use crate::schema::{events, webhook_deliveries, webhooks};
 use crate::sealing::vault::Vault;
 use crate::timestamps::{from_db, to_db};
 
@@ -39,6 +39,22 @@ struct WebhookRow {
     previous_until: Option<i64>,
     created_at: i64,
     updated_at: i64,
+}
+
+/// Removes the deliveries of a profile's events, delivered or not: their sealed messages
+/// carry the profile's e-mail, mobile and quiz address, which must go with it.
+pub(crate) fn forget_deliveries_of_profile(
+    conn: &mut AnyConnection,
+    profile: &str,
+) -> Result<(), Failure> {
+    let of_profile = events::table
+        .filter(events::profile_id.eq(profile))
+        .select(events::id);
+    diesel::delete(
+        webhook_deliveries::table.filter(webhook_deliveries::event_id.eq_any(of_profile)),
+    )
+    .execute(conn)?;
+    Ok(())
 }
 
 /// What a secret is sealed under: bound to its endpoint and its role, so a sealed value

@@ -53,6 +53,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "special_purpose_addresses_are_refused_even_where_private_ones_are_allowed",
         special_purpose_addresses,
     ),
+    (
+        "deleting_a_profile_deletes_the_deliveries_of_its_events",
+        deleted_profiles_deliveries,
+    ),
 ];
 
 pub const ALLOW_PRIVATE: (&str, &str) = ("IDV_WEBHOOK_ALLOW_PRIVATE", "1");
@@ -243,6 +247,8 @@ fn private_addresses(backend: Backend) {
         "https://localhost/hook",
         "https://10.0.0.1/hook",
         "https://[::1]/hook",
+        // IPv4-translated (SIIT): it carries 10.0.0.1.
+        "https://[::ffff:0:a00:1]/hook",
         "https://127.0.0.1:8443/hook",
         "https://169.254.169.254/latest",
         "https://user:secret@hooks.example.com/",
@@ -806,5 +812,46 @@ fn special_purpose_addresses(backend: Backend) {
     assert_eq!(
         listed.assert_status(200)["webhooks"][0]["url"],
         receiver.url().as_str()
+    );
+}
+
+/// The deliveries of `webhook_id` once there are `count` of them, succeeded.
+fn delivered(env: &Env, webhook_id: &str, receiver: &Receiver, count: usize) -> Vec<Value> {
+    receiver.wait_until(WAIT, |r| r.len() >= count);
+    let mut log = deliveries(env, webhook_id);
+    for _ in 0..100 {
+        if log.len() == count && log.iter().all(|d| d["status"] == "succeeded") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        log = deliveries(env, webhook_id);
+    }
+    assert_eq!(log.len(), count, "{log:?}");
+    log
+}
+
+fn deleted_profiles_deliveries(backend: Backend) {
+    let (env, receiver) = env_with_receiver(backend);
+    let (id, _) = register(&env, &receiver.url(), Some(&["profile_created"]));
+    create_profile(&env, 1);
+    let first = delivered(&env, &id, &receiver, 1)[0]["delivery_id"].clone();
+    create_profile(&env, 2);
+    let both = delivered(&env, &id, &receiver, 2);
+    let second = both
+        .iter()
+        .map(|d| d["delivery_id"].clone())
+        .find(|d| *d != first)
+        .expect("the second profile's delivery");
+
+    let key = json!({"email_address": "p1@example.com", "mobile_number": "4165500001"});
+    env.client().call("profile/delete", &key).assert_status(200);
+    let left: Vec<Value> = deliveries(&env, &id)
+        .iter()
+        .map(|d| d["delivery_id"].clone())
+        .collect();
+    assert_eq!(
+        left,
+        [second],
+        "the deleted profile's delivery went with it, the other stayed"
     );
 }
