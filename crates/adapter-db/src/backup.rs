@@ -4,6 +4,7 @@
 //! file; PostgreSQL is copied by its own tools, `pg_dump` in the custom format (one
 //! snapshot too) and `pg_restore`.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -71,9 +72,23 @@ pub enum BackupError {
 
 impl Database {
     /// Writes a consistent copy of the whole database to `to` (a file that must not
-    /// exist), taken at one instant while writers go on. Returns the newest schema
-    /// migration it holds.
+    /// exist), taken at one instant while writers go on, readable by its owner only.
+    /// Returns the newest schema migration it holds.
     pub async fn snapshot(&self, to: PathBuf) -> Result<String, BackupError> {
+        let copy = to.clone();
+        let version = self.copy_to(to).await?;
+        // SQLite and pg_dump create the copy under the umask (0644, commonly).
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+            BackupError::Tool {
+                tool: "chmod",
+                database: self.backend.describe(),
+                detail: e.to_string(),
+            }
+        })?;
+        Ok(version)
+    }
+
+    async fn copy_to(&self, to: PathBuf) -> Result<String, BackupError> {
         match &self.backend {
             Backend::Sqlite(_) => {
                 // The version is read just before the copy: migrations run only before a
@@ -184,19 +199,41 @@ fn ensure_empty(backend: &Backend) -> Result<(), BackupError> {
     }
 }
 
-/// Runs a PostgreSQL tool; its own error text says what went wrong (it names no value
-/// of the database, and the URL's password is not part of what we report).
 /// `program` (a PostgreSQL tool) for the database at `url`, its password (in the URL's
 /// user part or its `password` parameter) given in `PGPASSWORD` rather than on the
-/// command line, where `ps` shows it to every user of the machine.
+/// command line, where `ps` shows it to every user of the machine. Of this process's
+/// environment the tool gets only what finds and runs it and libpq's own settings
+/// ([`for_postgres_tools`]): never the master key or the storage's credentials.
 fn postgres_tool(program: &str, url: &str) -> Command {
     let (url, password) = without_password(url);
     let mut command = Command::new(program);
-    command.arg("--dbname").arg(url);
+    command
+        .env_clear()
+        .envs(std::env::vars_os().filter(|(name, _)| for_postgres_tools(name)))
+        .arg("--dbname")
+        .arg(url);
     if let Some(password) = password {
         command.env("PGPASSWORD", password);
     }
     command
+}
+
+/// Whether a variable of this process's environment is passed to a PostgreSQL tool:
+/// the search path, the home folder (`.pgpass`, libpq's certificates), the locale and
+/// time zone, and libpq's own `PG*` settings.
+fn for_postgres_tools(name: &std::ffi::OsStr) -> bool {
+    const PASSED: &[&str] = &[
+        "PATH",
+        "HOME",
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
+        "LC_MESSAGES",
+        "TZ",
+        "TMPDIR",
+    ];
+    PASSED.iter().any(|passed| name == *passed)
+        || name.to_str().is_some_and(|name| name.starts_with("PG"))
 }
 
 /// `url` without its password, and the password. A URL that does not parse is kept as
@@ -293,6 +330,32 @@ mod tests {
             .get_envs()
             .filter_map(|(k, v)| Some((k.to_str()?.to_string(), v?.to_str()?.to_string())))
             .collect();
-        assert_eq!(environment, [("PGPASSWORD".to_string(), "x".to_string())]);
+        assert!(
+            environment.contains(&("PGPASSWORD".to_string(), "x".to_string())),
+            "{environment:?}"
+        );
+        // Cargo gives every test process CARGO_MANIFEST_DIR: the tool is not given it.
+        assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+        assert!(
+            environment
+                .iter()
+                .all(|(k, _)| for_postgres_tools(k.as_ref())),
+            "{environment:?}"
+        );
+    }
+
+    #[test]
+    fn the_tools_get_libpqs_settings_and_none_of_the_servers() {
+        for passed in ["PATH", "HOME", "PGSSLROOTCERT", "PGSERVICEFILE", "LANG"] {
+            assert!(for_postgres_tools(passed.as_ref()), "{passed}");
+        }
+        for kept in [
+            "IDV_MASTER_KEY",
+            "AWS_SECRET_ACCESS_KEY",
+            "IDV_DATABASE_URL",
+            "CARGO_MANIFEST_DIR",
+        ] {
+            assert!(!for_postgres_tools(kept.as_ref()), "{kept}");
+        }
     }
 }

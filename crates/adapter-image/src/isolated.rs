@@ -12,11 +12,12 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use domain::verification::{ImageReport, Wanted};
 
 use crate::Analyser;
+use crate::environment;
 use crate::gate::Admitted;
 
 /// How to start the analysis of one image: a program and the arguments that make it
@@ -42,7 +43,7 @@ impl AnalysisCommand {
     /// The report on `image` from a process of its own, under the gate; `None` (logged)
     /// when the process could not be started or did not answer.
     pub fn analyse(&self, image: &[u8], wanted: Wanted) -> Option<ImageReport> {
-        let mut child = Command::new(&self.program)
+        let mut child = environment::command(&self.program)
             .args(&self.args)
             .args(flags(wanted))
             .stdin(Stdio::piped())

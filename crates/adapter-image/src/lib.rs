@@ -11,6 +11,7 @@ pub mod bounded;
 pub mod budget;
 pub mod decode;
 pub mod deskew;
+pub mod environment;
 #[cfg(feature = "face-match")]
 pub mod face_match;
 pub mod faces;

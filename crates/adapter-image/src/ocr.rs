@@ -3,13 +3,13 @@
 //! English model misreads the `<` filler, whose box gives it away).
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use image::GrayImage;
 
 use crate::bounded::{self, ChildError, Limits};
 use crate::budget::Budget;
+use crate::environment;
 
 /// The characters an MRZ is made of; tesseract is told to read nothing else.
 const MRZ_ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<";
@@ -104,7 +104,7 @@ impl Ocr {
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .map_err(|_| OcrError::Failed)?;
         let whitelist = format!("tessedit_char_whitelist={MRZ_ALPHABET}");
-        let mut command = Command::new(&self.command);
+        let mut command = environment::command(&self.command);
         command
             .args([
                 "stdin", "stdout", "-l", "eng", "--psm", "6", "-c", &whitelist, "makebox",

@@ -6,12 +6,12 @@
 //! A crash of either program ends that program, not the analysis.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use crate::bounded::{self, ChildError, Limits};
 use crate::budget::Budget;
 use crate::decode::FINE_LONG_SIDE;
+use crate::environment;
 
 /// The most pages a PDF for an ID step may have.
 pub const MAX_PAGES: u32 = 10;
@@ -65,7 +65,7 @@ impl Pdf {
             stall: STALL_LIMIT,
         };
         let info = bounded::run(
-            Command::new(&self.info).arg("-"),
+            environment::command(&self.info).arg("-"),
             bytes.to_vec(),
             limits,
             budget,
@@ -85,7 +85,7 @@ impl Pdf {
         }
         let scale = FINE_LONG_SIDE.to_string();
         let page = bounded::run(
-            Command::new(&self.render).args([
+            environment::command(&self.render).args([
                 "-f",
                 "1",
                 "-l",
@@ -126,7 +126,10 @@ mod tests {
     use image::{Rgb, RgbImage};
 
     fn poppler() -> bool {
-        let here = Command::new("pdftoppm").arg("-v").output().is_ok();
+        let here = std::process::Command::new("pdftoppm")
+            .arg("-v")
+            .output()
+            .is_ok();
         if !here {
             assert!(
                 std::env::var("IDV_TEST_REQUIRE_OCR").as_deref() != Ok("1"),

@@ -9,7 +9,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,7 +52,10 @@ pub async fn backup(to: &Path, storage: &StorageArgs) -> anyhow::Result<()> {
             to.display()
         );
     }
-    create_private_dir(to).with_context(|| format!("creating {}", to.display()))?;
+    // An empty folder that was there already keeps its mode unless it is set.
+    create_private_dir(to)
+        .and_then(|()| fs::set_permissions(to, fs::Permissions::from_mode(0o700)))
+        .with_context(|| format!("creating {}", to.display()))?;
     let to = to
         .canonicalize()
         .with_context(|| format!("resolving {}", to.display()))?;

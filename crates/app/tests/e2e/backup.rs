@@ -4,6 +4,7 @@
 //! backup holds nothing of the master key; a restore refuses a non-empty target and
 //! another key.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,12 +15,17 @@ use serde_json::json;
 
 use crate::Scenario;
 use crate::client_pages::upload;
+use crate::support::spy::{Seen, seen, spy};
 use crate::support::{Backend, Env, MASTER_KEY, Server, TestDatabase, idv, jpeg, profile, with};
 
 pub const SCENARIOS: &[Scenario] = &[(
     "backup_during_a_write_burst_restores_every_acknowledged_profile_and_file",
     during_a_burst,
 )];
+
+/// The run on PostgreSQL, of the database's tools: see [`postgres_tools_see_no_secret`].
+pub const POSTGRES_TOOLS: &str =
+    "postgres::pg_dump_and_pg_restore_get_the_password_in_their_environment_and_no_other_secret";
 
 /// What the burst was told was stored: a profile, and a document with its file.
 #[derive(Debug, Clone)]
@@ -96,6 +102,27 @@ fn every_file(dir: &Path) -> Vec<(String, Vec<u8>)> {
     found
 }
 
+/// The permission bits of `dir` and of everything under it.
+fn modes(dir: &Path) -> Vec<(String, u32)> {
+    let mode = |path: &Path| {
+        std::fs::metadata(path)
+            .expect("readable")
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let mut found = vec![(dir.display().to_string(), mode(dir))];
+    for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(modes(&path));
+        } else {
+            found.push((path.display().to_string(), mode(&path)));
+        }
+    }
+    found
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -136,6 +163,9 @@ fn during_a_burst(backend: Backend) {
     let folder = tempfile::tempdir().expect("a folder");
     let backup = folder.path().join("idv-backup");
     let backup_arg = backup.display().to_string();
+    // An empty folder made beforehand, as an operator would, open to every user.
+    std::fs::create_dir(&backup).expect("made");
+    std::fs::set_permissions(&backup, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     // The runbook: `idv backup --to DIR`, with the service's own settings.
     let out = env.server.run(&["backup", "--to", &backup_arg]);
     assert!(out.contains("backup of"), "{out}");
@@ -160,6 +190,17 @@ fn during_a_burst(backend: Backend) {
         manifest["master_key_fingerprint"].as_str().map(str::len),
         Some(16)
     );
+
+    // Only its owner reads the backup: the folder and every folder in it 0700, every
+    // file 0600.
+    for (path, mode) in modes(&backup) {
+        let private = if Path::new(&path).is_dir() {
+            0o700
+        } else {
+            0o600
+        };
+        assert_eq!(mode, private, "{path} is {mode:o}");
+    }
 
     // Nothing of the master key in the backup, in any spelling.
     let key = hex::decode(MASTER_KEY).expect("hex");
@@ -229,5 +270,75 @@ fn during_a_burst(backend: Backend) {
             "file of {} byte-identical",
             done.email
         );
+    }
+}
+
+/// `idv backup` and `idv restore` on PostgreSQL with a password in the database's URL:
+/// the tools they run find it in `PGPASSWORD`, never on their command line (where `ps`
+/// shows it to every user), and find none of the service's other secrets.
+pub fn postgres_tools_see_no_secret(backend: Backend) {
+    let env = Env::start(backend);
+    let url = env.server.db.url.clone().expect("PostgreSQL");
+    // Trust authentication takes any password: the tools still connect.
+    let password = "spy-hunter2";
+    let with_password = url.replacen("postgres@", &format!("postgres:{password}@"), 1);
+    assert_ne!(with_password, url, "{url}");
+    let spies = tempfile::tempdir().expect("a folder");
+    spy(spies.path(), "pg_dump");
+    spy(spies.path(), "pg_restore");
+    let path = format!("{}:/usr/bin:/bin", spies.path().display());
+    let storage_secret = "spy-aws-secret";
+    let folder = tempfile::tempdir().expect("a folder");
+    let backup = folder.path().join("backup");
+    let backup_arg = backup.display().to_string();
+    let out = env
+        .server
+        .idv()
+        .env("IDV_DATABASE_URL", &with_password)
+        .env("PATH", &path)
+        .env("AWS_SECRET_ACCESS_KEY", storage_secret)
+        .args(["backup", "--to", &backup_arg])
+        .output()
+        .expect("idv runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let restored = TestDatabase::create(backend);
+    let restored_url = restored.url.clone().expect("PostgreSQL");
+    let out = idv(&restored)
+        .env(
+            "IDV_DATABASE_URL",
+            restored_url.replacen("postgres@", &format!("postgres:{password}@"), 1),
+        )
+        .env("PATH", &path)
+        .env("AWS_SECRET_ACCESS_KEY", storage_secret)
+        .args(["restore", "--from", &backup_arg])
+        .output()
+        .expect("idv runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    for tool in ["pg_dump", "pg_restore"] {
+        let Seen {
+            cmdline, environ, ..
+        } = seen(spies.path(), tool);
+        assert!(cmdline.contains("--dbname"), "{cmdline}");
+        assert!(
+            !cmdline.contains(password),
+            "{tool}'s command line: {cmdline}"
+        );
+        let variables: Vec<&str> = environ.lines().collect();
+        assert!(
+            variables.contains(&format!("PGPASSWORD={password}").as_str()),
+            "{tool}: {environ}"
+        );
+        for secret in [MASTER_KEY, storage_secret] {
+            assert!(!environ.contains(secret), "{tool} was given {secret}");
+        }
     }
 }

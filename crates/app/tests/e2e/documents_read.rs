@@ -37,6 +37,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "passport_pages_photographed_turned_10_and_25_degrees_or_scanned_as_a_pdf_are_read",
         crate::photos_read::passports_photographed,
     ),
+    (
+        "the_analysis_process_and_tesseract_are_given_none_of_the_servers_secrets",
+        crate::children::analysis_sees_no_secret,
+    ),
 ];
 
 /// Whether this machine can run these scenarios: `tesseract`, poppler's `pdftoppm`, the

@@ -9,6 +9,7 @@ mod auth;
 mod backup;
 mod browser;
 mod browser_dashboard;
+mod children;
 mod client_abuse;
 mod client_pages;
 mod dashboard;
@@ -106,6 +107,12 @@ fn main() {
         Ok(())
     });
     trials.push(outage.with_ignored_flag(skip_postgres));
+    // Only PostgreSQL's backups run other programs.
+    let tools = Trial::test(backup::POSTGRES_TOOLS, || {
+        backup::postgres_tools_see_no_secret(Backend::Postgres);
+        Ok(())
+    });
+    trials.push(tools.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
     let instances: [Scenario; 6] = [
         (

@@ -17,7 +17,7 @@ use crate::verification::completed;
 
 /// A phone's photo of a document lying on a wooden-brown table, level and untilted,
 /// filling 60 % of a 3000-pixel frame, as a JPEG of 90.
-fn level() -> Shot {
+pub fn level() -> Shot {
     Shot {
         degrees: 0.0,
         keystone: 0.0,
@@ -37,7 +37,7 @@ fn level() -> Shot {
 
 /// Sends a quiz asking for `step`, uploads `photo` to it, submits, and says what the
 /// `check` of its verification came to.
-fn read(
+pub fn read(
     env: &Env,
     what: &str,
     step: &str,

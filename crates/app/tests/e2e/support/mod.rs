@@ -7,6 +7,7 @@ pub mod database;
 pub mod leaks;
 pub mod receiver;
 mod server;
+pub mod spy;
 
 pub use client::{Client, Part, Reply, jpeg, multipart, png, sign_v1};
 pub use database::{Backend, TestDatabase};
