@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{CONTENT_TYPE, FORWARDED, HeaderName};
+use actix_web::http::header::CONTENT_TYPE;
 use actix_web::middleware::Next;
 use actix_web::{App, HttpRequest, HttpResponse, web};
 use domain::ports::{Backlog, Backlogs, Clock};
@@ -125,16 +125,28 @@ async fn scrape(
         .body(export.handle.render()))
 }
 
+/// Headers by which a proxy says it relayed a request: the standard ones and those of
+/// the common proxies (nginx's `X-Real-IP`, Cloudflare's, Akamai's).
+const RELAYED: [&str; 9] = [
+    "forwarded",
+    "x-forwarded-for",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+    "x-real-ip",
+    "via",
+    "true-client-ip",
+    "x-client-ip",
+    "cf-connecting-ip",
+];
+
 /// A request from this machine that no proxy relayed. The socket's peer decides, never
 /// `X-Forwarded-For` (a trusted proxy must not make a remote client look local), and a
-/// request a proxy on this machine forwarded carries forwarding headers: it came from
-/// elsewhere.
+/// request a proxy on this machine forwarded carries one of the [`RELAYED`] headers: it
+/// came from elsewhere.
 fn is_local(req: &HttpRequest) -> bool {
     let loopback = req.peer_addr().is_some_and(|a| is_loopback(a.ip()));
-    let forwarded = [HeaderName::from_static("x-forwarded-for"), FORWARDED]
-        .iter()
-        .any(|h| req.headers().contains_key(h));
-    loopback && !forwarded
+    let relayed = RELAYED.iter().any(|h| req.headers().contains_key(*h));
+    loopback && !relayed
 }
 
 fn is_loopback(ip: IpAddr) -> bool {

@@ -42,6 +42,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "field_posts_racing_submit_are_written_before_it_or_refused",
         field_posts_race_submit,
     ),
+    (
+        "the_api_refuses_bidi_zero_width_and_blank_characters_in_names_and_stores_them_composed",
+        api_names_are_visible_and_composed,
+    ),
 ];
 
 const PAIR: (&str, &str) = ("ada@example.com", "4165550123");
@@ -317,12 +321,21 @@ fn typed_text_is_visible_and_composed(backend: Backend) {
         json!({"full_name": spoofed, "consent": true}),
     )
     .assert_error(400, &["FULL_NAME_INVALID"]);
-    post_json(
-        &env,
-        &agreement,
-        json!({"full_name": "Ada\u{200B} Lovelace", "consent": true}),
-    )
-    .assert_error(400, &["FULL_NAME_INVALID"]);
+    // Zero-width, a line separator inside the name, and names that show as nothing: a
+    // Hangul filler, the blank Braille pattern (an invisible signature).
+    for hidden in [
+        "Ada\u{200B} Lovelace",
+        "Ada\u{2028}Lovelace",
+        "\u{3164}",
+        "\u{2800}\u{2800}",
+    ] {
+        post_json(
+            &env,
+            &agreement,
+            json!({"full_name": hidden, "consent": true}),
+        )
+        .assert_error(400, &["FULL_NAME_INVALID"]);
+    }
     let address = json!({"address_line_1": "1 Main St\u{2066}", "city": "Toronto", "state": "ON", "postal": "M5V 2T6", "country": "CA"});
     post_json(&env, &format!("/quiz/{token}/fields"), address)
         .assert_error(400, &["ADDRESS_LINE_1_INVALID"]);
@@ -560,4 +573,41 @@ fn field_posts_race_submit(backend: Backend) {
             "fields written after the submission: {after:?}"
         );
     }
+}
+
+fn api_names_are_visible_and_composed(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let named = |field: &str, value: &str| {
+        let mut body = json!({
+            "email_address": PAIR.0,
+            "mobile_number": PAIR.1,
+            "first_name": "Ada",
+            "last_name": "Lovelace",
+        });
+        body[field] = json!(value);
+        client.call("profile/create", &body)
+    };
+    for (field, hidden) in [
+        ("first_name", "Ada\u{202E}ecalevoL"),
+        ("last_name", "Love\u{200D}lace"),
+        ("middle_name", "\u{3164}"),
+        ("city", "Toronto\u{2028}Ontario"),
+        ("address_line_1", "1 Main St\u{2066}"),
+    ] {
+        let code = format!("{}_INVALID", field.to_uppercase());
+        named(field, hidden).assert_error(400, &[code.as_str()]);
+    }
+    assert_eq!(
+        client.call("profile/get", &pair()).status,
+        400,
+        "nothing was created"
+    );
+    // A name typed decomposed is stored composed.
+    named("first_name", "Rene\u{301}e").assert_status(201);
+    let got = client.call("profile/get", &pair());
+    assert_eq!(
+        got.assert_status(200)["profile"]["first_name"],
+        "Ren\u{E9}e"
+    );
 }

@@ -211,6 +211,9 @@ fn sign_in(backend: Backend) {
             "ada@example.com",
             "grace@example.com",
         ),
+        // A NUL or another control character typed into the search is left out of it.
+        ("q=HOP%00PER", "grace@example.com", "ada@example.com"),
+        ("q=%00%01ada%7f", "ada@example.com", "grace@example.com"),
     ] {
         let found = page(&env, &format!("/dashboard/profiles?{query}"), &cookie).text();
         assert!(

@@ -164,8 +164,15 @@ fn counted_and_anonymous(backend: Backend) {
     // A request a proxy relayed came from elsewhere, whatever the socket's peer.
     let (status, _) = scrape(&client, &[("X-Forwarded-For", "203.0.113.5")]);
     assert_eq!(status, 404, "a relayed request is refused");
-    let (status, _) = scrape(&client, &[("Forwarded", "for=203.0.113.5")]);
-    assert_eq!(status, 404);
+    for relayed in [
+        ("Forwarded", "for=203.0.113.5"),
+        ("X-Real-IP", "203.0.113.5"),
+        ("Via", "1.1 proxy"),
+        ("X-Forwarded-Host", "idv.example"),
+    ] {
+        let (status, _) = scrape(&client, &[relayed]);
+        assert_eq!(status, 404, "{relayed:?} is relayed");
+    }
 }
 
 fn own_address(backend: Backend) {

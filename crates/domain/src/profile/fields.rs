@@ -14,10 +14,36 @@ use crate::validation::Invalid;
 
 use super::regions;
 
-/// Unicode's general category Cf: U+200B-200F, U+202A-202E, U+2060-2069, U+FEFF and the
-/// like. Nothing a person types into a name or an address needs them.
-fn is_format_character(c: char) -> bool {
-    c.general_category() == GeneralCategory::Format
+/// Whether typed text refuses `c`, a character that hides or disguises what the text
+/// says, which nothing a person types into a name or an address needs: Unicode's format
+/// characters (category Cf: bidirectional controls that make a text show in another
+/// order than it reads, zero-width characters that hide inside a name, tags), the line
+/// and paragraph separators (a line break inside a one-line field), and the blank
+/// letters that show as nothing at all (the Hangul fillers, the blank Braille pattern),
+/// of which an invisible signature is made.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    ) || matches!(
+        c,
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+    )
+}
+
+/// The [`is_invisible`] characters, as inclusive ranges in ascending order (for a
+/// schema's pattern).
+pub fn invisible_ranges() -> Vec<(char, char)> {
+    let mut ranges: Vec<(char, char)> = Vec::new();
+    for c in (char::MIN..=char::MAX).filter(|c| is_invisible(*c)) {
+        match ranges.last_mut() {
+            Some((_, end)) if u32::from(*end) + 1 == u32::from(c) => *end = c,
+            _ => ranges.push((c, c)),
+        }
+    }
+    ranges
 }
 
 /// Free text of 1 to `MAX` characters without control characters.
@@ -40,22 +66,30 @@ impl<const MAX: usize> BoundedText<MAX> {
         Ok(Self(text.to_owned()))
     }
 
-    /// As [`BoundedText::parse`], for text a client types on a public page (an
-    /// agreement's name, an address), which a reviewer later reads in a browser: without
-    /// `<` or `>`, without Unicode format characters (bidirectional controls that make a
-    /// text show in another order than it reads, zero-width characters that hide inside
-    /// a name), and normalised to NFC, so that one name typed on two keyboards is stored
-    /// the same way. The length is counted after normalising.
+    /// As [`BoundedText::parse`], for text typed by a person (a merchant's call, a
+    /// client's form): without [invisible](is_invisible) characters, and normalised to
+    /// NFC, so that one name typed on two keyboards is stored the same way. The length is
+    /// counted after normalising. (What was stored is read back with `parse`: a rule
+    /// made stricter later must not make stored profiles unreadable.)
+    pub fn parse_typed(raw: &str) -> Result<Self, Invalid> {
+        // Looked for inside the blanks trimmed around the text (the separators are
+        // blanks too): what is trimmed away is never stored.
+        if raw.trim().chars().any(is_invisible) {
+            return Err(Invalid::new(
+                "must not contain invisible characters (bidirectional controls, zero-width characters, separators, blank letters)",
+            ));
+        }
+        Self::parse(&raw.nfc().collect::<String>())
+    }
+
+    /// As [`BoundedText::parse_typed`], for text a client types on a public page (an
+    /// agreement's name, an address), which a reviewer later reads in a browser: also
+    /// without `<` or `>`.
     pub fn parse_plain(raw: &str) -> Result<Self, Invalid> {
         if raw.contains(['<', '>']) {
             return Err(Invalid::new("must be plain text, without < or >"));
         }
-        if raw.chars().any(is_format_character) {
-            return Err(Invalid::new(
-                "must not contain invisible formatting characters (bidirectional controls, zero-width characters)",
-            ));
-        }
-        Self::parse(&raw.nfc().collect::<String>())
+        Self::parse_typed(raw)
     }
 
     /// The text.
@@ -405,10 +439,43 @@ mod tests {
             "Ada\u{2060}",
             "Ada\u{200F}",
             "Ada\u{061C}",
+            "Ada\u{2028}Lovelace",
+            "Ada\u{2029}Lovelace",
+            "\u{3164}",
+            "Ada \u{2800}",
+            "\u{115F}\u{1160}",
+            "Ada\u{E0041}",
         ] {
             assert!(ShortText::parse_plain(hidden).is_err(), "{hidden:?}");
+            assert!(ShortText::parse_typed(hidden).is_err(), "{hidden:?}");
         }
         assert!(ShortText::parse_plain("Zoë Ødegård-Łukasz").is_ok());
+        assert!(ShortText::parse_typed("김민준 O'Brien").is_ok());
+        // What was stored before a rule grew stricter still reads.
+        assert!(ShortText::parse("Ada\u{2800}").is_ok());
+    }
+
+    #[test]
+    fn the_invisible_ranges_hold_exactly_the_invisible_characters() {
+        let ranges = invisible_ranges();
+        assert!(
+            ranges
+                .windows(2)
+                .all(|w| u32::from(w[0].1) + 1 < u32::from(w[1].0))
+        );
+        for c in [
+            '\u{200B}',
+            '\u{202E}',
+            '\u{2028}',
+            '\u{3164}',
+            '\u{2800}',
+            '\u{E0041}',
+        ] {
+            assert!(ranges.iter().any(|(a, b)| (*a..=*b).contains(&c)), "{c:?}");
+        }
+        for c in ['a', ' ', 'é', '김', '\u{00A0}'] {
+            assert!(!ranges.iter().any(|(a, b)| (*a..=*b).contains(&c)), "{c:?}");
+        }
     }
 
     #[test]

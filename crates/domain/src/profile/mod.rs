@@ -9,7 +9,7 @@ pub use address::Address;
 pub(crate) use address::{check_date_of_birth, check_region};
 pub use fields::{
     Amount, BoundedText, Country, DateOfBirth, Email, IpAddress, LongText, PhoneNumber, Postal,
-    ShortText, Ssn, State,
+    ShortText, Ssn, State, invisible_ranges, is_invisible,
 };
 pub use regions::countries;
 pub use status::ProfileStatus;
@@ -318,13 +318,15 @@ pub struct ProfileFilter {
 }
 
 impl ProfileFilter {
-    /// The text to look for, trimmed and in lower case; `None` when there is none.
+    /// The text to look for, trimmed and in lower case, without control characters (no
+    /// stored name, e-mail or mobile holds one, and PostgreSQL refuses a NUL in text);
+    /// `None` when there is none.
     pub fn needle(&self) -> Option<String> {
         self.text
             .as_deref()
-            .map(str::trim)
+            .map(|text| text.chars().filter(|c| !c.is_control()).collect::<String>())
+            .map(|text| text.trim().to_lowercase())
             .filter(|t| !t.is_empty())
-            .map(str::to_lowercase)
     }
 
     /// Whether `profile` is one of those looked for.
@@ -351,6 +353,19 @@ impl ProfileFilter {
 mod tests {
     use super::*;
     use time::macros::datetime;
+
+    #[test]
+    fn a_needle_is_trimmed_lower_case_and_without_controls() {
+        let needle = |text: &str| {
+            ProfileFilter {
+                text: Some(text.to_owned()),
+                status: None,
+            }
+            .needle()
+        };
+        assert_eq!(needle("  HOP\0per\u{7f} ").as_deref(), Some("hopper"));
+        assert_eq!(needle(" \0\t "), None);
+    }
 
     const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
 

@@ -104,13 +104,21 @@ impl Reach {
             return Self::Special;
         }
         // Addresses that carry an IPv4 address and reach it: IPv4-mapped and
-        // IPv4-compatible (`::ffff:a.b.c.d`, `::a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`)
-        // are that address.
+        // IPv4-compatible (`::ffff:a.b.c.d`, `::a.b.c.d`) are that address.
         if let Some(v4) = ip.to_ipv4() {
             return Self::of_v4(v4);
         }
-        if in_v6(ip, (Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, 0, 0), 96)) {
+        // NAT64 (`64:ff9b::a.b.c.d`) and IPv4-translated (`::ffff:0:a.b.c.d`, SIIT) are
+        // that address too.
+        let translated = Ipv6Addr::new(0, 0, 0, 0, 0xffff, 0, 0, 0);
+        if in_v6(ip, (Ipv6Addr::new(0x64, 0xff9b, 0, 0, 0, 0, 0, 0), 96))
+            || in_v6(ip, (translated, 96))
+        {
             return Self::of_v4(embedded(segments[6], segments[7]));
+        }
+        // The rest of `::/8` is reserved by the IETF: nothing is there.
+        if segments[0] & 0xff00 == 0 {
+            return Self::Special;
         }
         // Relays: 6to4 (`2002:AABB:CCDD::`) and Teredo (`2001:0:SSSS:SSSS:..:~CCCC:~CCCC`,
         // the server's address, then the client's inverted). A relay of anything but a
@@ -182,6 +190,9 @@ mod tests {
             "168.63.129.16",
             "::",
             "::ffff:192.0.2.1",
+            "::ffff:0:169.254.169.254",
+            "::1:a00:1",
+            "0:1::1",
             "::ffff:169.254.169.254",
             "64:ff9b::198.18.0.1",
             "64:ff9b::a9fe:a9fe",
@@ -223,6 +234,8 @@ mod tests {
             "::ffff:10.1.2.3",
             "::127.0.0.1",
             "64:ff9b::10.0.0.1",
+            "::ffff:0:a00:1",
+            "::ffff:0:127.0.0.1",
             "fd00::1",
             "fe80::1",
         ] {
@@ -247,6 +260,7 @@ mod tests {
             "2606:2800:220:1::248",
             "64:ff9b::808:808",
             "::ffff:8.8.8.8",
+            "::ffff:0:808:808",
             // 6to4 and Teredo relays of public addresses.
             "2002:808:808::1",
             "2001:0:4136:e378:8000:63bf:f7f7:f7f7",

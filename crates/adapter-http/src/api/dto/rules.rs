@@ -7,7 +7,7 @@
 
 use domain::document::DocumentStatus;
 use domain::event::Activity;
-use domain::profile::{ProfileStatus, countries};
+use domain::profile::{ProfileStatus, countries, invisible_ranges};
 use domain::template::Feature;
 use domain::verification::Reason;
 use serde_json::{Value, json};
@@ -155,10 +155,30 @@ fn described(description: &str) -> Object {
 /// Characters free text may not hold: the C0 and C1 controls and DEL.
 const CONTROLS: &str = r"\u0000-\u001f\u007f-\u009f";
 
-/// Free text, not blank, without controls; blanks around it (which the reader trims
-/// before it looks for controls) may be any.
+/// The invisible characters typed text may not hold
+/// ([`is_invisible`](domain::profile::is_invisible)), as a class's
+/// ranges: those of the Basic Multilingual Plane escaped, the others written as they
+/// are (ECMAScript's `\u` escape names one UTF-16 unit; Python's regular expressions,
+/// schemathesis' own, read a character outside the plane as one).
+fn invisible_class() -> String {
+    let one = |c: char| {
+        if u32::from(c) <= 0xFFFF {
+            format!("\\u{:04x}", u32::from(c))
+        } else {
+            c.to_string()
+        }
+    };
+    invisible_ranges()
+        .into_iter()
+        .map(|(first, last)| format!("{}-{}", one(first), one(last)))
+        .collect()
+}
+
+/// Free text, not blank, without controls nor invisible characters; blanks around it
+/// (which the reader trims before it looks inside) may be any.
 fn text_pattern() -> String {
-    anchored(&format!("[^{CONTROLS}]*[^\\s{CONTROLS}][^{CONTROLS}]*"))
+    let refused = format!("{CONTROLS}{}", invisible_class());
+    anchored(&format!("[^{refused}]*[^\\s{refused}][^{refused}]*"))
 }
 
 /// A required name: 1 to 45 characters, not blank, without control characters.

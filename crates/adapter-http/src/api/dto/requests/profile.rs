@@ -117,16 +117,16 @@ impl ProfileRequest {
     /// The profile's pair and its other fields (interface §2.2), read into `c`.
     pub(super) fn read(&self, c: &mut Check) -> Option<(ProfileKey, ProfileChanges)> {
         let key = self.key.read(c);
-        let first_name = c.required("first_name", &self.first_name, ShortText::parse);
-        let last_name = c.required("last_name", &self.last_name, ShortText::parse);
+        let first_name = c.required("first_name", &self.first_name, ShortText::parse_typed);
+        let last_name = c.required("last_name", &self.last_name, ShortText::parse_typed);
         let attributes = AttributesPatch {
             merchant_reference: c.patch(
                 "merchant_reference",
                 &self.merchant_reference,
-                LongText::parse,
+                LongText::parse_typed,
             ),
-            customer_id: c.patch("customer_id", &self.customer_id, LongText::parse),
-            middle_name: c.patch("middle_name", &self.middle_name, ShortText::parse),
+            customer_id: c.patch("customer_id", &self.customer_id, LongText::parse_typed),
+            middle_name: c.patch("middle_name", &self.middle_name, ShortText::parse_typed),
             date_of_birth: c.patch("date_of_birth", &self.date_of_birth, DateOfBirth::parse),
             home_phone_number: c.patch(
                 "home_phone_number",
@@ -134,16 +134,24 @@ impl ProfileRequest {
                 PhoneNumber::parse,
             ),
             ip_address: c.patch("ip_address", &self.ip_address, IpAddress::parse),
-            address_line_1: c.patch("address_line_1", &self.address_line_1, LongText::parse),
-            address_line_2: c.patch("address_line_2", &self.address_line_2, LongText::parse),
-            city: c.patch("city", &self.city, ShortText::parse),
+            address_line_1: c.patch(
+                "address_line_1",
+                &self.address_line_1,
+                LongText::parse_typed,
+            ),
+            address_line_2: c.patch(
+                "address_line_2",
+                &self.address_line_2,
+                LongText::parse_typed,
+            ),
+            city: c.patch("city", &self.city, ShortText::parse_typed),
             state: c.patch("state", &self.state, State::parse),
             postal: c.patch("postal", &self.postal, Postal::parse),
             country: c.patch("country", &self.country, Country::parse),
             driver_licence_id: c.patch(
                 "driver_licence_id",
                 &self.driver_licence_id,
-                LongText::parse,
+                LongText::parse_typed,
             ),
             ssn: c.patch("ssn", &self.ssn, Ssn::parse),
             amount: c.numeric_patch("amount", &self.amount, Amount::parse),
