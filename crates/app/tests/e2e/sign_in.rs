@@ -34,6 +34,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "a_one_time_code_signs_in_once_and_wrong_codes_from_many_addresses_lock_the_user",
         one_time_codes,
     ),
+    (
+        "a_sign_in_flood_from_many_addresses_leaves_the_memory_of_its_hashes_bounded",
+        flood_memory,
+    ),
 ];
 
 /// `count` sign-ins of `email` with `password` posted at once, each with its own fresh
@@ -342,4 +346,61 @@ fn one_time_codes(backend: Backend) {
         locked.status
     );
     assert_ne!(locked.status, 303, "{}", locked.text());
+}
+
+fn flood_memory(backend: Backend) {
+    // Addresses from X-Forwarded-For, through a trusted proxy on loopback.
+    let env = Env::start_with(backend, &[("IDV_TRUSTED_PROXIES", "127.0.0.0/8")]);
+    let password = reviewer(&env, "rev@example.com");
+    // 16 posters, 24 sign-ins each, every one from its own address: strangers' e-mails
+    // and the reviewer's with a wrong password, as an attack mixes them. Each is hashed
+    // (19 MiB) or refused busy.
+    let answered = std::thread::scope(|s| {
+        let posters: Vec<_> = (0..16u8)
+            .map(|poster| {
+                let env = &env;
+                s.spawn(move || {
+                    let mut statuses = Vec::new();
+                    for n in 0..24u8 {
+                        let (cookie, token) = login_form(env);
+                        let email = if n % 2 == 0 {
+                            format!("stranger{poster}x{n}@example.com")
+                        } else {
+                            "rev@example.com".to_owned()
+                        };
+                        let address = format!("198.18.{poster}.{n}");
+                        let body = login_body(&email, "not the passphrase at all", &token);
+                        let reply = env.client().send(
+                            "POST",
+                            "/dashboard/login",
+                            &[FORM, ("Cookie", &cookie), ("X-Forwarded-For", &address)],
+                            body.as_bytes(),
+                        );
+                        statuses.push(reply.status);
+                    }
+                    statuses
+                })
+            })
+            .collect();
+        posters
+            .into_iter()
+            .flat_map(|p| p.join().expect("a poster"))
+            .collect::<Vec<u16>>()
+    });
+    assert!(
+        answered.iter().all(|s| [401, 503].contains(s)),
+        "refused or busy: {answered:?}"
+    );
+    let hashed = answered.iter().filter(|s| **s == 401).count();
+    assert!(hashed >= 40, "hashed: {answered:?}");
+    // Every answer is in: no hash runs now. What the flood borrowed is bounded by the
+    // few memories hashes share (four of 19 MiB at most), whatever the flood's size.
+    let held = env.server.anonymous_memory_bytes();
+    assert!(
+        held < 100 << 20,
+        "{} MiB anonymous memory held after the flood",
+        held >> 20
+    );
+    // And the real user signs in.
+    signed_in(&env, "rev@example.com", password);
 }

@@ -114,15 +114,25 @@ impl Server {
         self.child.wait().expect("idv exits")
     }
 
-    /// SIGKILL: no shutdown code runs.
     /// The server process's peak resident memory so far (`VmHWM`), in bytes.
     pub fn peak_memory_bytes(&self) -> u64 {
+        self.memory_bytes("VmHWM")
+    }
+
+    /// The server process's resident anonymous memory now (`RssAnon`: its heaps, not
+    /// its mapped files), in bytes.
+    pub fn anonymous_memory_bytes(&self) -> u64 {
+        self.memory_bytes("RssAnon")
+    }
+
+    /// A memory figure of the server's `/proc` status, in bytes.
+    fn memory_bytes(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("the server's /proc status");
         let line = status
             .lines()
-            .find(|l| l.starts_with("VmHWM:"))
-            .expect("VmHWM listed");
+            .find(|l| l.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')))
+            .unwrap_or_else(|| panic!("{field} listed"));
         let kib: u64 = line
             .split_whitespace()
             .nth(1)
@@ -131,6 +141,7 @@ impl Server {
         kib * 1024
     }
 
+    /// SIGKILL: no shutdown code runs.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
