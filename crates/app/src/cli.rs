@@ -265,6 +265,11 @@ pub struct ServeArgs {
     /// Open connections one client address may hold (trusted proxies excepted; 0: no cap).
     #[arg(long, env = "IDV_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
     pub max_connections_per_address: usize,
+    /// Open connections in all (0: no cap). By default what the open-file limit (raised
+    /// to its hard limit at start) leaves after a reserve of 256 descriptors for the
+    /// database, stored files and the analysis's children.
+    #[arg(long, env = "IDV_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
     /// Documents one quiz link may add.
     #[arg(long, env = "IDV_QUIZ_MAX_DOCUMENTS", default_value_t = 20)]
     pub quiz_max_documents: u64,

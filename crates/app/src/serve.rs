@@ -14,7 +14,9 @@ use ipnet::IpNet;
 
 use crate::cli::{LogArgs, ServeArgs};
 use crate::wiring::{self, DatabaseReadiness};
-use crate::{analysis_cmd, metrics, search_indexer, sweeper, verification_worker, webhook_worker};
+use crate::{
+    analysis_cmd, metrics, search_indexer, sweeper, system, verification_worker, webhook_worker,
+};
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
 const SHUTDOWN_GRACE_SECONDS: u64 = 30;
@@ -100,7 +102,12 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
         sign_in: limiter("signin", Quota::per_minute(args.sign_in_limit)),
     });
     let proxies = TrustedProxies::new(proxies);
-    let connections = ConnectionCap::new(args.max_connections_per_address, proxies.clone());
+    let open_files = system::raise_open_files_limit();
+    let total = args
+        .max_connections
+        .unwrap_or_else(|| system::connections_for(open_files));
+    tracing::info!(open_files, connections = total, "connection bounds");
+    let connections = ConnectionCap::new(args.max_connections_per_address, total, proxies.clone());
     let proxies = web::Data::new(proxies);
     let body_deadline = BodyDeadline(std::time::Duration::from_secs(args.body_deadline_seconds));
     let dashboard = DashboardSettings {

@@ -1,4 +1,4 @@
-//! The real clock and randomness behind the domain's ports.
+//! The real clock and randomness behind the domain's ports, and the process's limits.
 
 use std::sync::Mutex;
 
@@ -81,9 +81,59 @@ impl SecretGenerator for RandomSecrets {
     }
 }
 
+/// Descriptors kept from connections: the database's pool, stored files being written
+/// or read, the analysis's children and their pipes, webhook deliveries, listeners.
+const DESCRIPTORS_RESERVED: u64 = 256;
+
+/// Raises this process's open-file limit to its hard limit (the usual soft limit, 1024,
+/// is far below what a server holding connections needs: 1100 slow connections took
+/// every descriptor, and /healthz went unanswered); returns the limit in force, `None`
+/// when there is none.
+pub fn raise_open_files_limit() -> Option<u64> {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let Some(hard) = limit.maximum else {
+        return limit.current;
+    };
+    let raised = Rlimit {
+        current: Some(hard),
+        maximum: Some(hard),
+    };
+    match setrlimit(Resource::Nofile, raised) {
+        Ok(()) => Some(hard),
+        Err(error) => {
+            tracing::warn!(%error, "the open-file limit could not be raised");
+            limit.current
+        }
+    }
+}
+
+/// The connections a server with `open_files` descriptors may hold at once: all but
+/// the reserve, or half of a limit too small for it; no bound without a limit.
+pub fn connections_for(open_files: Option<u64>) -> usize {
+    let Some(files) = open_files else {
+        return 0;
+    };
+    let connections = if files > 2 * DESCRIPTORS_RESERVED {
+        files - DESCRIPTORS_RESERVED
+    } else {
+        files / 2
+    };
+    usize::try_from(connections).unwrap_or(usize::MAX).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connections_leave_the_reserve_or_half_of_a_small_limit() {
+        assert_eq!(connections_for(Some(1024)), 768);
+        assert_eq!(connections_for(Some(65536)), 65280);
+        assert_eq!(connections_for(Some(256)), 128);
+        assert_eq!(connections_for(Some(1)), 1);
+        assert_eq!(connections_for(None), 0, "no limit, no bound");
+    }
 
     #[test]
     fn secrets_are_base62_of_the_asked_length_and_differ() {

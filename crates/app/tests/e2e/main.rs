@@ -12,6 +12,7 @@ mod browser_dashboard;
 mod children;
 mod client_abuse;
 mod client_pages;
+mod connections;
 mod dashboard;
 mod dashboard_review;
 mod documents_read;
@@ -67,6 +68,7 @@ fn main() {
         transport::SCENARIOS,
         durability::SCENARIOS,
         trust::SCENARIOS,
+        connections::SCENARIOS,
         edge::SCENARIOS,
         tooling::SCENARIOS,
         webhooks::SCENARIOS,

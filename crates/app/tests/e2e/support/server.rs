@@ -19,12 +19,20 @@ pub struct Server {
     pub base_url: String,
     pub db: TestDatabase,
     env: Vec<(String, String)>,
+    /// A program the binary is started through (`prlimit ... --`), if any.
+    wrapper: Vec<String>,
     child: Child,
 }
 
 impl Server {
     /// Starts with extra `IDV_*` settings.
     pub fn start_with(db: TestDatabase, env: &[(&str, &str)]) -> Self {
+        Self::start_through(db, env, &[])
+    }
+
+    /// Starts with extra settings, through `wrapper` (a program that runs the command
+    /// after it in its own process, as `prlimit ... --` does).
+    pub fn start_through(db: TestDatabase, env: &[(&str, &str)], wrapper: &[&str]) -> Self {
         let env = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -33,6 +41,7 @@ impl Server {
             base_url: String::new(),
             db,
             env,
+            wrapper: wrapper.iter().map(ToString::to_string).collect(),
             child: dummy_child(),
         };
         server.restart();
@@ -79,9 +88,9 @@ impl Server {
     pub fn restart(&mut self) {
         let log =
             std::fs::File::create(self.db.data_dir.path().join("server.log")).expect("log file");
-        let mut child = self
-            .idv()
-            .args(["serve", "--bind", "127.0.0.1:0"])
+        let mut serve = self.idv();
+        serve.args(["serve", "--bind", "127.0.0.1:0"]);
+        let mut child = wrapped(serve, &self.wrapper)
             .stdout(Stdio::piped())
             .stderr(log)
             .spawn()
@@ -114,6 +123,11 @@ impl Server {
         self.child.wait().expect("idv exits")
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The server process's peak resident memory so far (`VmHWM`), in bytes.
     pub fn peak_memory_bytes(&self) -> u64 {
         self.memory_bytes("VmHWM")
@@ -131,7 +145,10 @@ impl Server {
             .expect("the server's /proc status");
         let line = status
             .lines()
-            .find(|l| l.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')))
+            .find(|l| {
+                l.strip_prefix(field)
+                    .is_some_and(|rest| rest.starts_with(':'))
+            })
             .unwrap_or_else(|| panic!("{field} listed"));
         let kib: u64 = line
             .split_whitespace()
@@ -194,6 +211,22 @@ impl Server {
     pub fn client(&self, merchant: &Merchant) -> Client {
         Client::new(&self.base_url, merchant)
     }
+}
+
+/// `command` run through `wrapper` (its program, then `command`'s), with `command`'s
+/// environment; `command` itself when there is no wrapper.
+fn wrapped(command: Command, wrapper: &[String]) -> Command {
+    let Some((program, args)) = wrapper.split_first() else {
+        return command;
+    };
+    let mut through = Command::new(program);
+    through
+        .args(args)
+        .arg(command.get_program())
+        .args(command.get_args())
+        .env_clear()
+        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))));
+    through
 }
 
 /// A command of the binary on `db`, with the tests' master key, before any server runs
