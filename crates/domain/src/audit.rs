@@ -6,8 +6,10 @@
 
 use time::OffsetDateTime;
 
+use std::borrow::Cow;
+
 use crate::ids::UserId;
-use crate::merchant::MerchantId;
+use crate::merchant::{ApiKeyId, MerchantId};
 use crate::profile::Email;
 
 /// What was done.
@@ -80,29 +82,42 @@ impl AuditAction {
     }
 }
 
-/// Who did it: the operator on the server's machine, or a dashboard user.
+/// Who did it: the operator on the server's machine, a dashboard user, or a caller of
+/// the merchant API.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Auditor {
     /// `idv ...` on the server's machine.
     Cli,
     /// A dashboard user, by id and e-mail.
     User(UserId, Email),
+    /// A signed API request, by its key's public id.
+    ApiKey(ApiKeyId),
 }
 
+/// What the trail's name of an API key starts with.
+const API_KEY_PREFIX: &str = "api_key:";
+
 impl Auditor {
-    /// How the trail names it: `cli`, or the user's e-mail.
-    pub fn name(&self) -> &str {
+    /// How the trail names it: `cli`, the user's e-mail, or `api_key:` and the key's id.
+    pub fn name(&self) -> Cow<'_, str> {
         match self {
-            Self::Cli => "cli",
-            Self::User(_, email) => email.as_str(),
+            Self::Cli => Cow::Borrowed("cli"),
+            Self::User(_, email) => Cow::Borrowed(email.as_str()),
+            Self::ApiKey(key) => Cow::Owned(format!("{API_KEY_PREFIX}{key}")),
         }
+    }
+
+    /// The auditor a trail's `name` (with no user id) names: an API key or the CLI.
+    pub fn not_a_user(name: &str) -> Self {
+        name.strip_prefix(API_KEY_PREFIX)
+            .map_or(Self::Cli, |key| Self::ApiKey(ApiKeyId::new(key)))
     }
 
     /// The user's id, when a user did it.
     pub fn user_id(&self) -> Option<&UserId> {
         match self {
-            Self::Cli => None,
             Self::User(id, _) => Some(id),
+            Self::Cli | Self::ApiKey(_) => None,
         }
     }
 }
@@ -151,5 +166,10 @@ mod tests {
         assert_eq!(user.user_id().map(UserId::as_str), Some("u1"));
         assert_eq!(Auditor::Cli.name(), "cli");
         assert_eq!(Auditor::Cli.user_id(), None);
+        let key = Auditor::ApiKey(ApiKeyId::new("key-1"));
+        assert_eq!(key.name(), "api_key:key-1");
+        assert_eq!(key.user_id(), None);
+        assert_eq!(Auditor::not_a_user("api_key:key-1"), key);
+        assert_eq!(Auditor::not_a_user("cli"), Auditor::Cli);
     }
 }

@@ -267,6 +267,26 @@ pub struct SettingsChanges {
     pub retention_days: Patch<RetentionDays>,
 }
 
+impl SettingsChanges {
+    /// The names (as the API calls them) of the settings these change, in a fixed order.
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            ("quiz_expiry_days", self.quiz_expiry_days.is_some()),
+            ("minimum_age", self.minimum_age.is_some()),
+            ("policy", self.policy.is_some()),
+            ("auto_decision", self.auto_decision.is_some()),
+            ("default_language", self.default_language.is_some()),
+            (
+                "retention_days",
+                !matches!(self.retention_days, Patch::Keep),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, sent)| sent.then_some(name))
+        .collect()
+    }
+}
+
 impl MerchantSettings {
     /// These settings with `changes` applied.
     pub fn changed(self, changes: SettingsChanges) -> Self {

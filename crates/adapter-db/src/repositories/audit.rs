@@ -33,7 +33,7 @@ impl AuditRow {
             id: e.id.clone(),
             merchant_id: e.merchant_id.as_str().to_owned(),
             user_id: e.auditor.user_id().map(ToString::to_string),
-            actor: e.auditor.name().to_owned(),
+            actor: e.auditor.name().into_owned(),
             action: e.action.as_str().to_owned(),
             subject: e.subject.clone(),
             address: e.address.clone(),
@@ -43,7 +43,7 @@ impl AuditRow {
 
     fn into_domain(self) -> StoreResult<AuditEntry> {
         let auditor = match self.user_id {
-            None => Auditor::Cli,
+            None => Auditor::not_a_user(&self.actor),
             Some(id) => Auditor::User(
                 UserId::new(id),
                 Email::parse(&self.actor).map_err(|e| corrupt("audit_log.actor", e))?,

@@ -2,12 +2,15 @@
 //! signature (checked on the raw bytes), what the key may do, then the JSON object.
 
 use std::future::Future;
+use std::net::IpAddr;
 use std::pin::Pin;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
-use domain::merchant::{ApiKey, MerchantId, OperationKind};
+use domain::audit::Auditor;
+use domain::merchant::{ApiKey, ApiKeyId, MerchantId, OperationKind};
+use domain::services::Initiator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -28,9 +31,21 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 pub struct Signed {
     pub merchant: MerchantId,
     pub body: Map<String, Value>,
+    /// The key that signed it.
+    pub key: ApiKeyId,
+    /// The client address it came from.
+    pub address: IpAddr,
 }
 
 impl Signed {
+    /// Who acts through this request, and from where, for the audit trail.
+    pub fn initiator(&self) -> Initiator {
+        Initiator {
+            auditor: Auditor::ApiKey(self.key.clone()),
+            address: self.address.to_string(),
+        }
+    }
+
     /// The body read as the operation's request type `R`, then converted into the
     /// domain's values `T`: every violation of the request in one answer.
     pub fn parse<R, T>(&self) -> Result<T, ApiError>
@@ -123,6 +138,8 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
     Ok(Signed {
         merchant: key.merchant_id,
         body,
+        key: key.key,
+        address: ip,
     })
 }
 

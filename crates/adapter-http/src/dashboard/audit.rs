@@ -47,7 +47,7 @@ pub(super) async fn list(
                 .into_iter()
                 .map(|e| Row {
                     at: rfc3339(e.at),
-                    who: e.auditor.name().to_owned(),
+                    who: e.auditor.name().into_owned(),
                     action: e.action.as_str(),
                     subject: e.subject,
                     address: e.address,

@@ -187,7 +187,11 @@ pub(super) async fn save(
     };
     state
         .merchants
-        .change_settings(&reviewer.session.merchant_id, changes)
+        .change_settings(
+            &reviewer.session.merchant_id,
+            changes,
+            &reviewer.initiator(),
+        )
         .await?;
     Ok(redirect_to(SETTINGS.to_owned()))
 }
@@ -224,7 +228,11 @@ pub(super) async fn save_retention(
     };
     state
         .merchants
-        .change_settings(&reviewer.session.merchant_id, changes)
+        .change_settings(
+            &reviewer.session.merchant_id,
+            changes,
+            &reviewer.initiator(),
+        )
         .await?;
     Ok(redirect_to(format!("{SETTINGS}#retention")))
 }

@@ -179,7 +179,11 @@ pub(super) async fn save_policy(
     };
     state
         .merchants
-        .change_settings(&reviewer.session.merchant_id, changes)
+        .change_settings(
+            &reviewer.session.merchant_id,
+            changes,
+            &reviewer.initiator(),
+        )
         .await?;
     Ok(redirect_to(format!(
         "{}/settings#verification",

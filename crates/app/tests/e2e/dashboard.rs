@@ -92,6 +92,25 @@ pub fn login_form(env: &Env) -> (String, String) {
     (cookie, csrf_of(&form))
 }
 
+/// The merchant's audit trail, as `idv audit` prints it (a JSON object a line).
+pub fn audit_trail(env: &Env) -> Vec<Value> {
+    let out = env
+        .server
+        .idv()
+        .args(["audit", "--merchant", &env.merchant.id])
+        .output()
+        .expect("idv runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
 /// The sign-in form's body.
 pub fn login_body(email: &str, password: &str, csrf_token: &str) -> String {
     format!(

@@ -748,21 +748,7 @@ fn keys_are_for_admins(backend: Backend) {
     env.client().call("profile/get", &body).assert_status(200);
 
     // The audit trail names who did what, from where.
-    let out = env
-        .server
-        .idv()
-        .args(["audit", "--merchant", &env.merchant.id])
-        .output()
-        .expect("idv runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let trail: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+    let trail = crate::dashboard::audit_trail(&env);
     let did = |actor: &str, action: &str, subject: &str| {
         trail.iter().any(|e| {
             e["actor"] == actor && e["action"] == action && e["subject"].as_str() == Some(subject)

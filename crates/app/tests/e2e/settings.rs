@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use crate::Scenario;
+use crate::dashboard::{admin_of, audit_trail, csrf_of, page, post_form, signed_in};
 use crate::support::{Backend, Env};
 
 pub const SCENARIOS: &[Scenario] = &[
@@ -18,7 +19,54 @@ pub const SCENARIOS: &[Scenario] = &[
         "verification_settings_default_to_18_the_contracts_policy_and_no_auto_decision_and_change_alone",
         verification_settings,
     ),
+    (
+        "settings_changed_through_the_api_or_the_dashboard_are_in_the_audit_trail",
+        settings_audited,
+    ),
 ];
+
+fn settings_audited(backend: Backend) {
+    let env = Env::start(backend);
+    env.client()
+        .call(
+            "merchant/settings/update",
+            &json!({"minimum_age": 21, "auto_decision": true}),
+        )
+        .assert_status(200);
+    let admin = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let cookie = signed_in(&env, "boss@example.com", admin);
+    let csrf = csrf_of(&page(&env, "/dashboard/settings", &cookie));
+    let saved = post_form(
+        &env,
+        "/dashboard/settings",
+        &cookie,
+        &format!("csrf_token={csrf}&quiz_expiry_days=9&default_language=fr"),
+    );
+    assert_eq!(saved.status, 303, "{}", saved.text());
+
+    let trail = audit_trail(&env);
+    let changed: Vec<(&str, &str, &str)> = trail
+        .iter()
+        .filter(|e| e["action"] == "settings_changed")
+        .map(|e| {
+            let field = |k: &str| e[k].as_str().unwrap_or_default();
+            (field("actor"), field("subject"), field("address"))
+        })
+        .collect();
+    let key = format!("api_key:{}", env.merchant.api_key);
+    assert_eq!(
+        changed,
+        [
+            (key.as_str(), "minimum_age,auto_decision", "127.0.0.1"),
+            (
+                "boss@example.com",
+                "quiz_expiry_days,default_language",
+                "127.0.0.1"
+            ),
+        ],
+        "{trail:?}"
+    );
+}
 
 fn defaults_and_update(backend: Backend) {
     let env = Env::start(backend);

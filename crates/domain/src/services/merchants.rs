@@ -179,18 +179,25 @@ impl MerchantService {
         Ok(self.merchants.find_key(key).await?)
     }
 
-    /// Changes the merchant's settings; returns them all as they now are.
+    /// Changes the merchant's settings, by `by` (recorded in the audit trail, with the
+    /// names of the settings sent); returns them all as they now are.
     pub async fn change_settings(
         &self,
         merchant: &MerchantId,
         changes: SettingsChanges,
+        by: &Initiator,
     ) -> Result<MerchantSettings, DomainError> {
+        let sent = changes.names().join(",");
         let settings = self.get(merchant).await?.settings.changed(changes);
         match self.merchants.save_settings(merchant, &settings).await {
-            Ok(()) => Ok(settings),
-            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Merchant)),
-            Err(e) => Err(e.into()),
+            Ok(()) => {}
+            Err(StoreError::Missing) => return Err(DomainError::NotFound(Resource::Merchant)),
+            Err(e) => return Err(e.into()),
         }
+        self.audit
+            .record(merchant, by, AuditAction::SettingsChanged, &sent)
+            .await?;
+        Ok(settings)
     }
 
     fn new_key(
@@ -348,7 +355,7 @@ mod tests {
             quiz_expiry_days: Some(QuizExpiryDays::new(12).expect("valid")),
             ..SettingsChanges::default()
         };
-        block_on(svc.change_settings(&merchant.id, changes)).expect("saved");
+        block_on(svc.change_settings(&merchant.id, changes, &Initiator::cli())).expect("saved");
         let reread = block_on(svc.get(&merchant.id)).expect("found");
         assert_eq!(reread.settings.quiz_expiry_days.days(), 12);
         let changes = SettingsChanges {
@@ -356,7 +363,8 @@ mod tests {
             auto_decision: Some(true),
             ..SettingsChanges::default()
         };
-        let saved = block_on(svc.change_settings(&merchant.id, changes)).expect("saved");
+        let saved =
+            block_on(svc.change_settings(&merchant.id, changes, &Initiator::cli())).expect("saved");
         assert_eq!(
             saved.quiz_expiry_days.days(),
             12,

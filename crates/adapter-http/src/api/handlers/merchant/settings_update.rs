@@ -16,7 +16,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<SettingsView> {
     let changes: SettingsChanges = req.parse::<SettingsRequest, _>()?;
     let saved = state
         .merchants
-        .change_settings(&req.merchant, changes)
+        .change_settings(&req.merchant, changes, &req.initiator())
         .await?;
     Ok(Reply::ok(SettingsView::of(&saved)))
 }
