@@ -15,6 +15,11 @@
 //! server's own load counts: work of other programs on the machine is the kernel's to
 //! share, and the analysis's idle class already yields to it. A stopped analysis loses
 //! nothing of its budget, which counts processor time only.
+//!
+//! The gate never holds the analyses for long: after [`LONGEST_HOLD`] stopped they run
+//! for a [`BREATHER`] whatever the load, so a server kept busy (by a flood of sign-ins,
+//! whose hashes are its own work) slows the analysis down but never starves it: an
+//! upload's quality answer took 20 s instead of 0.17 s under such a flood.
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
@@ -28,11 +33,38 @@ const PERIOD: Duration = Duration::from_millis(100);
 /// The tenths of its cores' time the server uses from which the analysis is stopped.
 const SATURATED_TENTHS: u128 = 9;
 
+/// The longest the analyses are held stopped at a stretch.
+pub const LONGEST_HOLD: Duration = Duration::from_secs(2);
+
+/// How long they run after a longest hold, whatever the load: a fifth of the time.
+pub const BREATHER: Duration = Duration::from_millis(500);
+
 /// The process groups of the analyses running, and whether they are stopped.
 #[derive(Debug, Default)]
 struct Groups {
     running: Vec<Pid>,
     stopped: bool,
+}
+
+/// Whether the gate holds the analyses stopped now.
+pub fn holding() -> bool {
+    groups().stopped
+}
+
+/// Whether the analyses should be stopped now, under `saturated` load, when they were
+/// stopped since `held_since` (or run since `running_since`).
+fn hold(
+    saturated: bool,
+    held_since: Option<Instant>,
+    running_since: Instant,
+    now: Instant,
+) -> bool {
+    match held_since {
+        _ if !saturated => false,
+        Some(since) => now.duration_since(since) < LONGEST_HOLD,
+        // After a longest hold (or any stop), they run for a breather at least.
+        None => now.duration_since(running_since) >= BREATHER,
+    }
 }
 
 /// The gate: the groups, and the gauge thread started with the first of them.
@@ -94,25 +126,31 @@ fn signal(group: Pid, signal: Signal) {
 /// The gauge thread: stops and continues the groups as the server's load rises and falls.
 fn watch() {
     let mut last = Load::now();
+    let mut held_since = None;
+    let mut running_since = Instant::now();
     loop {
         std::thread::sleep(PERIOD);
         let now = Load::now();
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let saturated = now.since(&last).is_saturated(cores);
         last = now;
+        let stop = hold(saturated, held_since, running_since, Instant::now());
+        if stop && held_since.is_none() {
+            held_since = Some(Instant::now());
+        } else if !stop && held_since.is_some() {
+            held_since = None;
+            running_since = Instant::now();
+        }
         let mut groups = groups();
-        if saturated != groups.stopped {
-            groups.stopped = saturated;
-            let to = if saturated {
-                Signal::STOP
-            } else {
-                Signal::CONT
-            };
+        if stop != groups.stopped {
+            groups.stopped = stop;
+            let to = if stop { Signal::STOP } else { Signal::CONT };
             for group in &groups.running {
                 signal(*group, to);
             }
             tracing::debug!(
-                stopped = saturated,
+                stopped = stop,
+                saturated,
                 groups = groups.running.len(),
                 "analysis gate"
             );
@@ -161,6 +199,23 @@ impl Load {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saturated_server_holds_the_analyses_two_seconds_at_most_then_lets_them_breathe() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        // Running a while, then saturated: stopped at once.
+        assert!(hold(true, None, start, at(5_000)));
+        assert!(!hold(false, None, start, at(5_000)), "not saturated: run");
+        // Stopped since 0: held until 2 s, then let go even though saturated.
+        assert!(hold(true, Some(start), start, at(1_900)));
+        assert!(!hold(true, Some(start), start, at(2_000)));
+        // Let go at 2 s: they run for half a second before the next hold.
+        assert!(!hold(true, None, at(2_000), at(2_400)));
+        assert!(hold(true, None, at(2_000), at(2_500)));
+        // Not saturated while held: continued at once.
+        assert!(!hold(false, Some(start), start, at(100)));
+    }
 
     fn load(used_ms: u64, elapsed_ms: u64) -> Load {
         Load {

@@ -21,12 +21,15 @@ pub mod mrz;
 pub mod ocr;
 pub mod pdf;
 pub mod quality;
+pub mod rooms;
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "face-match")]
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use domain::merchant::MerchantId;
 use domain::ports::{ImageAnalysis, ImageRoom};
 use domain::verification::{
     BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityIssue, Wanted,
@@ -35,12 +38,12 @@ use thread_priority::{
     NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
     set_thread_priority_and_policy, thread_native_id,
 };
-use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
 use crate::isolated::AnalysisCommand;
 use crate::ocr::Ocr;
 use crate::pdf::Pdf;
+use crate::rooms::FairRooms;
 
 /// The long side a face is described at: the size faces are counted at
 /// ([`faces::DETECTION_LONG_SIDE`]), enough for dlib's detector to find a portrait of a
@@ -60,9 +63,10 @@ pub struct Analyser {
     pdf: Pdf,
     budget: Duration,
     /// One image at a time per core, whoever asks (uploads judged as they arrive and the
-    /// verification workers alike): the analysis is all CPU, and more at once would only
-    /// slow the API down. A room is taken before the image is read from the store.
-    cores: Arc<Semaphore>,
+    /// verification workers alike), shared fairly between merchants: the analysis is all
+    /// CPU, and more at once would only slow the API down. A room is taken before the
+    /// image is read from the store.
+    rooms: FairRooms,
     /// dlib's face matcher, when this build has one and its models were found.
     #[cfg(feature = "face-match")]
     matcher: Option<Arc<face_match::Matcher>>,
@@ -80,7 +84,7 @@ impl Analyser {
             ocr: ocr_command.map(Ocr::new).unwrap_or_default(),
             pdf: Pdf::default(),
             budget: TIME_BUDGET,
-            cores: Arc::new(Semaphore::new(cores)),
+            rooms: FairRooms::new(cores),
             #[cfg(feature = "face-match")]
             matcher: None,
             isolated: None,
@@ -308,9 +312,13 @@ fn in_the_background() {
 
 #[async_trait]
 impl ImageAnalysis for Analyser {
-    async fn room(&self) -> ImageRoom {
-        // The semaphore is never closed; a closed one would only mean no waiting.
-        ImageRoom::new(self.cores.clone().acquire_owned().await.ok())
+    async fn room(&self, merchant: &MerchantId) -> ImageRoom {
+        ImageRoom::new(self.rooms.room(merchant).await)
+    }
+
+    async fn room_within(&self, merchant: &MerchantId, wait: Duration) -> Option<ImageRoom> {
+        let room = tokio::time::timeout(wait, self.rooms.room(merchant)).await;
+        room.ok().map(ImageRoom::new)
     }
 
     async fn examine(&self, room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {
@@ -358,18 +366,31 @@ mod tests {
     #[tokio::test]
     async fn rooms_are_one_per_core_and_come_back_when_dropped() {
         let analyser = Analyser::default();
+        let merchant = MerchantId::new("m1");
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let mut held = Vec::new();
         for _ in 0..cores {
-            held.push(analyser.room().now_or_never().expect("a free core"));
+            held.push(
+                analyser
+                    .room(&merchant)
+                    .now_or_never()
+                    .expect("a free core"),
+            );
         }
         assert!(
-            analyser.room().now_or_never().is_none(),
+            analyser.room(&merchant).now_or_never().is_none(),
             "one more waits for a core"
+        );
+        assert!(
+            analyser
+                .room_within(&merchant, Duration::from_millis(10))
+                .await
+                .is_none(),
+            "and gives up after its wait"
         );
         held.pop();
         assert!(
-            analyser.room().now_or_never().is_some(),
+            analyser.room(&merchant).now_or_never().is_some(),
             "a room given back"
         );
     }

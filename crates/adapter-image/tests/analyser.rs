@@ -256,13 +256,16 @@ fn a_selfie_shows_one_face_and_two_people_two() {
 async fn the_port_answers_off_the_runtime_and_within_its_budget() {
     let bytes = degrade::jpeg(&page(&Passport::sample(), None), 85);
     let analyser = Analyser::default();
+    let merchant = domain::merchant::MerchantId::new("m1");
     let report = analyser
-        .examine(analyser.room().await, bytes.clone(), MRZ)
+        .examine(analyser.room(&merchant).await, bytes.clone(), MRZ)
         .await;
     assert!(matches!(report.mrz, Some(MrzReading::Read(_))));
     let hurried = Analyser::default().with_budget(Duration::from_millis(1));
     assert_eq!(
-        hurried.examine(hurried.room().await, bytes, MRZ).await,
+        hurried
+            .examine(hurried.room(&merchant).await, bytes, MRZ)
+            .await,
         ImageReport::unreadable(MRZ)
     );
 }

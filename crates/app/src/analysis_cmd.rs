@@ -49,6 +49,7 @@ fn log_format(log: &LogArgs) -> String {
 
 /// `idv analyse`: the report on the image on standard input, on standard output.
 pub fn run(wanted: Wanted, tesseract: PathBuf, face_models: Option<PathBuf>) -> anyhow::Result<()> {
+    isolated::confine(adapter_image::TIME_BUDGET);
     let analyser = Analyser::new(Some(tesseract));
     // The models are read only for an image whose faces are wanted, and only when the
     // server gave them (it gives only models it could read).

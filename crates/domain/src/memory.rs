@@ -1625,8 +1625,12 @@ impl ScriptedImages {
 
 #[async_trait]
 impl ImageAnalysis for ScriptedImages {
-    async fn room(&self) -> ImageRoom {
+    async fn room(&self, _: &MerchantId) -> ImageRoom {
         ImageRoom::new(())
+    }
+
+    async fn room_within(&self, _: &MerchantId, _: std::time::Duration) -> Option<ImageRoom> {
+        Some(ImageRoom::new(()))
     }
 
     async fn examine(&self, _room: ImageRoom, image: Vec<u8>, wanted: Wanted) -> ImageReport {

@@ -1,5 +1,7 @@
 //! What the use cases need from the outside world. Adapters implement these.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
@@ -533,8 +535,12 @@ pub trait IdentityIndex: Send + Sync {
 /// tools, which stay out of the domain.
 #[async_trait]
 pub trait ImageAnalysis: Send + Sync {
-    /// Waits for room to examine one image: see [`ImageRoom`].
-    async fn room(&self) -> ImageRoom;
+    /// Waits for room to examine one image of `merchant`'s: see [`ImageRoom`]. Rooms are
+    /// shared fairly between merchants: one merchant's many images never hold another's
+    /// for long.
+    async fn room(&self, merchant: &MerchantId) -> ImageRoom;
+    /// The same, waiting at most `wait`; `None` when no room came in time.
+    async fn room_within(&self, merchant: &MerchantId, wait: Duration) -> Option<ImageRoom>;
     /// The report on `image` (its bytes as uploaded), examined in `room`. It never fails:
     /// an image that cannot be decoded, or declares more than
     /// [`crate::document::MAX_IMAGE_PIXELS`], or takes longer than the adapter's time

@@ -394,9 +394,13 @@ pub async fn handle(
         // The document is stored: a store that cannot give its files back now costs the
         // answer its quality, never the upload (the verification judges them again).
         match state.client.quality(&document).await {
-            Ok(issues) => {
+            Ok(Some(issues)) => {
                 let made = DocumentMade::uploaded(&document, &issues);
                 Ok((made, Some(Uploaded { step, side, issues })))
+            }
+            Ok(None) => {
+                tracing::info!("upload stored, its quality not judged: no room in time");
+                Ok((DocumentMade::of(&document), None))
             }
             Err(e) => {
                 tracing::warn!(error = %e, "upload stored, its quality not judged");

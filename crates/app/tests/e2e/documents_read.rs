@@ -38,7 +38,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crate::photos_read::passports_photographed,
     ),
     (
-        "the_analysis_process_and_tesseract_are_given_none_of_the_servers_secrets",
+        "the_analysis_process_is_bounded_by_the_kernel_and_it_and_tesseract_are_given_none_of_the_servers_secrets",
         crate::children::analysis_sees_no_secret,
     ),
 ];

@@ -27,6 +27,9 @@ use crate::template::{Feature, StepKind};
 use crate::validation::{Problem, Violations};
 use crate::verification::{QualityIssue, Verification, Wanted};
 
+/// The longest an upload's answer waits for room to judge its images.
+pub const QUALITY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The form steps' fields; each `None` when not sent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldsInput {
@@ -337,8 +340,14 @@ impl ClientService {
 
     /// Whether the images of a document just uploaded are usable (contract §14: the
     /// client is told at once what to fix): every `document_quality` issue any of them
-    /// has, in report order; none for a document of PDFs only.
-    pub async fn quality(&self, document: &Document) -> Result<Vec<QualityIssue>, DomainError> {
+    /// has, in report order; none for a document of PDFs only. `None` when an image found
+    /// no room to be examined within [`QUALITY_WAIT`]: the client is answered without
+    /// the judgement (the verification judges the images later), so a flood of uploads
+    /// neither holds an answer long nor keeps the verifications from the cores.
+    pub async fn quality(
+        &self,
+        document: &Document,
+    ) -> Result<Option<Vec<QualityIssue>>, DomainError> {
         let mut issues = Vec::new();
         for file in document
             .files()
@@ -346,12 +355,19 @@ impl ClientService {
             .filter(|f| f.file_type != FileType::Pdf)
         {
             let (store, images) = (self.ports.store.as_ref(), self.ports.images.as_ref());
-            let report = examine_stored(store, images, &file.file_id, Wanted::default()).await?;
+            let Some(room) = images
+                .room_within(&document.merchant_id, QUALITY_WAIT)
+                .await
+            else {
+                return Ok(None);
+            };
+            let report =
+                examine_stored(store, images, room, &file.file_id, Wanted::default()).await?;
             issues.extend(report.quality);
         }
         issues.sort_unstable();
         issues.dedup();
-        Ok(issues)
+        Ok(Some(issues))
     }
 
     /// Removes files of an upload that was given up. A file that cannot be removed now is
@@ -739,7 +755,10 @@ mod tests {
         ))
         .expect("stored");
         let issues = block_on(w.client.quality(&document)).expect("judged");
-        assert_eq!(issues, [QualityIssue::Blurry, QualityIssue::TooDark]);
+        assert_eq!(
+            issues,
+            Some(vec![QualityIssue::Blurry, QualityIssue::TooDark])
+        );
     }
 
     /// A JPEG written to the store as an upload would be.

@@ -32,7 +32,7 @@ use crate::DomainError;
 use crate::error::Resource;
 use crate::ids::FileId;
 use crate::merchant::MerchantId;
-use crate::ports::{DocumentStore, ImageAnalysis, ProfileRepository, StoreError};
+use crate::ports::{DocumentStore, ImageAnalysis, ImageRoom, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileKey};
 use crate::verification::{ImageReport, Wanted};
 
@@ -63,16 +63,17 @@ impl From<StoreError> for DomainError {
     }
 }
 
-/// What `images` finds in a stored file, looking for `wanted`; a file the store no longer
-/// holds is reported unreadable (the sweeper or an erasure took it).
+/// What `images` finds in a stored file of `merchant`'s, looking for `wanted`, examined
+/// in `room`; a file the store no longer holds is reported unreadable (the sweeper or an
+/// erasure took it). Room first: the file's bytes are read only when they can be looked
+/// at.
 async fn examine_stored(
     store: &dyn DocumentStore,
     images: &dyn ImageAnalysis,
+    room: ImageRoom,
     file_id: &FileId,
     wanted: Wanted,
 ) -> Result<ImageReport, DomainError> {
-    // Room first: the file's bytes are read only when they can be looked at.
-    let room = images.room().await;
     Ok(match store.get(file_id).await? {
         Some(bytes) => images.examine(room, bytes, wanted).await,
         None => ImageReport::unreadable(wanted),

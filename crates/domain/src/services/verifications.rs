@@ -243,9 +243,9 @@ impl VerificationService {
                 let Some(wanted) = documents::wanted(document.step, file.side) else {
                     continue;
                 };
-                let report =
-                    examine_stored(p.store.as_ref(), p.images.as_ref(), &file.file_id, wanted)
-                        .await?;
+                let room = p.images.room(&document.merchant_id).await;
+                let (store, images) = (p.store.as_ref(), p.images.as_ref());
+                let report = examine_stored(store, images, room, &file.file_id, wanted).await?;
                 examined.push(Examined {
                     document_id: document.id.clone(),
                     step: document.step,

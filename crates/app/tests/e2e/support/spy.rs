@@ -13,6 +13,10 @@ pub struct Seen {
     pub environ: String,
     /// Its parent's environment (the process that started it), one variable a line.
     pub parent_environ: String,
+    /// Its parent's resource limits, as `/proc/PID/limits` shows them.
+    pub parent_limits: String,
+    /// Its parent's `oom_score_adj`.
+    pub parent_oom_score_adj: String,
 }
 
 /// Writes a spy of `tool` (the one found on the test's search path) into `folder`;
@@ -30,6 +34,8 @@ pub fn spy(folder: &Path, tool: &str) -> PathBuf {
          tr '\\0' '\\n' < /proc/$$/cmdline > '{dir}/{tool}.cmdline'\n\
          tr '\\0' '\\n' < /proc/$$/environ > '{dir}/{tool}.environ'\n\
          tr '\\0' '\\n' < /proc/$PPID/environ > '{dir}/{tool}.parent'\n\
+         cat /proc/$PPID/limits > '{dir}/{tool}.parent-limits'\n\
+         cat /proc/$PPID/oom_score_adj > '{dir}/{tool}.parent-oom'\n\
          exec {real} \"$@\"\n",
         dir = folder.display(),
         real = real.trim(),
@@ -50,5 +56,7 @@ pub fn seen(folder: &Path, tool: &str) -> Seen {
         cmdline: read("cmdline"),
         environ: read("environ"),
         parent_environ: read("parent"),
+        parent_limits: read("parent-limits"),
+        parent_oom_score_adj: read("parent-oom"),
     }
 }
