@@ -116,6 +116,8 @@ diesel::table! {
         sealed_token -> Nullable<Text>,
         sealed_code -> Nullable<Text>,
         redirect_url -> Nullable<Text>,
+        documents_added -> BigInt,
+        bytes_added -> BigInt,
     }
 }
 

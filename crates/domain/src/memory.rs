@@ -588,6 +588,8 @@ impl TemplateRepository for MemoryTemplates {
 #[derive(Debug)]
 pub struct MemoryQuizzes {
     profiles: Arc<MemoryProfiles>,
+    /// What each quiz's link has added, replaced documents included.
+    added: Mutex<HashMap<QuizId, QuizUsage>>,
     /// When set, storing a document fails as a lost database would.
     pub refuse_documents: std::sync::atomic::AtomicBool,
 }
@@ -597,6 +599,7 @@ impl MemoryQuizzes {
     pub fn new(profiles: Arc<MemoryProfiles>) -> Self {
         Self {
             profiles,
+            added: Mutex::default(),
             refuse_documents: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -775,7 +778,7 @@ impl QuizRepository for MemoryQuizzes {
     }
 
     async fn usage(&self, quiz: &Quiz) -> StoreResult<QuizUsage> {
-        Ok(self.usage_without(quiz, |_| false))
+        Ok(self.added(quiz))
     }
 
     async fn add_document(
@@ -789,12 +792,17 @@ impl QuizRepository for MemoryQuizzes {
             return Err(StoreError::Unavailable("database gone".into()));
         }
         let bytes = document.files().iter().map(|f| f.size_bytes).sum();
-        if !limits.admits(self.usage_without(quiz, |d| document.replaces(d)), bytes) {
+        if !limits.admits(self.added(quiz), bytes) {
             return Err(StoreError::LimitReached);
         }
         self.change(quiz, entry, StoreError::Conflict, |stored| {
             stored.submitted_at.is_none() && add_steps(stored, quiz)
         })?;
+        let mut added = self.added.lock().expect("lock");
+        let usage = added.entry(quiz.id.clone()).or_default();
+        usage.documents += 1;
+        usage.bytes += bytes;
+        drop(added);
         let mut documents = self.profiles.documents.lock().expect("lock");
         let (replaced, kept) = std::mem::take(&mut *documents)
             .into_iter()
@@ -846,15 +854,9 @@ impl MemoryQuizzes {
     /// Applies `apply` to the stored quiz (not deleted) and records `event`, as one write;
     /// `refusal` when `apply` declines, `Missing` when the quiz is gone.
     /// The quiz's documents and their bytes, leaving out those `left_out` names.
-    fn usage_without(&self, quiz: &Quiz, left_out: impl Fn(&Document) -> bool) -> QuizUsage {
-        let documents = self.profiles.documents.lock().expect("lock");
-        let counted = documents
-            .iter()
-            .filter(|d| d.quiz_id == quiz.id && !left_out(d));
-        counted.fold(QuizUsage::default(), |usage, d| QuizUsage {
-            documents: usage.documents + 1,
-            bytes: usage.bytes + d.files().iter().map(|f| f.size_bytes).sum::<u64>(),
-        })
+    fn added(&self, quiz: &Quiz) -> QuizUsage {
+        let added = self.added.lock().expect("lock");
+        added.get(&quiz.id).copied().unwrap_or_default()
     }
 
     fn change(

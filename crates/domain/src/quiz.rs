@@ -160,12 +160,14 @@ pub struct QuizWithClient {
     pub client: Profile,
 }
 
-/// What one quiz link already holds.
+/// What one quiz link has added so far: every document, those another upload of the same
+/// step and side replaced included (a link is a public credential: re-uploading one side
+/// must not make the service store and analyse without end).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct QuizUsage {
-    /// Documents the quiz holds.
+    /// Documents the link added.
     pub documents: u64,
-    /// The sizes of the documents' files, added up.
+    /// The sizes of their files, added up.
     pub bytes: u64,
 }
 

@@ -26,7 +26,7 @@ use crate::repositories::profiles::{
     ProfileRow, SubmittedChanges, insert_profile, merge_submitted, update_profile,
 };
 use crate::repositories::verifications::VerificationRow;
-use crate::schema::{documents, profiles, quizzes};
+use crate::schema::{profiles, quizzes};
 use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
 
@@ -160,21 +160,28 @@ fn with_client(
     })
 }
 
-/// How many documents a quiz holds and their files' bytes.
+/// How many documents a quiz's link has added, and their files' bytes.
 fn usage_of(conn: &mut AnyConnection, quiz_id: &str) -> Result<QuizUsage, Failure> {
-    // A quiz holds a handful of documents: added up here, the same on both backends
-    // (PostgreSQL's SUM of a BIGINT is a NUMERIC).
-    let sizes: Vec<i64> = documents::table
-        .filter(documents::quiz_id.eq(quiz_id))
-        .select(documents::size_bytes)
-        .load(conn)?;
+    let (documents, bytes): (i64, i64) = quizzes::table
+        .find(quiz_id)
+        .select((quizzes::documents_added, quizzes::bytes_added))
+        .get_result(conn)?;
     Ok(QuizUsage {
-        documents: sizes.len() as u64,
-        bytes: sizes
-            .iter()
-            .map(|&b| u64::try_from(b).unwrap_or_default())
-            .sum(),
+        documents: u64::try_from(documents).unwrap_or_default(),
+        bytes: u64::try_from(bytes).unwrap_or_default(),
     })
+}
+
+/// Counts a document of `bytes` as added by the quiz's link.
+fn count_added(conn: &mut AnyConnection, quiz_id: &str, bytes: u64) -> Result<(), Failure> {
+    let bytes = i64::try_from(bytes).unwrap_or(i64::MAX);
+    diesel::update(quizzes::table.find(quiz_id))
+        .set((
+            quizzes::documents_added.eq(quizzes::documents_added + 1),
+            quizzes::bytes_added.eq(quizzes::bytes_added + bytes),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 #[async_trait]
@@ -419,6 +426,7 @@ impl QuizRepository for Database {
                 return Err(Failure::Store(StoreError::LimitReached));
             }
             insert_document(conn, &row, &document)?;
+            count_added(conn, &id, bytes)?;
             add_completed(conn, &id, done)?;
             persist(conn, &event)?;
             Ok(replaced)

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::Scenario;
 use crate::auth::compat_signature;
-use crate::client_pages::{send_quiz, upload};
+use crate::client_pages::{send_quiz, upload, upload_side};
 use crate::support::leaks::{assert_stored_sealed, contains, every_file_under};
 use crate::support::{Backend, Env, Server, TestDatabase, jpeg, profile, with};
 
@@ -30,6 +30,10 @@ pub const SCENARIOS: &[Scenario] = &[
     ),
     ("a_pdf_polyglot_is_refused", polyglot_refused),
     ("the_21st_document_of_a_link_is_refused", document_cap),
+    (
+        "a_side_uploaded_again_counts_toward_the_links_limit",
+        replaced_side_counted,
+    ),
     (
         "two_concurrent_field_posts_both_keep_their_values",
         concurrent_field_posts,
@@ -192,6 +196,26 @@ fn document_cap(backend: Backend) {
     upload(&env, &token, "passport_upload", &[("p.jpg", &photo)])
         .assert_error(400, &["UPLOAD_LIMIT_REACHED"]);
     assert_eq!(env.server.stored_files().len(), 20);
+}
+
+fn replaced_side_counted(backend: Backend) {
+    let env = Env::start(backend);
+    let (token, _, _) = send_quiz(&env, json!({"driver_licence_upload": 1}));
+    let photo = jpeg(200);
+    // Each upload of the front replaces the one before, and counts as one more.
+    for _ in 0..20 {
+        upload_side(&env, &token, "driver_licence_upload", Some("front"), &photo)
+            .assert_status(200);
+    }
+    upload_side(&env, &token, "driver_licence_upload", Some("front"), &photo)
+        .assert_error(400, &["UPLOAD_LIMIT_REACHED"]);
+    // Only the last front is kept; the replaced ones' files are gone with them.
+    let kept = || env.server.stored_files().len();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while kept() != 1 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(kept(), 1);
 }
 
 fn concurrent_field_posts(backend: Backend) {

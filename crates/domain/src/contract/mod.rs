@@ -1137,10 +1137,11 @@ async fn document_limits(p: Ports) {
 async fn document_replaced(p: Ports) {
     let m = seed_merchant(&p, "m1").await;
     let (client, quiz) = seed_quiz(&p, &m, "q1").await;
-    // Two documents at most: a side sent again takes its own place, not a third.
+    // Three documents at most: a side sent again takes its own place among those the
+    // quiz holds, and counts as one more the link added.
     let limits = UploadLimits {
-        max_documents: 2,
-        max_bytes: 100,
+        max_documents: 3,
+        max_bytes: 1000,
     };
     let add = |id: &str, step: Feature, side: Option<Side>| {
         let mut doc = document(&client, &quiz, id, &[(&format!("F-{id}"), 30)]);
@@ -1165,7 +1166,7 @@ async fn document_replaced(p: Ports) {
     add("d2", licence, Some(Side::Back)).await.expect("back");
     let replaced = add("d3", licence, Some(Side::Front))
         .await
-        .expect("the front again, within the limits since it replaces one");
+        .expect("the front again, the third the link added");
     assert_eq!(replaced, vec!["F-d1".into()]);
     let in_use = |id: &'static str| {
         let p = p.clone();
@@ -1183,9 +1184,21 @@ async fn document_replaced(p: Ports) {
     assert!(found("d1").await.is_none(), "the replaced front is gone");
     assert_eq!(found("d3").await.and_then(|d| d.side()), Some(Side::Front));
     let usage = p.quizzes.usage(&quiz).await.expect("read");
-    assert_eq!((usage.documents, usage.bytes), (2, 60));
-    let third = add("d4", Feature::PassportUpload, None).await;
-    assert!(matches!(third, Err(StoreError::LimitReached)), "{third:?}");
+    assert_eq!(
+        (usage.documents, usage.bytes),
+        (3, 90),
+        "what the link added"
+    );
+    let again = add("d4", licence, Some(Side::Front)).await;
+    assert!(
+        matches!(again, Err(StoreError::LimitReached)),
+        "the front a third time: {again:?}"
+    );
+    assert_eq!(
+        found("d3").await.and_then(|d| d.side()),
+        Some(Side::Front),
+        "kept"
+    );
 }
 
 async fn document_scope(p: Ports) {
