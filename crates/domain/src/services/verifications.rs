@@ -88,15 +88,19 @@ impl VerificationService {
     }
 
     /// Claims the oldest pending verification and runs it; `None` when the queue is
-    /// empty. A failure leaves the job claimed: it runs again when the claim lapses.
+    /// empty. A failure leaves the job claimed: it runs again when the claim lapses. A
+    /// run whose write met a change of the profile is tried again with what it already
+    /// read from the images (up to 20 s of processor time each), only the checks and the
+    /// write repeated.
     pub async fn run_next(&self) -> Result<Option<Verification>, DomainError> {
         let p = &self.ports;
         let now = p.clock.now();
         let Some(job) = p.verifications.claim(now, now + CLAIM).await? else {
             return Ok(None);
         };
+        let mut examined = None;
         for _ in 0..MAX_ATTEMPTS {
-            match self.run(job.clone()).await {
+            match self.run(job.clone(), &mut examined).await {
                 Err(DomainError::Unavailable(_)) | Err(DomainError::Busy) => continue,
                 done => return done.map(Some),
             }
@@ -106,7 +110,12 @@ impl VerificationService {
         ))
     }
 
-    async fn run(&self, mut job: Verification) -> Result<Verification, DomainError> {
+    /// Runs `job` once; `examined` keeps what the images said for the next try.
+    async fn run(
+        &self,
+        mut job: Verification,
+        examined: &mut Option<Vec<Examined>>,
+    ) -> Result<Verification, DomainError> {
         let p = &self.ports;
         let merchant = p
             .merchants
@@ -122,7 +131,9 @@ impl VerificationService {
             return Err(DomainError::NotFound(Resource::Profile));
         };
         let quiz = p.quizzes.find_by_id(&job.merchant_id, &job.quiz_id).await?;
-        let (facts, reads) = self.facts(&profile, &job, &merchant.settings).await?;
+        let (facts, reads) = self
+            .facts(&profile, &job, &merchant.settings, examined)
+            .await?;
         let now = p.clock.now();
         job.complete(checks(&facts), &merchant.settings.policy, now);
         let decided = merchant
@@ -165,12 +176,14 @@ impl VerificationService {
     }
 
     /// What the checks look at, the merchant's other profiles counted by the blind index,
-    /// and what was read from each of the quiz's documents (to be stored with them).
+    /// and what was read from each of the quiz's documents (to be stored with them). The
+    /// images are examined once: `examined` holds what an earlier try found.
     async fn facts(
         &self,
         profile: &Profile,
         job: &Verification,
         settings: &MerchantSettings,
+        examined: &mut Option<Vec<Examined>>,
     ) -> Result<(Facts, Vec<(DocumentId, Vec<DocumentRead>)>), DomainError> {
         let p = &self.ports;
         let page = Page::new(0, DOCUMENTS_READ).unwrap_or_default();
@@ -190,7 +203,10 @@ impl VerificationService {
             Evidence::Fingerprint { fingerprint } => Some(fingerprint.clone()),
             _ => None,
         });
-        let images = self.examine(&of_quiz).await?;
+        let images = match examined {
+            Some(images) => images.clone(),
+            None => examined.insert(self.examine(&of_quiz).await?).clone(),
+        };
         let read = documents::reads(&images);
         let note = |kind, value: String| async move {
             p.index
@@ -632,6 +648,88 @@ mod tests {
             created_at: OffsetDateTime::UNIX_EPOCH,
             updated_at: OffsetDateTime::UNIX_EPOCH,
         });
+    }
+
+    /// The world's images, counting how often one is examined, and changing a profile
+    /// (as a merchant's update would) while the first image is looked at.
+    struct ChangingWhileExamined {
+        images: Arc<ScriptedImages>,
+        data: Arc<MemoryProfiles>,
+        changed: ProfileId,
+        examined: std::sync::atomic::AtomicUsize,
+    }
+
+    #[async_trait::async_trait]
+    impl ImageAnalysis for ChangingWhileExamined {
+        async fn room(&self, merchant: &MerchantId) -> crate::ports::ImageRoom {
+            self.images.room(merchant).await
+        }
+
+        async fn room_within(
+            &self,
+            merchant: &MerchantId,
+            wait: std::time::Duration,
+        ) -> Option<crate::ports::ImageRoom> {
+            self.images.room_within(merchant, wait).await
+        }
+
+        async fn examine(
+            &self,
+            room: crate::ports::ImageRoom,
+            image: Vec<u8>,
+            wanted: crate::verification::Wanted,
+        ) -> ImageReport {
+            use std::sync::atomic::Ordering;
+            if self.examined.fetch_add(1, Ordering::SeqCst) == 0 {
+                let merchant = MerchantId::new("m1");
+                let mut profile = self
+                    .data
+                    .find_by_id(&merchant, &self.changed)
+                    .await
+                    .expect("read")
+                    .expect("found");
+                profile.revision += 1;
+                let event = LoggedEvent::about(
+                    "e-meanwhile".into(),
+                    &profile,
+                    Activity::ProfileUpdated,
+                    "",
+                    OffsetDateTime::UNIX_EPOCH,
+                );
+                let entry = crate::outbox::Entry {
+                    event,
+                    deliveries: Vec::new(),
+                };
+                self.data.update(&profile, &entry).await.expect("changed");
+            }
+            self.images.examine(room, image, wanted).await
+        }
+    }
+
+    #[test]
+    fn a_run_retried_after_a_conflict_keeps_what_the_images_said() {
+        let mut w = world(true);
+        let client = submitted(&w, "m1", "client", "123456702");
+        licence(&w, &client, "d-client", "D-123 456");
+        let images = Arc::new(ChangingWhileExamined {
+            images: w.images.clone(),
+            data: w.data.clone(),
+            changed: client.clone(),
+            examined: std::sync::atomic::AtomicUsize::new(0),
+        });
+        w.service.ports.images = images.clone();
+        let done = block_on(w.service.run_next()).expect("ran").expect("a job");
+        assert_eq!(done.status, VerificationStatus::Passed);
+        assert_eq!(
+            status_of(&w, "m1", &client),
+            ProfileStatus::Approved,
+            "written on the second try, over the change"
+        );
+        assert_eq!(
+            images.examined.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "the image was examined once"
+        );
     }
 
     #[test]
