@@ -180,34 +180,6 @@ mod tests {
         assert_eq!(ocr.glyphs(&image, &budget), Err(OcrError::Unavailable));
     }
 
-    #[test]
-    fn tesseract_reads_printed_capitals_with_their_boxes() {
-        let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
-        let mut image = GrayImage::from_pixel(400, 80, image::Luma([255]));
-        imageproc::drawing::draw_text_mut(
-            &mut image,
-            image::Luma([0]),
-            20,
-            20,
-            40.0,
-            &font,
-            "AB<12",
-        );
-        let budget = Budget::start(TIME_LIMIT);
-        let glyphs = Ocr::default()
-            .glyphs(&image, &budget)
-            .expect("tesseract is installed");
-        let text: String = glyphs.iter().map(|g| g.symbol).collect();
-        assert!(text.starts_with("AB"), "{text}");
-        assert!(glyphs.iter().all(|g| g.top >= 10 && g.bottom <= 70));
-        // Its run is charged to the budget: tesseract takes tens of milliseconds at least.
-        assert!(
-            budget.spent() >= Duration::from_millis(10),
-            "{:?}",
-            budget.spent()
-        );
-    }
-
     /// An executable script standing in for tesseract (`sleep stdin ...` would fail at
     /// once), in a folder of its own; the folder goes with the returned guard.
     fn fake_tesseract(body: &str) -> (PathBuf, TempFolder) {

@@ -1,5 +1,6 @@
 //! The analysis end to end on generated documents and real tesseract: what a passport
-//! page's zone says, each way an image fails, and faces.
+//! page's zone says, each way an image fails, and faces. A test whose programs or photos
+//! are missing is reported ignored, with the reason ([`fixtures::needs`]).
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,7 @@ use domain::verification::{
     DocumentRead, FaceDescriptor, ImageReport, MrzReading, QualityIssue, ReadSource, Wanted,
 };
 use fixtures::degrade;
+use fixtures::needs::{Need, trial};
 use fixtures::passport::Passport;
 use image::RgbImage;
 
@@ -37,21 +39,12 @@ fn analysed(img: &RgbImage, wanted: Wanted) -> ImageReport {
     report
 }
 
-/// A face photo from `IDV_TEST_FACES` (see `scripts/face_photos.sh`), or `None` with a
-/// note; a failure when `IDV_TEST_REQUIRE_FACES=1` says they must be there.
-fn photo(name: &str) -> Option<RgbImage> {
-    let found = fixtures::faces::photo(name);
-    if found.is_none() {
-        assert!(
-            std::env::var("IDV_TEST_REQUIRE_FACES").as_deref() != Ok("1"),
-            "IDV_TEST_REQUIRE_FACES=1 but no {name} in IDV_TEST_FACES (scripts/face_photos.sh DIR)"
-        );
-        eprintln!("skipped: no face photos (scripts/face_photos.sh DIR, then IDV_TEST_FACES=DIR)");
-    }
-    found
+/// A face photo from `IDV_TEST_FACES` (see `scripts/face_photos.sh`): the tests that
+/// call this need [`Need::FacePhotos`].
+fn photo(name: &str) -> RgbImage {
+    fixtures::faces::photo(name).unwrap_or_else(|| panic!("{name} in IDV_TEST_FACES"))
 }
 
-#[test]
 fn a_clean_passport_page_reads_with_every_field() {
     let passport = Passport::sample();
     let report = analysed(&page(&passport, None), MRZ);
@@ -74,7 +67,6 @@ fn a_clean_passport_page_reads_with_every_field() {
     assert_eq!(report.mrz, Some(MrzReading::Read(expected)));
 }
 
-#[test]
 fn a_page_photographed_askew_reads_too() {
     for degrees in [-7.0, 4.0] {
         let turned = degrade::rotate(&page(&Passport::sample(), None), degrees);
@@ -86,7 +78,6 @@ fn a_page_photographed_askew_reads_too() {
     }
 }
 
-#[test]
 fn a_page_photographed_on_a_table_reads_too() {
     let page = degrade::scale(&page(&Passport::sample(), None), 0.6);
     let mut photo = RgbImage::from_pixel(1600, 1200, image::Rgb([60, 50, 45]));
@@ -99,7 +90,6 @@ fn a_page_photographed_on_a_table_reads_too() {
     );
 }
 
-#[test]
 fn an_id_card_zone_of_three_lines_reads() {
     let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
     let mut card = RgbImage::from_pixel(1012, 638, image::Rgb([226, 232, 238]));
@@ -137,14 +127,12 @@ fn an_id_card_zone_of_three_lines_reads() {
     );
 }
 
-#[test]
 fn a_broken_check_digit_is_named() {
     let passport = Passport::sample().with_broken_check_digit();
     let report = analysed(&page(&passport, None), MRZ);
     assert_eq!(report.mrz, Some(MrzReading::CheckDigitInvalid));
 }
 
-#[test]
 fn a_page_without_a_zone_has_none() {
     let report = analysed(
         &Passport::sample().page_without_mrz(None).expect("the font"),
@@ -153,7 +141,6 @@ fn a_page_without_a_zone_has_none() {
     assert_eq!(report.mrz, Some(MrzReading::NotFound));
 }
 
-#[test]
 fn without_tesseract_the_zone_cannot_be_read_and_that_is_no_error() {
     let analyser = Analyser::new(Some("/nonexistent/bin/tesseract".into()));
     let report = analyser.analyse(&degrade::jpeg(&page(&Passport::sample(), None), 85), MRZ);
@@ -161,7 +148,6 @@ fn without_tesseract_the_zone_cannot_be_read_and_that_is_no_error() {
     assert_eq!(report.quality, []);
 }
 
-#[test]
 fn each_fault_of_an_image_is_reported() {
     let clean = page(&Passport::sample(), None);
     let quality = |img: &RgbImage| analysed(img, Wanted::default()).quality;
@@ -178,7 +164,6 @@ fn each_fault_of_an_image_is_reported() {
     );
 }
 
-#[test]
 fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
     let analyser = Analyser::default();
     let wanted = Wanted {
@@ -207,7 +192,6 @@ fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
     }
 }
 
-#[test]
 fn a_tiny_image_is_too_small_and_nothing_breaks() {
     let wanted = Wanted {
         barcode: true,
@@ -225,7 +209,6 @@ fn a_tiny_image_is_too_small_and_nothing_breaks() {
     }
 }
 
-#[test]
 fn pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it() {
     assert_eq!(
         analysed(&page(&Passport::sample(), None), FACES).faces,
@@ -233,44 +216,43 @@ fn pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it() {
     );
     let blank = RgbImage::from_pixel(1000, 700, image::Rgb([236, 238, 230]));
     assert_eq!(analysed(&blank, FACES).faces, Some(0));
-    let Some(portrait) = photo("obama.jpg") else {
-        return;
-    };
+    let portrait = photo("obama.jpg");
     let faces = analysed(&page(&Passport::sample(), Some(&portrait)), FACES).faces;
     assert!(faces >= Some(1), "{faces:?}");
 }
 
-#[test]
 fn a_selfie_shows_one_face_and_two_people_two() {
     for name in fixtures::faces::NAMES {
-        let Some(selfie) = photo(name) else {
-            return;
-        };
+        let selfie = photo(name);
         assert_eq!(analysed(&selfie, FACES).faces, Some(1), "{name}");
     }
     let both = fixtures::faces::two_faces().expect("the photos");
     assert_eq!(analysed(&both, FACES).faces, Some(2));
 }
 
-#[tokio::test]
-async fn the_port_answers_off_the_runtime_and_within_its_budget() {
-    let bytes = degrade::jpeg(&page(&Passport::sample(), None), 85);
-    let analyser = Analyser::default();
-    let merchant = domain::merchant::MerchantId::new("m1");
-    let report = analyser
-        .examine(analyser.room(&merchant).await, bytes.clone(), MRZ)
-        .await;
-    assert!(matches!(report.mrz, Some(MrzReading::Read(_))));
-    let hurried = Analyser::default().with_budget(Duration::from_millis(1));
-    assert_eq!(
-        hurried
-            .examine(hurried.room(&merchant).await, bytes, MRZ)
-            .await,
-        ImageReport::unreadable(MRZ)
-    );
+fn the_port_answers_off_the_runtime_and_within_its_budget() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let bytes = degrade::jpeg(&page(&Passport::sample(), None), 85);
+        let analyser = Analyser::default();
+        let merchant = domain::merchant::MerchantId::new("m1");
+        let report = analyser
+            .examine(analyser.room(&merchant).await, bytes.clone(), MRZ)
+            .await;
+        assert!(matches!(report.mrz, Some(MrzReading::Read(_))));
+        let hurried = Analyser::default().with_budget(Duration::from_millis(1));
+        assert_eq!(
+            hurried
+                .examine(hurried.room(&merchant).await, bytes, MRZ)
+                .await,
+            ImageReport::unreadable(MRZ)
+        );
+    });
 }
 
-#[test]
 fn a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread() {
     let passport = Passport::sample();
     let image = degrade::jpeg(&page(&passport, None), 85);
@@ -286,7 +268,6 @@ fn a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread() {
     assert_eq!(sent, analyser.analyse(&image, MRZ));
 }
 
-#[test]
 fn a_photo_whose_barcode_was_read_is_never_called_blurry() {
     let barcode = Wanted {
         barcode: true,
@@ -318,7 +299,6 @@ fn a_photo_whose_barcode_was_read_is_never_called_blurry() {
     );
 }
 
-#[test]
 fn pages_photographed_turned_and_on_tables_are_levelled_and_read() {
     use fixtures::corpus::{Shot, Table, photograph};
     let passport = Passport::sample();
@@ -352,4 +332,91 @@ fn pages_photographed_turned_and_on_tables_are_levelled_and_read() {
             other => panic!("{degrees} degrees, {stored_turns} turns: {other:?}"),
         }
     }
+}
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let tests = vec![
+        trial(
+            "a_clean_passport_page_reads_with_every_field",
+            &[Need::Tesseract],
+            a_clean_passport_page_reads_with_every_field,
+        ),
+        trial(
+            "a_page_photographed_askew_reads_too",
+            &[Need::Tesseract],
+            a_page_photographed_askew_reads_too,
+        ),
+        trial(
+            "a_page_photographed_on_a_table_reads_too",
+            &[Need::Tesseract],
+            a_page_photographed_on_a_table_reads_too,
+        ),
+        trial(
+            "an_id_card_zone_of_three_lines_reads",
+            &[Need::Tesseract],
+            an_id_card_zone_of_three_lines_reads,
+        ),
+        trial(
+            "a_broken_check_digit_is_named",
+            &[Need::Tesseract],
+            a_broken_check_digit_is_named,
+        ),
+        trial(
+            "a_page_without_a_zone_has_none",
+            &[Need::Tesseract],
+            a_page_without_a_zone_has_none,
+        ),
+        trial(
+            "without_tesseract_the_zone_cannot_be_read_and_that_is_no_error",
+            &[],
+            without_tesseract_the_zone_cannot_be_read_and_that_is_no_error,
+        ),
+        trial(
+            "each_fault_of_an_image_is_reported",
+            &[],
+            each_fault_of_an_image_is_reported,
+        ),
+        trial(
+            "bombs_garbage_and_pdfs_are_unreadable_without_being_decoded",
+            &[],
+            bombs_garbage_and_pdfs_are_unreadable_without_being_decoded,
+        ),
+        trial(
+            "a_tiny_image_is_too_small_and_nothing_breaks",
+            &[Need::Tesseract],
+            a_tiny_image_is_too_small_and_nothing_breaks,
+        ),
+        trial(
+            "pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it",
+            &[Need::FacePhotos],
+            pages_without_a_portrait_have_no_face_and_a_page_with_one_has_it,
+        ),
+        trial(
+            "a_selfie_shows_one_face_and_two_people_two",
+            &[Need::FacePhotos],
+            a_selfie_shows_one_face_and_two_people_two,
+        ),
+        trial(
+            "the_port_answers_off_the_runtime_and_within_its_budget",
+            &[Need::Tesseract],
+            the_port_answers_off_the_runtime_and_within_its_budget,
+        ),
+        trial(
+            "a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread",
+            &[Need::Tesseract],
+            a_report_from_a_process_of_its_own_is_the_report_read_on_this_thread,
+        ),
+        trial(
+            "a_photo_whose_barcode_was_read_is_never_called_blurry",
+            &[],
+            a_photo_whose_barcode_was_read_is_never_called_blurry,
+        ),
+        trial(
+            "pages_photographed_turned_and_on_tables_are_levelled_and_read",
+            &[Need::Tesseract],
+            pages_photographed_turned_and_on_tables_are_levelled_and_read,
+        ),
+    ];
+    libtest_mimic::run(&args, tests).exit();
 }
