@@ -82,6 +82,36 @@ impl AuditAction {
     }
 }
 
+/// Which entries a reading of the trail wants: refused sign-ins (failures and lock-outs
+/// of known users, which a stranger can make by the thousand) or everyone's actions, so
+/// that a flood of the one never pushes the other out of sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditKind {
+    /// `sign_in_failed` and `sign_in_locked`.
+    Refusals,
+    /// Every other action.
+    Actions,
+}
+
+impl AuditKind {
+    /// The actions of this kind.
+    pub fn actions(self) -> Vec<AuditAction> {
+        AuditAction::ALL
+            .into_iter()
+            .filter(|a| self.includes(*a))
+            .collect()
+    }
+
+    /// Whether `action` is of this kind.
+    pub fn includes(self, action: AuditAction) -> bool {
+        let refusal = matches!(
+            action,
+            AuditAction::SignInFailed | AuditAction::SignInLocked
+        );
+        refusal == (self == Self::Refusals)
+    }
+}
+
 /// Who did it: the operator on the server's machine, a dashboard user, or a caller of
 /// the merchant API.
 #[derive(Debug, Clone, PartialEq, Eq)]

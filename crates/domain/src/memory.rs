@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
-use crate::audit::AuditEntry;
+use crate::audit::{AuditEntry, AuditKind};
 use crate::document::Document;
 use crate::event::Event;
 use crate::ids::{DeliveryId, DocumentId, FileId, QuizId, UserId, WebhookId};
@@ -1272,13 +1272,18 @@ impl AuditLog for MemoryAudit {
         Ok(mine)
     }
 
-    async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>> {
+    async fn latest(
+        &self,
+        merchant: &MerchantId,
+        kind: AuditKind,
+        limit: usize,
+    ) -> StoreResult<Vec<AuditEntry>> {
         let mut mine: Vec<AuditEntry> = self
             .0
             .lock()
             .expect("lock")
             .iter()
-            .filter(|e| &e.merchant_id == merchant)
+            .filter(|e| &e.merchant_id == merchant && kind.includes(e.action))
             .cloned()
             .collect();
         mine.sort_by(|a, b| b.id.cmp(&a.id));

@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use crate::audit::AuditEntry;
+use crate::audit::{AuditEntry, AuditKind};
 use crate::document::Document;
 use crate::error::Cause;
 use crate::event::Event;
@@ -473,8 +473,13 @@ pub trait AuditLog: Send + Sync {
         after: Option<&str>,
         limit: usize,
     ) -> StoreResult<Vec<AuditEntry>>;
-    /// The merchant's latest `limit` entries, newest first.
-    async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>>;
+    /// The merchant's latest `limit` entries of `kind`, newest first.
+    async fn latest(
+        &self,
+        merchant: &MerchantId,
+        kind: AuditKind,
+        limit: usize,
+    ) -> StoreResult<Vec<AuditEntry>>;
 }
 
 /// Verifications of submitted quizzes; the pending ones are the job queue that runs them,

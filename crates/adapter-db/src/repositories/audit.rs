@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use diesel::prelude::*;
 use domain::OffsetDateTime;
-use domain::audit::{AuditAction, AuditEntry, Auditor};
+use domain::audit::{AuditAction, AuditEntry, AuditKind, Auditor};
 use domain::ids::UserId;
 use domain::merchant::MerchantId;
 use domain::ports::{AuditLog, StoreResult};
@@ -100,13 +100,20 @@ impl AuditLog for Database {
         rows.into_iter().map(AuditRow::into_domain).collect()
     }
 
-    async fn latest(&self, merchant: &MerchantId, limit: usize) -> StoreResult<Vec<AuditEntry>> {
+    async fn latest(
+        &self,
+        merchant: &MerchantId,
+        kind: AuditKind,
+        limit: usize,
+    ) -> StoreResult<Vec<AuditEntry>> {
         let merchant = merchant.as_str().to_owned();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let actions: Vec<&'static str> = kind.actions().iter().map(|a| a.as_str()).collect();
         let rows: Vec<AuditRow> = self
             .read(move |conn| {
                 Ok(audit_log::table
                     .filter(audit_log::merchant_id.eq(merchant))
+                    .filter(audit_log::action.eq_any(actions))
                     .order(audit_log::id.desc())
                     .limit(limit)
                     .select(AuditRow::as_select())

@@ -6,13 +6,18 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
+use domain::audit::{AuditEntry, AuditKind};
+
 use super::{Admin, DashboardError, Reviewer};
 use crate::pages::html;
 use crate::state::State;
 use crate::timefmt::rfc3339;
 
-/// The newest entries shown; `idv audit` prints them all.
+/// The newest actions shown; `idv audit` prints them all.
 const SHOWN: usize = 200;
+/// The newest refused sign-ins shown, apart: strangers can make them by the thousand,
+/// and they must never push the people's actions out of sight.
+const REFUSALS_SHOWN: usize = 50;
 
 struct Row {
     at: String,
@@ -29,6 +34,20 @@ struct AuditPage<'a> {
     csrf_token: &'a str,
     rows: Vec<Row>,
     shown: usize,
+    refusals: Vec<Row>,
+    refusals_shown: usize,
+}
+
+impl Row {
+    fn of(e: AuditEntry) -> Self {
+        Self {
+            at: rfc3339(e.at),
+            who: e.auditor.name().into_owned(),
+            action: e.action.as_str(),
+            subject: e.subject,
+            address: e.address,
+        }
+    }
 }
 
 /// `GET /dashboard/audit`: the newest entries of the merchant's trail, newest first.
@@ -36,23 +55,20 @@ pub(super) async fn list(
     state: State,
     Admin(Reviewer { session, .. }): Admin,
 ) -> Result<HttpResponse, DashboardError> {
-    let entries = state.audit.latest(&session.merchant_id, SHOWN).await?;
+    let merchant = &session.merchant_id;
+    let actions = state.audit.latest(merchant, AuditKind::Actions, SHOWN);
+    let refusals = state
+        .audit
+        .latest(merchant, AuditKind::Refusals, REFUSALS_SHOWN);
     Ok(html(
         StatusCode::OK,
         &AuditPage {
             reviewer: session.email.as_str(),
             csrf_token: &session.csrf_token,
             shown: SHOWN,
-            rows: entries
-                .into_iter()
-                .map(|e| Row {
-                    at: rfc3339(e.at),
-                    who: e.auditor.name().into_owned(),
-                    action: e.action.as_str(),
-                    subject: e.subject,
-                    address: e.address,
-                })
-                .collect(),
+            rows: actions.await?.into_iter().map(Row::of).collect(),
+            refusals_shown: REFUSALS_SHOWN,
+            refusals: refusals.await?.into_iter().map(Row::of).collect(),
         },
     ))
 }

@@ -38,6 +38,10 @@ pub const SCENARIOS: &[Scenario] = &[
         "a_sign_in_flood_from_many_addresses_leaves_the_memory_of_its_hashes_bounded",
         flood_memory,
     ),
+    (
+        "refused_sign_ins_by_the_hundred_never_push_the_peoples_actions_off_the_audit_page",
+        refusals_apart,
+    ),
 ];
 
 /// `count` sign-ins of `email` with `password` posted at once, each with its own fresh
@@ -403,4 +407,43 @@ fn flood_memory(backend: Backend) {
     );
     // And the real user signs in.
     signed_in(&env, "rev@example.com", password);
+}
+
+fn refusals_apart(backend: Backend) {
+    // Without the address budget: a stranger's tries, as fast as they come.
+    let env = Env::start_with(backend, &[("IDV_SIGN_IN_LIMIT", "0")]);
+    reviewer(&env, "rev@example.com");
+    let admin_password = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let admin = signed_in(&env, "boss@example.com", admin_password);
+    env.client()
+        .call(
+            "profile/create",
+            &crate::support::profile("ada@example.com", "4165550123"),
+        )
+        .assert_status(201);
+    let list = page(&env, "/dashboard/profiles", &admin);
+    let profile = crate::dashboard::first_profile_link(&list);
+    assert_eq!(page(&env, &profile, &admin).status, 200);
+    // 210 wrong passwords for the reviewer: five are checked, the rest locked, each one
+    // recorded, more than the page's 200.
+    for _ in 0..210 {
+        let (cookie, token) = login_form(&env);
+        let refused = env.client().send(
+            "POST",
+            "/dashboard/login",
+            &[FORM, ("Cookie", &cookie)],
+            login_body("rev@example.com", "not the passphrase at all", &token).as_bytes(),
+        );
+        assert!([401, 429].contains(&refused.status), "{}", refused.status);
+    }
+    let trail = page(&env, "/dashboard/audit", &admin).text();
+    let (actions, refusals) = trail
+        .split_once("Refused sign-ins</h2>")
+        .expect("two sections");
+    assert!(
+        actions.contains("profile_viewed") && actions.contains("signed_in"),
+        "the admin's own actions stay in sight: {actions}"
+    );
+    assert!(!actions.contains("sign_in_locked") && !actions.contains("sign_in_failed"));
+    assert!(refusals.contains("sign_in_locked") && refusals.contains("rev@example.com"));
 }

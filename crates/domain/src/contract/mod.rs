@@ -22,7 +22,7 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
-use crate::audit::{AuditAction, AuditEntry, Auditor};
+use crate::audit::{AuditAction, AuditEntry, AuditKind, Auditor};
 use crate::document::{Document, DocumentStatus, Evidence, FileType, Side, StoredFile};
 use crate::event::{Activity, Event};
 use crate::ids::UserId;
@@ -1595,7 +1595,11 @@ async fn audit_in_order(p: Ports) {
     ] {
         p.audit.append(e).await.expect("stored");
     }
-    let latest = p.audit.latest(&m1, 2).await.expect("read");
+    let latest = p
+        .audit
+        .latest(&m1, AuditKind::Actions, 2)
+        .await
+        .expect("read");
     assert_eq!(latest, [third.clone(), second.clone()]);
     let since = p
         .audit
@@ -1604,7 +1608,22 @@ async fn audit_in_order(p: Ports) {
         .expect("read");
     assert_eq!(since, [second.clone(), third.clone()]);
     let page = p.audit.since(&m1, NOW, Some("a1"), 1).await.expect("read");
-    assert_eq!(page, [second]);
+    assert_eq!(page, [second.clone()]);
+    // Refused sign-ins are read apart: a flood of them leaves the actions in sight.
+    let refused = entry("a4", &m1, AuditAction::SignInFailed, 3);
+    p.audit.append(&refused).await.expect("stored");
+    let actions = p
+        .audit
+        .latest(&m1, AuditKind::Actions, 2)
+        .await
+        .expect("read");
+    assert_eq!(actions, [third.clone(), second.clone()]);
+    let refusals = p
+        .audit
+        .latest(&m1, AuditKind::Refusals, 5)
+        .await
+        .expect("read");
+    assert_eq!(refusals, [refused]);
 }
 
 async fn quiz_scope(p: Ports) {

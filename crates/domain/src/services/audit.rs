@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
-use crate::audit::{AuditAction, AuditEntry, Auditor};
+use crate::audit::{AuditAction, AuditEntry, AuditKind, Auditor};
 use crate::error::DomainError;
 use crate::merchant::MerchantId;
 use crate::ports::{AuditLog, Clock, IdGenerator};
@@ -74,13 +74,14 @@ impl AuditTrail {
         Ok(self.log.since(merchant, since, after, limit).await?)
     }
 
-    /// The merchant's latest entries, newest first.
+    /// The merchant's latest entries of `kind`, newest first.
     pub async fn latest(
         &self,
         merchant: &MerchantId,
+        kind: AuditKind,
         limit: usize,
     ) -> Result<Vec<AuditEntry>, DomainError> {
-        Ok(self.log.latest(merchant, limit).await?)
+        Ok(self.log.latest(merchant, kind, limit).await?)
     }
 }
 
@@ -112,7 +113,7 @@ mod tests {
             .expect("kept");
         block_on(trail.record(&globex, &admin, AuditAction::SignedIn, "")).expect("kept");
 
-        let latest = block_on(trail.latest(&acme, 10)).expect("read");
+        let latest = block_on(trail.latest(&acme, AuditKind::Actions, 10)).expect("read");
         let actions: Vec<_> = latest.iter().map(|e| e.action).collect();
         assert_eq!(actions, [AuditAction::KeyCreated, AuditAction::SignedIn]);
         assert_eq!(latest[1].address, "203.0.113.9");
