@@ -265,6 +265,30 @@ impl QuizLinks {
             tiny_url: format!("{base}/q/{}", quiz.code.as_str()),
         }
     }
+
+    /// The same addresses without their token and code ([`redacted_address`]).
+    pub fn redacted(&self) -> Self {
+        Self {
+            long_url: redacted_address(&self.long_url),
+            tiny_url: redacted_address(&self.tiny_url),
+        }
+    }
+}
+
+/// What stands in a redacted quiz address for its token or code.
+pub const REDACTED: &str = "redacted";
+
+/// A quiz address without its secret: the token of `.../quiz/{token}` or the code of
+/// `.../q/{code}` replaced by [`REDACTED`]; any other text as it is. A link is the
+/// client's credential: whoever holds it acts as the client.
+pub fn redacted_address(url: &str) -> String {
+    ["/quiz/", "/q/"]
+        .iter()
+        .find_map(|marker| {
+            let at = url.rfind(marker)?;
+            Some(format!("{}{marker}{REDACTED}", &url[..at]))
+        })
+        .unwrap_or_else(|| url.to_owned())
 }
 
 #[cfg(test)]
@@ -273,6 +297,19 @@ mod tests {
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
+
+    #[test]
+    fn a_redacted_address_keeps_no_token_nor_code() {
+        assert_eq!(
+            redacted_address("https://idv.example/quiz/tok123abc"),
+            "https://idv.example/quiz/redacted"
+        );
+        assert_eq!(
+            redacted_address("https://idv.example/base/q/AbC12"),
+            "https://idv.example/base/q/redacted"
+        );
+        assert_eq!(redacted_address(""), "");
+    }
 
     fn days(n: i64) -> QuizExpiryDays {
         QuizExpiryDays::new(n).expect("valid")

@@ -9,7 +9,8 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use domain::audit::Auditor;
-use domain::merchant::{ApiKey, ApiKeyId, MerchantId, OperationKind};
+use domain::merchant::{ApiKey, ApiKeyId, KeyAccess, MerchantId, OperationKind};
+use domain::quiz::{QuizLinks, redacted_address};
 use domain::services::Initiator;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -33,11 +34,31 @@ pub struct Signed {
     pub body: Map<String, Value>,
     /// The key that signed it.
     pub key: ApiKeyId,
+    /// What that key may do.
+    pub access: KeyAccess,
     /// The client address it came from.
     pub address: IpAddr,
 }
 
 impl Signed {
+    /// The quiz addresses this request is shown: a read-only key sees them without
+    /// their token and code (a link is the client's credential, and a key that may only
+    /// read must not act as the client through one).
+    pub fn shown(&self, links: QuizLinks) -> QuizLinks {
+        match self.access {
+            KeyAccess::Full => links,
+            KeyAccess::ReadOnly => links.redacted(),
+        }
+    }
+
+    /// The same for one address, as an event recorded it.
+    pub fn shown_address(&self, url: &str) -> String {
+        match self.access {
+            KeyAccess::Full => url.to_owned(),
+            KeyAccess::ReadOnly => redacted_address(url),
+        }
+    }
+
     /// Who acts through this request, and from where, for the audit trail.
     pub fn initiator(&self) -> Initiator {
         Initiator {
@@ -139,6 +160,7 @@ async fn extract(req: HttpRequest, payload: Payload) -> Result<Signed, ApiError>
         merchant: key.merchant_id,
         body,
         key: key.key,
+        access: key.access,
         address: ip,
     })
 }

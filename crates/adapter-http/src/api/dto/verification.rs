@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use domain::quiz::QuizLinks;
 use domain::services::VerificationView as Found;
 use domain::verification::{Check, Detail, Reason};
 use serde::Serialize;
@@ -66,13 +67,14 @@ pub struct VerificationView {
 }
 
 impl VerificationView {
-    pub fn of(found: &Found) -> Self {
+    /// `found`, its quiz's address as `shown` shows it.
+    pub fn of(found: &Found, shown: impl Fn(QuizLinks) -> QuizLinks) -> Self {
         let v = &found.verification;
         Self {
             verification_id: v.id.to_string(),
             status: v.status.as_str(),
             checks: v.checks.iter().map(CheckView::of).collect(),
-            quiz_url: found.links.as_ref().map(|l| l.long_url.clone()),
+            quiz_url: found.links.clone().map(|l| shown(l).long_url),
             created_at: rfc3339(v.created_at),
             completed_at: v.completed_at.map(rfc3339),
         }

@@ -19,6 +19,13 @@ pub async fn handle(state: State, req: Signed) -> Answer<EventList> {
         paging: Paging::of(page, &paged),
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),
-        events: paged.items.iter().map(EventView::of).collect(),
+        events: paged
+            .items
+            .iter()
+            .map(|e| EventView {
+                url: req.shown_address(&e.url),
+                ..EventView::of(e)
+            })
+            .collect(),
     }))
 }

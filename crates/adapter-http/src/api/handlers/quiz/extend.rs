@@ -18,5 +18,5 @@ use crate::envelope::{Envelope, ErrorBody, Reply};
 pub async fn handle(state: State, req: Signed) -> Answer<QuizAnswer> {
     let (link, days): (QuizLink, QuizExpiryDays) = req.parse::<QuizExtendRequest, _>()?;
     let view = state.quizzes.extend(&req.merchant, &link, days).await?;
-    Ok(Reply::ok(super::get::answer(&state, &view)))
+    Ok(Reply::ok(super::get::answer(&state, &req, &view)))
 }

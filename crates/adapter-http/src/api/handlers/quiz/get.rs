@@ -14,12 +14,12 @@ use crate::envelope::{Envelope, Reply};
 pub async fn handle(state: State, req: Signed) -> Answer<QuizAnswer> {
     let link: QuizLink = req.parse::<QuizLinkRequest, _>()?;
     let view = state.quizzes.get(&req.merchant, &link).await?;
-    Ok(Reply::ok(answer(&state, &view)))
+    Ok(Reply::ok(answer(&state, &req, &view)))
 }
 
 /// A quiz as quiz/get answers it (quiz/extend answers the same).
-pub(super) fn answer(state: &State, view: &QuizWithClient) -> QuizAnswer {
-    let links = state.quizzes.links(&view.quiz);
+pub(super) fn answer(state: &State, req: &Signed, view: &QuizWithClient) -> QuizAnswer {
+    let links = req.shown(state.quizzes.links(&view.quiz));
     QuizAnswer {
         quiz: QuizView::of(view, &links, state.clock.now()),
     }

@@ -20,7 +20,7 @@ pub async fn handle(state: State, req: Signed) -> Answer<QuizList> {
         quiz: paged
             .items
             .iter()
-            .map(|view| QuizView::of(view, &state.quizzes.links(&view.quiz), now))
+            .map(|view| QuizView::of(view, &req.shown(state.quizzes.links(&view.quiz)), now))
             .collect(),
     }))
 }

@@ -28,6 +28,6 @@ pub async fn handle(state: State, req: Signed) -> Answer<VerificationAnswer> {
         }
     };
     Ok(Reply::ok(VerificationAnswer {
-        verification: VerificationView::of(&found),
+        verification: VerificationView::of(&found, |l| req.shown(l)),
     }))
 }

@@ -22,6 +22,10 @@ pub async fn handle(state: State, req: Signed) -> Answer<VerificationList> {
         paging: Paging::of(page, &paged),
         email_address: key.email.as_str().to_owned(),
         mobile_number: key.mobile.as_str().to_owned(),
-        verifications: paged.items.iter().map(VerificationView::of).collect(),
+        verifications: paged
+            .items
+            .iter()
+            .map(|found| VerificationView::of(found, |l| req.shown(l)))
+            .collect(),
     }))
 }

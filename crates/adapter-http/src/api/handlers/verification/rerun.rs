@@ -14,6 +14,6 @@ pub async fn handle(state: State, req: Signed) -> Answer<VerificationAnswer> {
     let link: QuizLink = req.parse::<QuizLinkRequest, _>()?;
     let queued = state.verifications.rerun(&req.merchant, &link).await?;
     Ok(Reply::accepted(VerificationAnswer {
-        verification: VerificationView::of(&queued),
+        verification: VerificationView::of(&queued, |l| req.shown(l)),
     }))
 }
