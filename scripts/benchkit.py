@@ -42,10 +42,12 @@ class Server:
         return subprocess.run([self.binary, *args], env=self.env, input=stdin,
                               capture_output=True, text=True, check=True).stdout
 
-    def start(self, cpus=None):
-        """Starts serving, pinned to `cpus` (`taskset -c`) when given."""
+    def start(self, cpus=None, wrapper=()):
+        """Starts serving, pinned to `cpus` (`taskset -c`) when given, through `wrapper`
+        (a program that runs the command after it, as `prlimit ... --` does)."""
         pin = ["taskset", "-c", cpus] if cpus else []
-        self.process = subprocess.Popen([*pin, self.binary, "serve", "--bind", "127.0.0.1:0"],
+        self.process = subprocess.Popen([*pin, *wrapper, self.binary, "serve", "--bind",
+                                         "127.0.0.1:0"],
                                         env=self.env, stdout=subprocess.PIPE, text=True)
         self.base = self.process.stdout.readline().strip().removeprefix("listening on ")
         self.api = Api(self.base, self.credentials)
