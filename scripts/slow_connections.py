@@ -11,7 +11,7 @@ open-file limit, the descriptors it holds, and the answers' times.
 
     python3 scripts/slow_connections.py [path/to/idv]      (default: target/release/idv)
 """
-import http.client, resource, socket, sys, threading, time
+import http.client, os, resource, socket, sys, threading, time
 
 from benchkit import Server
 
@@ -46,9 +46,12 @@ def main():
                         pass
 
         threading.Thread(target=trickle, daemon=True).start()
-        time.sleep(1)
-        import os
-        print("server descriptors while held:", len(os.listdir(f"/proc/{pid}/fd")))
+        # Accepted by the server, not waiting in the kernel's queue: up to 5 s.
+        held_by_server = lambda: len(os.listdir(f"/proc/{pid}/fd"))
+        deadline = time.monotonic() + 5
+        while held_by_server() < CONNECTIONS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        print("server descriptors while held:", held_by_server())
         health, calls = [], []
         for i in range(20):
             t = time.monotonic()
