@@ -341,7 +341,7 @@ impl ClientService {
     /// Whether the images of a document just uploaded are usable (contract §14: the
     /// client is told at once what to fix): every `document_quality` issue any of them
     /// has, in report order; none for a document of PDFs only. `None` when an image found
-    /// no room to be examined within [`QUALITY_WAIT`]: the client is answered without
+    /// no room to be examined within `QUALITY_WAIT` (3 s): the client is answered without
     /// the judgement (the verification judges the images later), so a flood of uploads
     /// neither holds an answer long nor keeps the verifications from the cores.
     pub async fn quality(
