@@ -33,17 +33,20 @@ fn address_of(server: &Server) -> SocketAddr {
         .expect("host:port")
 }
 
+/// The start of a request whose body comes slowly: the server waits for it (15 s
+/// without a byte, 60 s in all), holding the connection.
+const SLOW_REQUEST: &[u8] = b"POST /api/v1/profile/get HTTP/1.1\r\nHost: idv\r\n\
+    Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{";
+
 /// A connection to `server` from the loopback address `from` (any of 127.0.0.0/8),
-/// which has sent the start of a request and nothing more.
+/// which has sent the start of a request and of its body, and nothing more.
 fn slow_connection(server: SocketAddr, from: [u8; 4]) -> TcpStream {
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None).expect("a socket");
     let local: SocketAddr = (from, 0).into();
     socket.bind(&SockAddr::from(local)).expect("bound");
     socket.connect(&SockAddr::from(server)).expect("connected");
     let mut stream: TcpStream = socket.into();
-    stream
-        .write_all(b"POST /api/v1/profile/get HTTP/1.1\r\nHost: idv\r\n")
-        .expect("written");
+    stream.write_all(SLOW_REQUEST).expect("written");
     stream
 }
 
@@ -95,21 +98,40 @@ fn slow_connections_under_the_usual_limit(backend: Backend) {
             slow_connection(at, from)
         })
         .collect();
-    // Every one of them accepted by the server, not waiting in the kernel's queue.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while descriptors(server.pid()) < held.len() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        descriptors(server.pid()) >= held.len(),
-        "the server holds {} descriptors",
-        descriptors(server.pid())
-    );
-    let client = server.client(&merchant);
-    assert_eq!(client.send("GET", "/healthz", &[], b"").status, 200);
-    client
-        .call("profile/create", &profile("ada@example.com", "4165550123"))
-        .assert_status(201);
+    // A byte of each body every 3 s, as a slow client sends it, so that none reaches
+    // the stall limit however long the server takes to accept them all.
+    let trickling = std::sync::atomic::AtomicBool::new(true);
+    let (holds, health, created) = std::thread::scope(|s| {
+        // A minute at most: the body's own deadline, and the scope's end should a
+        // check below panic.
+        s.spawn(|| {
+            for _ in 0..20 {
+                if !trickling.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                for mut stream in &held {
+                    let _ = stream.write_all(b" ");
+                }
+                std::thread::sleep(Duration::from_secs(3));
+            }
+        });
+        // Every one of them accepted by the server, not waiting in the kernel's queue:
+        // 30 s at most, on a machine busy with other tests.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while descriptors(server.pid()) < held.len() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let holds = descriptors(server.pid());
+        let client = server.client(&merchant);
+        let health = client.send("GET", "/healthz", &[], b"").status;
+        let created = client
+            .call("profile/create", &profile("ada@example.com", "4165550123"))
+            .status;
+        trickling.store(false, std::sync::atomic::Ordering::Relaxed);
+        (holds, health, created)
+    });
+    assert!(holds >= held.len(), "the server holds {holds} descriptors");
+    assert_eq!((health, created), (200, 201));
     drop(held);
 }
 
