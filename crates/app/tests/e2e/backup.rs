@@ -281,8 +281,8 @@ pub fn postgres_tools_see_no_secret(backend: Backend) {
     let url = env.server.db.url.clone().expect("PostgreSQL");
     // Trust authentication takes any password: the tools still connect.
     let password = "spy-hunter2";
-    let with_password = url.replacen("postgres@", &format!("postgres:{password}@"), 1);
-    assert_ne!(with_password, url, "{url}");
+    let with_password = |url: &str| url.replacen("postgres@", &format!("postgres:{password}@"), 1);
+    assert_ne!(with_password(&url), url, "{url}");
     let spies = tempfile::tempdir().expect("a folder");
     spy(spies.path(), "pg_dump");
     spy(spies.path(), "pg_restore");
@@ -291,36 +291,29 @@ pub fn postgres_tools_see_no_secret(backend: Backend) {
     let folder = tempfile::tempdir().expect("a folder");
     let backup = folder.path().join("backup");
     let backup_arg = backup.display().to_string();
-    let out = env
-        .server
-        .idv()
-        .env("IDV_DATABASE_URL", &with_password)
-        .env("PATH", &path)
-        .env("AWS_SECRET_ACCESS_KEY", storage_secret)
-        .args(["backup", "--to", &backup_arg])
-        .output()
-        .expect("idv runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Both tools run with a password in the URL, the spies first on the path and the
+    // storage's secret in the environment.
+    let run = |mut command: std::process::Command, url: &str, args: &[&str]| {
+        let out = command
+            .env("IDV_DATABASE_URL", with_password(url))
+            .env("PATH", &path)
+            .env("AWS_SECRET_ACCESS_KEY", storage_secret)
+            .args(args)
+            .output()
+            .expect("idv runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(env.server.idv(), &url, &["backup", "--to", &backup_arg]);
     let restored = TestDatabase::create(backend);
     let restored_url = restored.url.clone().expect("PostgreSQL");
-    let out = idv(&restored)
-        .env(
-            "IDV_DATABASE_URL",
-            restored_url.replacen("postgres@", &format!("postgres:{password}@"), 1),
-        )
-        .env("PATH", &path)
-        .env("AWS_SECRET_ACCESS_KEY", storage_secret)
-        .args(["restore", "--from", &backup_arg])
-        .output()
-        .expect("idv runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run(
+        idv(&restored),
+        &restored_url,
+        &["restore", "--from", &backup_arg],
     );
 
     for tool in ["pg_dump", "pg_restore"] {
