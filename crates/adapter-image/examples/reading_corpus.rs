@@ -8,7 +8,8 @@
 //! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both] [SEED] [PER_CONDITION]`
 //!
 //! Passports need tesseract. With `CORPUS_MISSES=DIR`, each photo not
-//! read is written there (made-up holders only) to look at.
+//! read is written there (made-up holders only) to look at; with `CORPUS_ONLY=Phone`
+//! (a condition's name as in `Condition`), only that condition is taken.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -150,6 +151,11 @@ fn main() {
     let what = args.get(1).map_or("both", String::as_str);
     let seed = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let per = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(8);
+    let only = std::env::var("CORPUS_ONLY").ok();
+    let conditions: Vec<Condition> = Condition::ALL
+        .into_iter()
+        .filter(|c| only.as_deref().is_none_or(|only| format!("{c:?}") == only))
+        .collect();
     println!("seed {seed}, {per} photos per condition");
     if matches!(what, "licences" | "both") {
         let wanted = Wanted {
@@ -157,7 +163,7 @@ fn main() {
             mrz: false,
             faces: false,
         };
-        run("licences", corpus::licences(seed, per), wanted);
+        run("licences", corpus::licences(seed, per, &conditions), wanted);
     }
     if matches!(what, "passports" | "both") {
         let wanted = Wanted {
@@ -165,7 +171,7 @@ fn main() {
             mrz: true,
             faces: false,
         };
-        match corpus::passports(seed, per) {
+        match corpus::passports(seed, per, &conditions) {
             Ok(samples) => run("passports", samples, wanted),
             Err(missing) => eprintln!("passports skipped: {missing}"),
         }

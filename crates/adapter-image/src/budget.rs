@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::marker::PhantomData;
+use std::rc::Rc;
 use std::time::Duration;
 
 use rustix::time::{ClockId, clock_gettime};
@@ -21,8 +22,9 @@ pub struct Budget {
     limit: Duration,
     /// The thread's processor time when the budget started.
     started: Duration,
-    /// Processor time of the child processes that have ended, charged to this budget.
-    children: Cell<Duration>,
+    /// Processor time of the child processes that have ended, charged to this budget
+    /// (and shared with the budgets [`narrowed`](Self::narrowed) from it).
+    children: Rc<Cell<Duration>>,
     on_this_thread: PhantomData<*const ()>,
 }
 
@@ -32,7 +34,19 @@ impl Budget {
         Self {
             limit,
             started: thread_time(),
-            children: Cell::new(Duration::ZERO),
+            children: Rc::new(Cell::new(Duration::ZERO)),
+            on_this_thread: PhantomData,
+        }
+    }
+
+    /// A share of this budget for one stage: spent once `most` more is spent or this
+    /// one is, whichever comes first; what is spent against it is spent against this
+    /// one too.
+    pub fn narrowed(&self, most: Duration) -> Self {
+        Self {
+            limit: self.limit.min(self.spent() + most),
+            started: self.started,
+            children: Rc::clone(&self.children),
             on_this_thread: PhantomData,
         }
     }
@@ -119,6 +133,25 @@ mod tests {
         assert!(budget.left() <= Duration::from_millis(400));
         budget.charge(Duration::from_millis(400));
         assert!(budget.is_spent());
+    }
+
+    #[test]
+    fn a_narrowed_budget_ends_first_and_its_spending_counts_for_the_whole() {
+        let whole = Budget::start(Duration::from_secs(1));
+        whole.charge(Duration::from_millis(100));
+        let stage = whole.narrowed(Duration::from_millis(300));
+        assert!(stage.left() <= Duration::from_millis(300));
+        stage.charge(Duration::from_millis(300));
+        assert!(stage.is_spent());
+        assert!(!whole.is_spent());
+        assert!(
+            whole.left() <= Duration::from_millis(600),
+            "{:?}",
+            whole.left()
+        );
+        // Never more than the whole has left.
+        let late = whole.narrowed(Duration::from_secs(5));
+        assert_eq!(late.limit, whole.limit);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! taken loosely; the check digits carry the proof of the rest.
 
 use std::cell::Cell;
+use std::time::Duration;
 
 use domain::verification::{DocumentRead, MrzReading, ReadSource};
 use image::imageops::{self, FilterType};
@@ -57,6 +58,11 @@ struct Read {
     flatten: bool,
 }
 
+/// The processor time the zone is looked for, tesseract's included. A zone that reads
+/// reads within about 4 s (the corpus's slowest); a photo whose zone was never found
+/// spent its whole 20 s reading a table's texture.
+const SEARCH_TIME: Duration = Duration::from_secs(6);
+
 /// The most runs of tesseract one page gets (each 0.2-0.6 s): the 3 s a photo may take.
 const MAX_READS: usize = 8;
 
@@ -96,6 +102,9 @@ const READ_PIXELS: f64 = 8_000_000.0;
 /// was read as. Measured on OCR-B: capitals and digits 29 px, fillers 25 px (0.86).
 const FILLER_HEIGHT: f32 = 0.88;
 
+/// A line of fewer glyphs is no zone's (a TD1 line has 30 cells, some fillers dropped).
+const MIN_GLYPHS: usize = 20;
+
 /// A glyph under this share of its line's usual width is a fragment of its neighbour.
 const FRAGMENT_WIDTH: f32 = 0.6;
 
@@ -106,7 +115,7 @@ const WIDE: f32 = 1.5;
 /// A line of more cells is no zone's (a TD3 line has 44).
 const MAX_CELLS: usize = 50;
 
-/// The fewest steps between glyphs the pitch along a line is fitted to.
+/// The fewest measures (steps between glyphs, digits' heights) a line is fitted to.
 const MIN_STEPS_TO_FIT: usize = 8;
 
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
@@ -115,6 +124,7 @@ const MIN_STEPS_TO_FIT: usize = 8;
 /// levelled by the likeliest turn as [`ATTEMPTS`] says, the whole page only when
 /// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
+    let budget = &budget.narrowed(SEARCH_TIME);
     let turns = deskew::skews(page);
     let levelled: Vec<Option<GrayImage>> = turns
         .iter()
@@ -264,9 +274,25 @@ fn cells(glyphs: Vec<Glyph>, classify: &dyn Fn(&Glyph) -> char) -> Vec<String> {
     else {
         return Vec::new();
     };
-    lines(glyphs, digit_height as f32)
+    let lines: Vec<Vec<Glyph>> = lines(glyphs, digit_height as f32)
+        .into_iter()
+        .filter(|line| line.len() >= MIN_GLYPHS)
+        .collect();
+    // The digits' height along the zone: a page photographed at a slant (keystone) has
+    // glyphs up to an eighth smaller at its far end, more than a filler is shorter than
+    // a digit, so each glyph is weighed against the digits' height where it stands.
+    let digits: Vec<(f32, f32)> = lines
         .iter()
-        .filter_map(|line| line_cells(line, digit_height as f32, classify))
+        .flatten()
+        .filter(|g| g.symbol.is_ascii_digit())
+        .map(|g| (g.centre_x(), g.height() as f32))
+        .collect();
+    let digit_height =
+        median_f32(digits.iter().map(|&(_, height)| height)).unwrap_or(digit_height as f32);
+    let height_at = fitted_along(&digits, digit_height);
+    lines
+        .iter()
+        .filter_map(|line| line_cells(line, &height_at, classify))
         .collect()
 }
 
@@ -295,14 +321,14 @@ fn mean_centre_y(line: &[Glyph]) -> f32 {
 /// One line's cells, or `None` when it is too short to be part of a zone.
 fn line_cells(
     line: &[Glyph],
-    digit_height: f32,
+    height_at: &dyn Fn(f32) -> f32,
     classify: &dyn Fn(&Glyph) -> char,
 ) -> Option<String> {
-    if line.len() < 20 {
+    if line.len() < MIN_GLYPHS {
         return None;
     }
     let usual_width = median(line.iter().map(|g| g.right - g.left))?;
-    let placed = cell_numbers(line, usual_width, digit_height)?;
+    let placed = cell_numbers(line, usual_width, height_at)?;
     let mut best: Vec<Option<(char, i32)>> = Vec::new();
     let mut filler: Vec<bool> = Vec::new();
     let mut put = |cell: usize, symbol: char, width: i32, is_filler: bool| {
@@ -336,7 +362,7 @@ fn line_cells(
             }
             continue;
         }
-        put(cell, glyph.symbol, width, is_filler(glyph, digit_height));
+        put(cell, glyph.symbol, width, is_filler(glyph, height_at));
     }
     if best.len() >= MAX_CELLS {
         return None;
@@ -355,40 +381,46 @@ fn line_cells(
     )
 }
 
-/// The pitch at each point of a line, from its steps of one cell (where, how long): a
-/// straight line fitted through them, for a slant narrows the cells steadily from one
-/// end to the other, and the steps nearest a run of dropped fillers are some cells away
-/// from it. `pitch` where there are too few steps to fit.
-fn pitch_along(steps: &[(f32, f32)], pitch: f32) -> impl Fn(f32) -> f32 {
-    let n = steps.len() as f32;
-    let (mean_x, mean_step) = (
-        steps.iter().map(|(x, _)| x).sum::<f32>() / n.max(1.0),
-        steps.iter().map(|(_, s)| s).sum::<f32>() / n.max(1.0),
+/// A measure (the pitch, the digits' height) at each point of a zone, from where it
+/// was taken and what it was (x, value): a straight line fitted through them, for a
+/// slant shrinks the cells steadily from one end to the other, and the cells beside a
+/// run of dropped fillers or of fillers have no measure of their own. `usual` where
+/// there are too few to fit.
+fn fitted_along(points: &[(f32, f32)], usual: f32) -> impl Fn(f32) -> f32 {
+    let n = points.len() as f32;
+    let (mean_x, mean_value) = (
+        points.iter().map(|(x, _)| x).sum::<f32>() / n.max(1.0),
+        points.iter().map(|(_, v)| v).sum::<f32>() / n.max(1.0),
     );
-    let spread: f32 = steps.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
-    let (base, slope) = if steps.len() >= MIN_STEPS_TO_FIT && spread > 0.0 {
-        let covariance: f32 = steps
+    let spread: f32 = points.iter().map(|(x, _)| (x - mean_x).powi(2)).sum();
+    let (base, slope) = if points.len() >= MIN_STEPS_TO_FIT && spread > 0.0 {
+        let covariance: f32 = points
             .iter()
-            .map(|(x, s)| (x - mean_x) * (s - mean_step))
+            .map(|(x, v)| (x - mean_x) * (v - mean_value))
             .sum();
-        (mean_step, covariance / spread)
+        (mean_value, covariance / spread)
     } else {
-        (pitch, 0.0)
+        (usual, 0.0)
     };
-    // Never far from the line's usual pitch, whatever one bad box does to the fit.
-    move |x| (base + slope * (x - mean_x)).clamp(pitch * 0.75, pitch * 1.25)
+    // Never far from the usual, whatever one bad box does to the fit.
+    move |x| (base + slope * (x - mean_x)).clamp(usual * 0.75, usual * 1.25)
 }
 
-/// Whether `glyph` is a `<` filler, whatever it was read as: shorter than the digits.
-fn is_filler(glyph: &Glyph, digit_height: f32) -> bool {
-    glyph.symbol == '<' || (glyph.height() as f32) < digit_height * FILLER_HEIGHT
+/// Whether `glyph` is a `<` filler, whatever it was read as: shorter than the digits
+/// where it stands.
+fn is_filler(glyph: &Glyph, height_at: &dyn Fn(f32) -> f32) -> bool {
+    glyph.symbol == '<' || (glyph.height() as f32) < height_at(glyph.centre_x()) * FILLER_HEIGHT
 }
 
 /// The cell of each glyph of `line` (left to right), counted from its first whole
 /// glyph's, and the pitch there. The pitch is followed along the line rather than taken
 /// once: on a page photographed at a slant (keystone) the cells at the far end are
 /// narrower, and one pitch for the whole line put a glyph a cell off by its end.
-fn cell_numbers(line: &[Glyph], usual_width: i32, digit_height: f32) -> Option<Vec<(usize, f32)>> {
+fn cell_numbers(
+    line: &[Glyph],
+    usual_width: i32,
+    height_at: &dyn Fn(f32) -> f32,
+) -> Option<Vec<(usize, f32)>> {
     let width_of = |g: &Glyph| (g.right - g.left) as f32 / usual_width as f32;
     let whole: Vec<&Glyph> = line
         .iter()
@@ -398,7 +430,7 @@ fn cell_numbers(line: &[Glyph], usual_width: i32, digit_height: f32) -> Option<V
     // fillers evenly over the run, one box short or over.
     let steps: Vec<(f32, f32)> = whole
         .windows(2)
-        .filter(|pair| !pair.iter().any(|g| is_filler(g, digit_height)))
+        .filter(|pair| !pair.iter().any(|g| is_filler(g, height_at)))
         .map(|pair| {
             let (a, b) = (pair[0].centre_x(), pair[1].centre_x());
             ((a + b) / 2.0, b - a)
@@ -413,7 +445,7 @@ fn cell_numbers(line: &[Glyph], usual_width: i32, digit_height: f32) -> Option<V
         .into_iter()
         .filter(|(_, step)| *step < pitch * 1.5)
         .collect();
-    let pitch_at = pitch_along(&single, pitch);
+    let pitch_at = fitted_along(&single, pitch);
     let whole: Vec<f32> = whole.iter().map(|g| g.centre_x()).collect();
     let first = *whole.first()?;
     let mut cells = Vec::with_capacity(line.len());
@@ -481,10 +513,15 @@ fn zone(lines: &[String]) -> MrzReading {
 /// split in two, a P read as 1L) but the filler or issuer after it was not, from the
 /// cell before that filler, the code taken for P. No check digit covers this line:
 /// what is taken here only gives the issuer and the names, and `name_match` judges
-/// those.
+/// those. A line longer than a zone's whose excess cells come before a `P<` begins
+/// there: marks of the table beside the page, read as glyphs.
 fn passport_first_line(line: &str) -> Option<String> {
     if line.starts_with('P') {
         return Some(line.to_string());
+    }
+    let excess = line.len().saturating_sub(44);
+    if let Some(k) = (1..=excess).find(|&k| line.get(k..k + 2) == Some("P<")) {
+        return line.get(k..).map(str::to_string);
     }
     if !(42..=47).contains(&line.len()) {
         return None;
@@ -555,7 +592,8 @@ fn td3(line1: &str, line2: &str) -> MrzReading {
     let line2 = fixed(&line2, 10..13, letters);
     let line2 = fixed(&line2, 13..20, digits);
     let line2 = fixed(&line2, 21..28, digits);
-    let line2 = fixed(&line2, 43..44, digits);
+    // The personal number's check digit (a filler when there is none) and the composite.
+    let line2 = fixed(&line2, 42..44, digits);
     let parsed = ::mrz::parse_td3(&line1, &line2);
     judged(parsed, || DocumentFields {
         document_type: "passport",
@@ -765,6 +803,49 @@ mod tests {
     }
 
     #[test]
+    fn glyphs_at_the_far_end_of_a_slanted_line_are_weighed_against_their_neighbours() {
+        // A zone photographed at a slant: its glyphs grow from 26 to 32 pixels tall
+        // from one end to the other; the fillers are 0.86 of the letters beside them,
+        // and shorter than the letters at the near end only there.
+        let zone = [
+            "P<UTOSMITH<<DMITRI<<<<<<<<<<<<<<<<<<<<<<<<<<",
+            "W2207072<8UTO9805105F3006070SD319358<<<<<<48",
+        ];
+        let glyphs: Vec<Glyph> = zone
+            .iter()
+            .enumerate()
+            .flat_map(|(row, line)| {
+                line.chars().enumerate().map(move |(cell, symbol)| {
+                    let tall = 26.0 + 6.0 * cell as f32 / 43.0;
+                    let height = if symbol == '<' { tall * 0.86 } else { tall };
+                    let bottom = 100 + 50 * row as i32;
+                    Glyph {
+                        // Every filler read as a K: only its height tells it.
+                        symbol: if symbol == '<' { 'K' } else { symbol },
+                        left: cell as i32 * 24,
+                        top: bottom - height as i32,
+                        right: cell as i32 * 24 + 17,
+                        bottom,
+                    }
+                })
+            })
+            .collect();
+        assert_eq!(cells(glyphs, &|_| '?'), zone);
+    }
+
+    #[test]
+    fn the_personal_numbers_check_digit_is_a_digit_or_a_filler() {
+        // No personal number: its check digit a filler or a 0, read as O.
+        for check in ['<', 'O'] {
+            let line2 = format!("L898902C36UTO7408122F1204159<<<<<<<<<<<<<<{check}8");
+            assert!(
+                matches!(read(&[TD3[0], &line2]), MrzReading::Read(_)),
+                "{line2}"
+            );
+        }
+    }
+
+    #[test]
     fn cells_narrowing_along_a_slanted_line_are_counted_to_its_end() {
         // A line photographed at a slant: its pitch shrinks from 26 to 20 pixels
         // from one end to the other, and the twelve fillers before its last digit
@@ -822,6 +903,11 @@ mod tests {
                 "{misread}"
             );
         }
+        // Marks beside the page read before the zone.
+        assert_eq!(
+            passport_first_line(&format!("4J<1JP<{names}")).as_deref(),
+            Some(format!("P<{names}").as_str())
+        );
         // A line of the page's other text is no zone line.
         assert_eq!(passport_first_line("SURNAME<GIVEN<NAMES"), None);
         assert_eq!(passport_first_line(&"K".repeat(44)), None);

@@ -7,7 +7,12 @@
 use image::GrayImage;
 use image::imageops;
 
-use crate::deskew::ink;
+use crate::deskew::{STROKE_ACROSS, STROKE_DOWN, ink, strokes_only};
+
+/// How much darker than around it a pixel is to be a zone's ink here: printed black,
+/// it stands out more than the weave of a cloth, whose countless fine marks outscored
+/// the zone's lines, or the page's guilloches.
+const BAND_INK_DELTA: i16 = 40;
 
 /// The width the lines are looked for at.
 const MEASURE_WIDTH: u32 = 1000;
@@ -24,12 +29,20 @@ const MIN_EDGES: u32 = 30;
 /// its noise crossing it many times, one or two.
 const MIN_LINE_ROWS: u32 = 4;
 
+/// A row between two lines of ink crossing under this share of the strokes of the
+/// busiest rows of each: two lines, not one.
+const VALLEY: f32 = 0.75;
+
 /// The most bands cut: the busiest line is the zone's but on a striped table.
 const MAX_BANDS: usize = 3;
 
 /// The band's reach above and below its line, in line heights: the other lines of a
 /// TD1 (three) or TD3 (two) zone, with their spacing.
 const REACH: f32 = 3.6;
+
+/// The tallest a band is for its width: a TD1 zone's three lines with their margins
+/// are a fifth as tall as they are wide, a TD3 zone's two an eighth.
+const MAX_HEIGHT_SHARE: f32 = 0.35;
 
 /// The room kept over the highest and under the lowest line of a zone, in line heights.
 const MARGIN: f32 = 1.2;
@@ -47,7 +60,11 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
     if page.width() < 30 || page.height() < 10 {
         return Vec::new();
     }
-    let dark = ink(page, MEASURE_WIDTH);
+    let dark = strokes_only(
+        &ink(page, MEASURE_WIDTH, BAND_INK_DELTA),
+        STROKE_ACROSS,
+        STROKE_DOWN,
+    );
     let edges: Vec<u32> = (0..dark.height())
         .map(|y| {
             (1..dark.width())
@@ -78,6 +95,10 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
             }),
         }
     }
+    let mut lines: Vec<Line> = lines
+        .into_iter()
+        .flat_map(|line| split(&edges, line))
+        .collect();
     let by_position = lines.clone();
     lines.sort_by_key(|line| std::cmp::Reverse(line.edges));
     let scale = page.width() as f32 / MEASURE_WIDTH as f32;
@@ -101,6 +122,7 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         let (top, bottom) = rows(&by_position, line, dark.height());
         let height = (line.bottom - line.top + 1).max(3) as f32;
         let (left, right) = extent(&dark, line, height as u32);
+        let (top, bottom) = no_taller(top, bottom, line, right - left);
         cut.push((top, bottom));
         let (x, y) = ((left as f32 * scale) as u32, (top as f32 * scale) as u32);
         let (w, h) = (
@@ -112,6 +134,37 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         }
     }
     bands
+}
+
+/// `line` cut at its deepest valley, and each part as deep, while a valley holds
+/// under [`VALLEY`] of the peaks either side of it: a zone's lines close together, or
+/// blurred, cross the threshold in the rows between them too, and as one line twice as
+/// tall they were taken for no zone's.
+fn split(edges: &[u32], line: Line) -> Vec<Line> {
+    let peak = |rows: std::ops::Range<u32>| rows.map(|y| edges[y as usize]).max().unwrap_or(0);
+    let valley = (line.top + 1..line.bottom)
+        .filter(|&y| {
+            let deepest = peak(line.top..y).min(peak(y + 1..line.bottom + 1));
+            (edges[y as usize] as f32) < VALLEY * deepest as f32
+        })
+        .min_by_key(|&y| edges[y as usize]);
+    match valley {
+        Some(y) => [(line.top, y - 1), (y + 1, line.bottom)]
+            .into_iter()
+            .flat_map(|(top, bottom)| {
+                let edges_at = peak(top..bottom + 1);
+                split(
+                    edges,
+                    Line {
+                        top,
+                        bottom,
+                        edges: edges_at,
+                    },
+                )
+            })
+            .collect(),
+        None => vec![line],
+    }
 }
 
 /// The rows of the band about `line`: from the top of the highest to the bottom of the
@@ -145,6 +198,16 @@ fn rows(lines: &[Line], line: Line, height: u32) -> (u32, u32) {
         (top as f32 - margin).max(0.0) as u32,
         ((bottom as f32 + margin) as u32).min(height - 1),
     )
+}
+
+/// The rows `top..bottom` cut to [`MAX_HEIGHT_SHARE`] of the band's `width`, about
+/// `line`: a line of text tall for its width is a blur of several, and the table
+/// around them only slowed tesseract down and misled it.
+fn no_taller(top: u32, bottom: u32, line: Line, width: u32) -> (u32, u32) {
+    let half = (width as f32 * MAX_HEIGHT_SHARE / 2.0) as u32;
+    let centre = (line.top + line.bottom) / 2;
+    let top = top.max(centre.saturating_sub(half));
+    (top, bottom.min(centre + half).max(top))
 }
 
 /// The columns the ink of `line` spans, with `margin` either side: from the first to
@@ -200,6 +263,46 @@ mod tests {
         assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
         assert!(zone.height() < page.height() / 2, "{:?}", zone.dimensions());
         assert!(bands(&GrayImage::from_pixel(800, 600, Luma([200]))).is_empty());
+    }
+
+    #[test]
+    fn two_lines_merged_by_the_rows_between_them_are_split_at_the_valley() {
+        // Rows 10-16 of one line, 18-22 of another, row 17 between them busy enough
+        // to pass the threshold but well under both.
+        let mut edges = vec![0; 30];
+        edges[10..17].copy_from_slice(&[40, 56, 70, 72, 68, 56, 42]);
+        edges[17] = 32;
+        edges[18..23].copy_from_slice(&[44, 46, 48, 42, 40]);
+        let merged = Line {
+            top: 10,
+            bottom: 22,
+            edges: 72,
+        };
+        let parts: Vec<(u32, u32)> = split(&edges, merged)
+            .iter()
+            .map(|line| (line.top, line.bottom))
+            .collect();
+        assert_eq!(parts, [(10, 16), (18, 22)]);
+        // One line's own dips are no valley.
+        let one = Line {
+            top: 10,
+            bottom: 16,
+            edges: 72,
+        };
+        assert_eq!(split(&edges, one).len(), 1);
+    }
+
+    #[test]
+    fn a_band_is_never_much_taller_than_a_zone_for_its_width() {
+        let line = Line {
+            top: 500,
+            bottom: 525,
+            edges: 70,
+        };
+        // 400 columns wide: at most 140 rows, about the line.
+        assert_eq!(no_taller(410, 615, line, 400), (442, 582));
+        // A band already short enough is kept.
+        assert_eq!(no_taller(490, 540, line, 400), (490, 540));
     }
 
     #[test]
