@@ -48,6 +48,10 @@ const MAX_CUT_PIXELS: f32 = 3_000_000.0;
 /// The most regions decoded: each that fails costs a decode.
 const MAX_REGIONS: usize = 4;
 
+/// How much longer a region that did not read is tried at each end of its rows: a
+/// barcode's start or stop pattern and row indicator are a tenth of its length.
+const STRETCH: f32 = 0.12;
+
 /// The white margin around a barcode cut out, pixels: rxing wants a quiet zone.
 const CUT_MARGIN: u32 = 30;
 
@@ -83,7 +87,15 @@ pub fn read_barcode_within(image: &GrayImage, budget: &Budget) -> BarcodeReading
     let mut text = locate::barcodes(image, &turns)
         .iter()
         .take(MAX_REGIONS)
-        .find_map(|quad| attempt(&cut_out(image, quad)?));
+        .find_map(|quad| {
+            // Found in a photo levelled by another turn than the barcode's (a wavy
+            // table's), a barcode's blocks can come apart, its end (the stop pattern)
+            // a region of its own: the region stretched along the bars' rows may hold
+            // it all.
+            [*quad, stretched(quad, STRETCH)]
+                .iter()
+                .find_map(|quad| attempt(&cut_out(image, quad)?))
+        });
     // The whole photo: measuring the skew costs a fraction of a decode that fails, so a
     // turned photo is straightened before its first decode; the photo as it is comes
     // next, in case the edges of its background misled the measure, then turned by the
@@ -118,6 +130,23 @@ pub fn read_barcode_within(image: &GrayImage, budget: &Budget) -> BarcodeReading
     }
 }
 
+/// `quad` longer by `share` of its length at each end of its rows.
+fn stretched(quad: &locate::Quad, share: f32) -> locate::Quad {
+    let [top_left, top_right, bottom_right, bottom_left] = *quad;
+    let out = |from: (f32, f32), to: (f32, f32)| {
+        (
+            to.0 + (to.0 - from.0) * share,
+            to.1 + (to.1 - from.1) * share,
+        )
+    };
+    [
+        out(top_right, top_left),
+        out(top_left, top_right),
+        out(bottom_left, bottom_right),
+        out(bottom_right, bottom_left),
+    ]
+}
+
 /// The barcode whose corners are `quad` cut out of `image` upright, at least
 /// [`CUT_WIDTH`] wide, with a white margin; `None` for a degenerate quad.
 fn cut_out(image: &GrayImage, quad: &locate::Quad) -> Option<GrayImage> {
@@ -143,4 +172,28 @@ fn cut_out(image: &GrayImage, quad: &locate::Quad) -> Option<GrayImage> {
         &mut cut,
     );
     Some(cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_region_is_stretched_along_its_rows_only() {
+        // A region 100 long and 20 tall, its rows turned 45 degrees.
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        let quad = [
+            (0.0, 0.0),
+            (100.0 * r, 100.0 * r),
+            (100.0 * r - 20.0 * r, 100.0 * r + 20.0 * r),
+            (-20.0 * r, 20.0 * r),
+        ];
+        let [a, b, c, d] = stretched(&quad, 0.1);
+        let length = |p: (f32, f32), q: (f32, f32)| (p.0 - q.0).hypot(p.1 - q.1);
+        assert!((length(a, b) - 120.0).abs() < 0.01, "{}", length(a, b));
+        assert!((length(d, c) - 120.0).abs() < 0.01);
+        assert!((length(a, d) - 20.0).abs() < 0.01);
+        // Ten further out at each end, along the rows.
+        assert!((a.0 + 10.0 * r).abs() < 0.01 && (a.1 + 10.0 * r).abs() < 0.01);
+    }
 }
