@@ -185,10 +185,10 @@ impl Subfile {
     }
 }
 
-/// `driver_licence` or `id_card`, from a subfile type.
+/// `licence` or `id_card` (contract §18), from a subfile type.
 fn document_kind(subfile: &str) -> Option<&'static str> {
     match subfile {
-        "DL" => Some("driver_licence"),
+        "DL" => Some("licence"),
         "ID" => Some("id_card"),
         _ => None,
     }

@@ -1,4 +1,4 @@
-//! The machine-readable zone (ICAO 9303 TD3 passports, TD1 ID cards): found by tesseract
+//! The machine-readable zone (ICAO 9303 TD3 passports, TD1 and TD2 cards): found by tesseract
 //! in the bottom of the page, rebuilt cell by cell (OCR-B is monospaced), parsed and
 //! checked by the `mrz` crate.
 //!
@@ -492,10 +492,11 @@ fn zone(lines: &[String]) -> MrzReading {
                 Some(first) => td3(&pad(&first, 44), second),
                 None => continue,
             },
-            (Some(second), Some(third))
-                if matches!(first.chars().next(), Some('I' | 'A' | 'C')) && second.len() == 30 =>
-            {
+            (Some(second), Some(third)) if is_card_code(first) && second.len() == 30 => {
                 td1(&pad(first, 30), second, &pad(third, 30))
+            }
+            (Some(second), _) if is_card_code(first) && second.len() == 36 => {
+                td2(&pad(first, 36), second)
             }
             _ => continue,
         };
@@ -606,6 +607,40 @@ fn td3(line1: &str, line2: &str) -> MrzReading {
     })
 }
 
+/// Whether `line` starts with the document code of a card (TD1 or TD2): A, C or I.
+fn is_card_code(line: &str) -> bool {
+    matches!(line.chars().next(), Some('I' | 'A' | 'C'))
+}
+
+/// What a card's document code says it is (contract §18): A, C or I followed by R is a
+/// residence permit, any other an ID card.
+fn card_type(code: &str) -> &'static str {
+    match code.as_bytes() {
+        [b'A' | b'C' | b'I', b'R', ..] => "residence_permit",
+        _ => "id_card",
+    }
+}
+
+/// TD2, two lines of 36: residence documents and older ID cards.
+fn td2(line1: &str, line2: &str) -> MrzReading {
+    let line1 = fixed(line1, 2..36, letters);
+    let line2 = fixed(line2, 9..10, digits);
+    let line2 = fixed(&line2, 10..13, letters);
+    let line2 = fixed(&line2, 13..20, digits);
+    let line2 = fixed(&line2, 21..28, digits);
+    let line2 = fixed(&line2, 35..36, digits);
+    let parsed = ::mrz::parse_td2(&line1, &line2);
+    judged(parsed, || DocumentFields {
+        document_type: card_type(&line1[0..2]),
+        issuer: &line1[2..5],
+        names: &line1[5..36],
+        birth: &line2[13..19],
+        sex: &line2[20..21],
+        expiry: &line2[21..27],
+        nationality: &line2[10..13],
+    })
+}
+
 fn td1(line1: &str, line2: &str, line3: &str) -> MrzReading {
     let line1 = fixed(line1, 2..5, letters);
     let line1 = fixed(&line1, 14..15, digits);
@@ -616,7 +651,7 @@ fn td1(line1: &str, line2: &str, line3: &str) -> MrzReading {
     let line3 = letters(line3);
     let parsed = ::mrz::parse_td1(&line1, &line2, &line3);
     judged(parsed, || DocumentFields {
-        document_type: "id_card",
+        document_type: card_type(&line1[0..2]),
         issuer: &line1[2..5],
         names: &line3,
         birth: &line2[0..6],
@@ -763,12 +798,41 @@ mod tests {
             "7408122F1204159UTO<<<<<<<<<<<6",
             "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
         ];
-        let MrzReading::Read(read) = read(&zone) else {
+        let MrzReading::Read(card) = read(&zone) else {
             panic!("not read");
         };
-        assert_eq!(read.document_type.as_deref(), Some("id_card"));
-        assert_eq!(read.document_number.as_deref(), Some("D23145890"));
-        assert_eq!(read.last_name.as_deref(), Some("ERIKSSON"));
+        assert_eq!(card.document_type.as_deref(), Some("id_card"));
+        assert_eq!(card.document_number.as_deref(), Some("D23145890"));
+        assert_eq!(card.last_name.as_deref(), Some("ERIKSSON"));
+        let permit = zone[0].replacen("I<", "AR", 1);
+        let MrzReading::Read(permit) = read(&[&permit, zone[1], zone[2]]) else {
+            panic!("not read");
+        };
+        assert_eq!(permit.document_type.as_deref(), Some("residence_permit"));
+    }
+
+    #[test]
+    fn a_td2_zone_reads_and_a_residence_permit_is_named_by_its_code() {
+        let line2 = "D231458907UTO7408122F1204159<<<<<<<6";
+        for (code, document_type) in [("I<", "id_card"), ("IR", "residence_permit")] {
+            let line1 = format!("{code}UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<");
+            let MrzReading::Read(card) = read(&[&line1, line2]) else {
+                panic!("{code}: not read");
+            };
+            assert_eq!(card.document_type.as_deref(), Some(document_type));
+            assert_eq!(card.document_number.as_deref(), Some("D23145890"));
+            assert_eq!(card.date_of_birth, Some(date!(1974 - 08 - 12)));
+            assert_eq!(card.expires_on, Some(date!(2012 - 04 - 15)));
+            assert_eq!(card.last_name.as_deref(), Some("ERIKSSON"));
+            assert_eq!(card.first_name.as_deref(), Some("ANNA"));
+            assert_eq!(card.country.as_deref(), Some("UTO"));
+        }
+        // The composite check digit covers the optional data too.
+        let broken = "D231458907UTO7408122F1204159<<<<<<<5";
+        assert_eq!(
+            read(&["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<", broken]),
+            MrzReading::CheckDigitInvalid
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ const JURISDICTION_SUBFILE: &str = "ZCAGRN\nZCBBLK";
 fn v10_read() -> DocumentRead {
     DocumentRead {
         source: Some(ReadSource::Barcode),
-        document_type: Some("driver_licence".into()),
+        document_type: Some("licence".into()),
         issuer: Some("CA".into()),
         first_name: Some("ALEXANDRA".into()),
         middle_name: Some("MARIE".into()),
@@ -189,7 +189,7 @@ fn missing_optional_fields_are_absent_and_an_unknown_iin_falls_back_to_the_state
         read,
         DocumentRead {
             source: Some(ReadSource::Barcode),
-            document_type: Some("driver_licence".into()),
+            document_type: Some("licence".into()),
             issuer: Some("TX".into()),
             first_name: Some("JO".into()),
             last_name: Some("DOE".into()),

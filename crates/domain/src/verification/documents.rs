@@ -28,8 +28,15 @@ pub fn wanted(step: Feature, side: Option<Side>) -> Option<Wanted> {
             mrz: false,
             faces: front,
         }),
-        Feature::PassportUpload | Feature::OtherIdUpload => Some(Wanted {
+        Feature::PassportUpload => Some(Wanted {
             barcode: false,
+            mrz: true,
+            faces: front,
+        }),
+        // An ID card carries a PDF417 on its back (US and Canada) or a zone (contract
+        // §18).
+        Feature::OtherIdUpload => Some(Wanted {
+            barcode: side != Some(Side::Front),
             mrz: true,
             faces: front,
         }),
@@ -190,12 +197,18 @@ pub fn document_quality(images: &[Examined]) -> Check {
     Check::failed(CheckName::DocumentQuality, reasons, details).on(first.document_id.clone())
 }
 
-/// `barcode`: a licence image holds an AAMVA record.
+/// `barcode`: a licence image holds an AAMVA record, or an ID card's that holds a
+/// PDF417 (an ID card with a zone instead is the `mrz` check's).
 pub fn barcode(images: &[Examined]) -> Check {
-    let readings: Vec<(&Examined, &BarcodeReading)> =
-        of_steps(images, &[Feature::DriverLicenceUpload])
-            .filter_map(|i| i.report.barcode.as_ref().map(|b| (i, b)))
-            .collect();
+    let readings: Vec<(&Examined, &BarcodeReading)> = images
+        .iter()
+        .filter_map(|i| i.report.barcode.as_ref().map(|b| (i, b)))
+        .filter(|(i, b)| match i.step {
+            Feature::DriverLicenceUpload => true,
+            Feature::OtherIdUpload => **b != BarcodeReading::NotFound,
+            _ => false,
+        })
+        .collect();
     let Some((first, _)) = readings.first() else {
         return Check::not_applicable(CheckName::Barcode, Reason::NoDocument);
     };
@@ -212,10 +225,17 @@ pub fn barcode(images: &[Examined]) -> Check {
     Check::failed(CheckName::Barcode, vec![reason], Vec::new()).on(first.document_id.clone())
 }
 
-/// `mrz`: a passport or ID image holds a machine-readable zone whose check digits hold.
+/// `mrz`: a passport or ID image holds a machine-readable zone whose check digits hold;
+/// an ID card whose barcode was read is the `barcode` check's.
 pub fn mrz(images: &[Examined]) -> Check {
+    let barcode_read = |document: &DocumentId| {
+        images.iter().any(|i| {
+            i.document_id == *document && matches!(i.report.barcode, Some(BarcodeReading::Read(_)))
+        })
+    };
     let readings: Vec<(&Examined, &MrzReading)> =
         of_steps(images, &[Feature::PassportUpload, Feature::OtherIdUpload])
+            .filter(|i| i.step != Feature::OtherIdUpload || !barcode_read(&i.document_id))
             .filter_map(|i| i.report.mrz.as_ref().map(|m| (i, m)))
             .collect();
     let Some((first, _)) = readings.first() else {

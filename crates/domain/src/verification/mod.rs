@@ -183,7 +183,7 @@ mod tests {
     fn licence_read() -> DocumentRead {
         DocumentRead {
             source: Some(ReadSource::Barcode),
-            document_type: Some("driver_licence".into()),
+            document_type: Some("licence".into()),
             issuer: Some("CA".into()),
             first_name: Some("JANE".into()),
             middle_name: Some("Q".into()),
@@ -390,6 +390,85 @@ mod tests {
         assert_eq!(
             (nothing.status, nothing.reasons.as_slice()),
             (CheckStatus::NotApplicable, [Reason::NothingRead].as_slice())
+        );
+    }
+
+    #[test]
+    fn an_id_card_is_judged_by_its_barcode_or_by_its_zone_whichever_it_carries() {
+        let status = |images: Vec<Examined>, name| {
+            let report = checks(&Facts { images, ..facts() });
+            let check = find(&report, name);
+            (check.status, check.reasons.clone())
+        };
+        let card = |back: ImageReport| {
+            let front = ImageReport {
+                faces: Some(1),
+                barcode: Some(BarcodeReading::NotFound),
+                mrz: Some(MrzReading::NotFound),
+                ..ImageReport::default()
+            };
+            vec![
+                image("d1", Feature::OtherIdUpload, Some(Side::Front), front),
+                image("d1", Feature::OtherIdUpload, Some(Side::Back), back),
+            ]
+        };
+        // A US ID card: its barcode read, no zone.
+        let us = card(ImageReport {
+            barcode: Some(BarcodeReading::Read(DocumentRead {
+                document_type: Some("id_card".into()),
+                ..licence_read()
+            })),
+            mrz: Some(MrzReading::NotFound),
+            ..ImageReport::default()
+        });
+        assert_eq!(
+            status(us.clone(), CheckName::Barcode),
+            (CheckStatus::Passed, vec![])
+        );
+        assert_eq!(
+            status(us, CheckName::Mrz),
+            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
+        );
+        // A card with a zone and no barcode.
+        let zone = card(ImageReport {
+            barcode: Some(BarcodeReading::NotFound),
+            mrz: Some(MrzReading::Read(DocumentRead {
+                source: Some(ReadSource::Mrz),
+                ..licence_read()
+            })),
+            ..ImageReport::default()
+        });
+        assert_eq!(
+            status(zone.clone(), CheckName::Mrz),
+            (CheckStatus::Passed, vec![])
+        );
+        assert_eq!(
+            status(zone, CheckName::Barcode),
+            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
+        );
+        // Neither read: the zone was not found, and no barcode is said missing.
+        let blank = card(ImageReport {
+            barcode: Some(BarcodeReading::NotFound),
+            mrz: Some(MrzReading::NotFound),
+            ..ImageReport::default()
+        });
+        assert_eq!(
+            status(blank.clone(), CheckName::Mrz),
+            (CheckStatus::Failed, vec![Reason::MrzNotFound])
+        );
+        assert_eq!(
+            status(blank, CheckName::Barcode),
+            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
+        );
+        // A PDF417 that is not an AAMVA record is said so.
+        let foreign = card(ImageReport {
+            barcode: Some(BarcodeReading::Invalid),
+            mrz: Some(MrzReading::NotFound),
+            ..ImageReport::default()
+        });
+        assert_eq!(
+            status(foreign, CheckName::Barcode),
+            (CheckStatus::Failed, vec![Reason::BarcodeInvalid])
         );
     }
 
