@@ -1,5 +1,5 @@
 //! The analysis end to end on generated documents and real tesseract: what a passport
-//! page's zone says, each way an image fails, and faces. A test whose programs or photos
+//! page's or an ID card's zone says, each way an image fails, and faces. A test whose programs or photos
 //! are missing is reported ignored, with the reason ([`fixtures::needs`]).
 
 use std::time::{Duration, Instant};
@@ -10,6 +10,7 @@ use domain::verification::{
     DocumentRead, FaceDescriptor, ImageReport, MrzReading, QualityIssue, ReadSource, Wanted,
 };
 use fixtures::degrade;
+use fixtures::id_card::{Format, IdCard};
 use fixtures::needs::{Need, trial};
 use fixtures::passport::Passport;
 use image::RgbImage;
@@ -90,41 +91,39 @@ fn a_page_photographed_on_a_table_reads_too() {
     );
 }
 
-fn an_id_card_zone_of_three_lines_reads() {
-    let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
-    let mut card = RgbImage::from_pixel(1012, 638, image::Rgb([226, 232, 238]));
-    let zone = [
-        "I<UTOD231458907<<<<<<<<<<<<<<<",
-        "7408122F1204159UTO<<<<<<<<<<<6",
-        "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
-    ];
-    for (i, line) in zone.iter().enumerate() {
-        let y = 430 + 62 * i as i32;
-        imageproc::drawing::draw_text_mut(
-            &mut card,
-            image::Rgb([20, 20, 20]),
-            40,
-            y,
-            48.0,
-            &font,
-            line,
+fn id_cards_of_both_sizes_read_and_a_broken_composite_is_named() {
+    for (card, document_type) in [
+        (IdCard::sample(Format::Td1), "id_card"),
+        (
+            IdCard::sample(Format::Td2).residence_permit(),
+            "residence_permit",
+        ),
+    ] {
+        let back = card.back().expect("the OCR-B typeface");
+        let report = analysed(&back, MRZ);
+        let Some(MrzReading::Read(read)) = report.mrz else {
+            panic!("{:?}: the zone was not read: {:?}", card.format, report.mrz);
+        };
+        assert_eq!(read.document_type.as_deref(), Some(document_type));
+        assert_eq!(read.document_number.as_deref(), Some("D23145890"));
+        assert_eq!(
+            read.date_of_birth,
+            Some(time::macros::date!(1974 - 08 - 12))
+        );
+        assert_eq!(read.expires_on, Some(card.holder.expiry));
+        assert_eq!(
+            (read.first_name.as_deref(), read.last_name.as_deref()),
+            (Some("ANNA"), Some("ERIKSSON"))
+        );
+        let broken = card.with_broken_composite();
+        let report = analysed(&broken.back().expect("the OCR-B typeface"), MRZ);
+        assert_eq!(
+            report.mrz,
+            Some(MrzReading::CheckDigitInvalid),
+            "{:?}",
+            broken.format
         );
     }
-    let report = analysed(&card, MRZ);
-    let Some(MrzReading::Read(read)) = report.mrz else {
-        panic!("the zone was not read: {:?}", report.mrz);
-    };
-    assert_eq!(read.document_type.as_deref(), Some("id_card"));
-    assert_eq!(read.document_number.as_deref(), Some("D23145890"));
-    assert_eq!(
-        read.date_of_birth,
-        Some(time::macros::date!(1974 - 08 - 12))
-    );
-    assert_eq!(read.expires_on, Some(time::macros::date!(2012 - 04 - 15)));
-    assert_eq!(
-        (read.first_name.as_deref(), read.last_name.as_deref()),
-        (Some("ANNA"), Some("ERIKSSON"))
-    );
 }
 
 fn a_broken_check_digit_is_named() {
@@ -353,9 +352,9 @@ fn main() {
             a_page_photographed_on_a_table_reads_too,
         ),
         trial(
-            "an_id_card_zone_of_three_lines_reads",
+            "id_cards_of_both_sizes_read_and_a_broken_composite_is_named",
             &[Need::Tesseract],
-            an_id_card_zone_of_three_lines_reads,
+            id_cards_of_both_sizes_read_and_a_broken_composite_is_named,
         ),
         trial(
             "a_broken_check_digit_is_named",

@@ -44,6 +44,9 @@ const REACH: f32 = 3.6;
 /// are a fifth as tall as they are wide, a TD3 zone's two an eighth.
 const MAX_HEIGHT_SHARE: f32 = 0.35;
 
+/// The most lines a zone has (TD1).
+const ZONE_LINES: usize = 3;
+
 /// The room kept over the highest and under the lowest line of a zone, in line heights.
 const MARGIN: f32 = 1.2;
 
@@ -122,7 +125,7 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         let (top, bottom) = rows(&by_position, line, dark.height());
         let height = (line.bottom - line.top + 1).max(3) as f32;
         let (left, right) = extent(&dark, line, height as u32);
-        let (top, bottom) = no_taller(top, bottom, line, right - left);
+        let (top, bottom) = no_taller(top, bottom, right - left);
         cut.push((top, bottom));
         let (x, y) = ((left as f32 * scale) as u32, (top as f32 * scale) as u32);
         let (w, h) = (
@@ -175,25 +178,30 @@ fn split(edges: &[u32], line: Line) -> Vec<Line> {
 fn rows(lines: &[Line], line: Line, height: u32) -> (u32, u32) {
     let tall = (line.bottom - line.top + 1).max(3) as f32;
     let reach = REACH * tall;
-    let (low, high) = (line.top as f32 - reach, line.bottom as f32 + reach);
-    let alike: Vec<&Line> = lines
-        .iter()
-        .filter(|other| {
-            let other_tall = (other.bottom - other.top + 1) as f32;
-            other.top as f32 >= low
-                && other.bottom as f32 <= high
-                && (0.5..=2.0).contains(&(other_tall / tall))
-        })
-        .collect();
-    let (top, bottom, margin) = if alike.len() > 1 {
-        (
-            alike.iter().map(|l| l.top).min().unwrap_or(line.top),
-            alike.iter().map(|l| l.bottom).max().unwrap_or(line.bottom),
-            MARGIN * tall,
-        )
-    } else {
-        (line.top, line.bottom, reach)
-    };
+    let alike =
+        |other: &Line| (0.5..=2.0).contains(&((other.bottom - other.top + 1) as f32 / tall));
+    let (mut top, mut bottom, mut taken) = (line.top, line.bottom, 1);
+    // The zone's other lines, the nearest first, each within reach of those taken: a
+    // TD1's third line is two spacings from its first.
+    while taken < ZONE_LINES {
+        let gap = |other: &Line| {
+            (other.bottom < top)
+                .then(|| top - other.bottom)
+                .or_else(|| (other.top > bottom).then(|| other.top - bottom))
+        };
+        let next = lines
+            .iter()
+            .filter(|other| {
+                alike(other)
+                    && other.top as f32 >= top as f32 - reach
+                    && other.bottom as f32 <= bottom as f32 + reach
+            })
+            .filter_map(|other| Some((gap(other)?, other)))
+            .min_by_key(|(gap, _)| *gap);
+        let Some((_, other)) = next else { break };
+        (top, bottom, taken) = (top.min(other.top), bottom.max(other.bottom), taken + 1);
+    }
+    let margin = if taken > 1 { MARGIN * tall } else { reach };
     (
         (top as f32 - margin).max(0.0) as u32,
         ((bottom as f32 + margin) as u32).min(height - 1),
@@ -201,11 +209,11 @@ fn rows(lines: &[Line], line: Line, height: u32) -> (u32, u32) {
 }
 
 /// The rows `top..bottom` cut to [`MAX_HEIGHT_SHARE`] of the band's `width`, about
-/// `line`: a line of text tall for its width is a blur of several, and the table
-/// around them only slowed tesseract down and misled it.
-fn no_taller(top: u32, bottom: u32, line: Line, width: u32) -> (u32, u32) {
+/// their middle: a band tall for its width reached past the zone, and the table there
+/// only slowed tesseract down and misled it.
+fn no_taller(top: u32, bottom: u32, width: u32) -> (u32, u32) {
     let half = (width as f32 * MAX_HEIGHT_SHARE / 2.0) as u32;
-    let centre = (line.top + line.bottom) / 2;
+    let centre = (top + bottom) / 2;
     let top = top.max(centre.saturating_sub(half));
     (top, bottom.min(centre + half).max(top))
 }
@@ -294,15 +302,10 @@ mod tests {
 
     #[test]
     fn a_band_is_never_much_taller_than_a_zone_for_its_width() {
-        let line = Line {
-            top: 500,
-            bottom: 525,
-            edges: 70,
-        };
-        // 400 columns wide: at most 140 rows, about the line.
-        assert_eq!(no_taller(410, 615, line, 400), (442, 582));
+        // 400 columns wide: at most 140 rows, about the middle.
+        assert_eq!(no_taller(410, 630, 400), (450, 590));
         // A band already short enough is kept.
-        assert_eq!(no_taller(490, 540, line, 400), (490, 540));
+        assert_eq!(no_taller(490, 540, 400), (490, 540));
     }
 
     #[test]
