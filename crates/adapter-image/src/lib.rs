@@ -208,14 +208,14 @@ impl Analyser {
             .then(|| barcode::read_barcode_within(image.finest(), &budget));
         let barcode_ms = barcode_started.elapsed().as_millis();
         let mrz_started = Instant::now();
-        let mrz = wanted
-            .mrz
-            .then(|| mrz::read_mrz(&image.gray, &self.ocr, &budget));
+        // A card carries a barcode or a zone: one whose barcode was read is not searched
+        // for a zone too (up to 6 s of tesseract on a licence's back).
+        let barcode_read = matches!(barcode, Some(BarcodeReading::Read(_)));
+        let mrz =
+            (wanted.mrz && !barcode_read).then(|| mrz::read_mrz(&image.gray, &self.ocr, &budget));
         let mrz_ms = mrz_started.elapsed().as_millis();
         // What the reader read, a person could too: never call that photo blurry.
-        if matches!(barcode, Some(BarcodeReading::Read(_)))
-            || matches!(mrz, Some(MrzReading::Read(_)))
-        {
+        if barcode_read || matches!(mrz, Some(MrzReading::Read(_))) {
             quality.retain(|issue| *issue != QualityIssue::Blurry);
         }
         if budget.is_spent() {

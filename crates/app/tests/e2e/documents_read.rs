@@ -38,6 +38,10 @@ pub const SCENARIOS: &[Scenario] = &[
         crate::photos_read::passports_photographed,
     ),
     (
+        "a_td1_id_card_and_a_td2_residence_permit_pass_mrz_a_broken_composite_is_named_and_a_us_id_cards_barcode_is_read",
+        crate::id_cards::id_cards_read,
+    ),
+    (
         "the_analysis_process_is_bounded_by_the_kernel_and_it_and_tesseract_are_given_none_of_the_servers_secrets",
         crate::children::analysis_sees_no_secret,
     ),
@@ -166,7 +170,7 @@ pub fn outcome(verification: &Value, name: &str) -> (String, Value) {
     )
 }
 
-fn passed(verification: &Value, name: &str) {
+pub fn passed(verification: &Value, name: &str) {
     assert_eq!(
         outcome(verification, name),
         ("passed".to_owned(), json!([])),
@@ -174,7 +178,7 @@ fn passed(verification: &Value, name: &str) {
     );
 }
 
-fn failed(verification: &Value, name: &str, reason: &str) {
+pub fn failed(verification: &Value, name: &str, reason: &str) {
     let (status, reasons) = outcome(verification, name);
     assert_eq!(status, "failed", "{name}: {verification}");
     assert!(
@@ -187,7 +191,7 @@ fn failed(verification: &Value, name: &str, reason: &str) {
 }
 
 /// The profile's documents, newest first.
-fn documents(env: &Env, email: &str) -> Vec<Value> {
+pub fn documents(env: &Env, email: &str) -> Vec<Value> {
     let out = env.client().call(
         "document/read",
         &json!({"email_address": email, "mobile_number": mobile_of(email), "limit": 25}),
@@ -198,14 +202,14 @@ fn documents(env: &Env, email: &str) -> Vec<Value> {
         .clone()
 }
 
-fn document<'a>(all: &'a [Value], step: &str) -> &'a Value {
+pub fn document<'a>(all: &'a [Value], step: &str) -> &'a Value {
     all.iter()
         .find(|d| d["name"] == step)
         .unwrap_or_else(|| panic!("a {step} among {all:?}"))
 }
 
 /// What a document's `data` says was read from `source`.
-fn read_from<'a>(document: &'a Value, source: &str) -> &'a Value {
+pub fn read_from<'a>(document: &'a Value, source: &str) -> &'a Value {
     document["data"]
         .as_array()
         .expect("data")

@@ -20,6 +20,7 @@ mod durability;
 mod edge;
 mod events;
 mod face_match;
+mod id_cards;
 mod instances;
 mod languages;
 mod metrics;
