@@ -41,7 +41,7 @@ const MAX_BANDS: usize = 3;
 const REACH: f32 = 3.6;
 
 /// The tallest a band is for its width: a TD1 zone's three lines with their margins
-/// are a fifth as tall as they are wide, a TD3 zone's two an eighth.
+/// are under 0.3 as tall as they are wide, a TD3 zone's two about 0.15.
 const MAX_HEIGHT_SHARE: f32 = 0.35;
 
 /// The most lines a zone has (TD1).
@@ -170,10 +170,10 @@ fn split(edges: &[u32], line: Line) -> Vec<Line> {
     }
 }
 
-/// The rows of the band about `line`: from the top of the highest to the bottom of the
-/// lowest line like it (as tall, within [`REACH`] line heights, as the zone's other
-/// lines are), with [`MARGIN`] line heights over and under; [`REACH`] either way when no
-/// line is like it. A band reaching past the page took in the table, and a striped
+/// The rows of the band about `line`: it and the lines like it (as tall, as the zone's
+/// other lines are), the nearest first, each within [`REACH`] line heights of those
+/// taken and [`ZONE_LINES`] at most, with [`MARGIN`] line heights over and under;
+/// [`REACH`] either way when no line is like it. A band reaching past the page took in the table, and a striped
 /// one made tesseract find no line at all.
 fn rows(lines: &[Line], line: Line, height: u32) -> (u32, u32) {
     let tall = (line.bottom - line.top + 1).max(3) as f32;
