@@ -587,14 +587,22 @@ fn fixed(line: &str, range: std::ops::Range<usize>, fix: fn(&str) -> String) -> 
     }
 }
 
+/// The second line of a TD3 or TD2 zone, laid out alike up to the expiry's check
+/// digit (number, its check digit, nationality, birth and its check digit, sex, expiry
+/// and its check digit), with digits put back where they belong, `check_digits` (the
+/// line's last) among them.
+fn number_line(line: &str, check_digits: std::ops::Range<usize>) -> String {
+    let line = fixed(line, 9..10, digits);
+    let line = fixed(&line, 10..13, letters);
+    let line = fixed(&line, 13..20, digits);
+    let line = fixed(&line, 21..28, digits);
+    fixed(&line, check_digits, digits)
+}
+
 fn td3(line1: &str, line2: &str) -> MrzReading {
     let line1 = fixed(line1, 2..44, letters);
-    let line2 = fixed(line2, 9..10, digits);
-    let line2 = fixed(&line2, 10..13, letters);
-    let line2 = fixed(&line2, 13..20, digits);
-    let line2 = fixed(&line2, 21..28, digits);
     // The personal number's check digit (a filler when there is none) and the composite.
-    let line2 = fixed(&line2, 42..44, digits);
+    let line2 = number_line(line2, 42..44);
     let parsed = ::mrz::parse_td3(&line1, &line2);
     judged(parsed, || DocumentFields {
         document_type: "passport",
@@ -624,11 +632,7 @@ fn card_type(code: &str) -> &'static str {
 /// TD2, two lines of 36: residence documents and older ID cards.
 fn td2(line1: &str, line2: &str) -> MrzReading {
     let line1 = fixed(line1, 2..36, letters);
-    let line2 = fixed(line2, 9..10, digits);
-    let line2 = fixed(&line2, 10..13, letters);
-    let line2 = fixed(&line2, 13..20, digits);
-    let line2 = fixed(&line2, 21..28, digits);
-    let line2 = fixed(&line2, 35..36, digits);
+    let line2 = number_line(line2, 35..36);
     let parsed = ::mrz::parse_td2(&line1, &line2);
     judged(parsed, || DocumentFields {
         document_type: card_type(&line1[0..2]),

@@ -27,7 +27,7 @@ fn verified_with_back(env: &Env, email: &str, bytes: &[u8]) -> serde_json::Value
 /// The sample holder's card of `format`.
 fn card_of_holder(format: Format) -> IdCard {
     let mut card = IdCard::sample(format);
-    card.holder = passport_of(&holder()).clone();
+    card.holder = passport_of(&holder());
     card.holder.number = "D23145890".into();
     card.holder.personal_number = String::new();
     card

@@ -400,11 +400,17 @@ mod tests {
             let check = find(&report, name);
             (check.status, check.reasons.clone())
         };
-        let card = |back: ImageReport| {
+        // The card's back as the analysis found it; its front shows only a portrait.
+        let card = |barcode: BarcodeReading, mrz: MrzReading| {
             let front = ImageReport {
                 faces: Some(1),
                 barcode: Some(BarcodeReading::NotFound),
                 mrz: Some(MrzReading::NotFound),
+                ..ImageReport::default()
+            };
+            let back = ImageReport {
+                barcode: Some(barcode),
+                mrz: Some(mrz),
                 ..ImageReport::default()
             };
             vec![
@@ -412,64 +418,66 @@ mod tests {
                 image("d1", Feature::OtherIdUpload, Some(Side::Back), back),
             ]
         };
-        // A US ID card: its barcode read, no zone.
-        let us = card(ImageReport {
-            barcode: Some(BarcodeReading::Read(DocumentRead {
-                document_type: Some("id_card".into()),
-                ..licence_read()
-            })),
-            mrz: Some(MrzReading::NotFound),
-            ..ImageReport::default()
-        });
-        assert_eq!(
-            status(us.clone(), CheckName::Barcode),
-            (CheckStatus::Passed, vec![])
-        );
-        assert_eq!(
-            status(us, CheckName::Mrz),
-            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
-        );
-        // A card with a zone and no barcode.
-        let zone = card(ImageReport {
-            barcode: Some(BarcodeReading::NotFound),
-            mrz: Some(MrzReading::Read(DocumentRead {
-                source: Some(ReadSource::Mrz),
-                ..licence_read()
-            })),
-            ..ImageReport::default()
-        });
-        assert_eq!(
-            status(zone.clone(), CheckName::Mrz),
-            (CheckStatus::Passed, vec![])
-        );
-        assert_eq!(
-            status(zone, CheckName::Barcode),
-            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
-        );
-        // Neither read: the zone was not found, and no barcode is said missing.
-        let blank = card(ImageReport {
-            barcode: Some(BarcodeReading::NotFound),
-            mrz: Some(MrzReading::NotFound),
-            ..ImageReport::default()
-        });
-        assert_eq!(
-            status(blank.clone(), CheckName::Mrz),
-            (CheckStatus::Failed, vec![Reason::MrzNotFound])
-        );
-        assert_eq!(
-            status(blank, CheckName::Barcode),
-            (CheckStatus::NotApplicable, vec![Reason::NoDocument])
-        );
-        // A PDF417 that is not an AAMVA record is said so.
-        let foreign = card(ImageReport {
-            barcode: Some(BarcodeReading::Invalid),
-            mrz: Some(MrzReading::NotFound),
-            ..ImageReport::default()
-        });
-        assert_eq!(
-            status(foreign, CheckName::Barcode),
-            (CheckStatus::Failed, vec![Reason::BarcodeInvalid])
-        );
+        let id_card = DocumentRead {
+            document_type: Some("id_card".into()),
+            ..licence_read()
+        };
+        let zone = DocumentRead {
+            source: Some(ReadSource::Mrz),
+            ..licence_read()
+        };
+        let passed = (CheckStatus::Passed, vec![]);
+        let not_applicable = (CheckStatus::NotApplicable, vec![Reason::NoDocument]);
+        let cases = [
+            // A US ID card: its barcode read, no zone.
+            (
+                "barcode read",
+                card(BarcodeReading::Read(id_card), MrzReading::NotFound),
+                [
+                    (CheckName::Barcode, passed.clone()),
+                    (CheckName::Mrz, not_applicable.clone()),
+                ]
+                .to_vec(),
+            ),
+            // A card with a zone and no barcode.
+            (
+                "zone read",
+                card(BarcodeReading::NotFound, MrzReading::Read(zone)),
+                [
+                    (CheckName::Mrz, passed.clone()),
+                    (CheckName::Barcode, not_applicable.clone()),
+                ]
+                .to_vec(),
+            ),
+            // Neither read: the zone was not found, and no barcode is said missing.
+            (
+                "nothing read",
+                card(BarcodeReading::NotFound, MrzReading::NotFound),
+                [
+                    (
+                        CheckName::Mrz,
+                        (CheckStatus::Failed, vec![Reason::MrzNotFound]),
+                    ),
+                    (CheckName::Barcode, not_applicable.clone()),
+                ]
+                .to_vec(),
+            ),
+            // A PDF417 that is not an AAMVA record is said so.
+            (
+                "foreign barcode",
+                card(BarcodeReading::Invalid, MrzReading::NotFound),
+                [(
+                    CheckName::Barcode,
+                    (CheckStatus::Failed, vec![Reason::BarcodeInvalid]),
+                )]
+                .to_vec(),
+            ),
+        ];
+        for (case, images, expected) in cases {
+            for (name, outcome) in expected {
+                assert_eq!(status(images.clone(), name), outcome, "{case}: {name:?}");
+            }
+        }
     }
 
     #[test]
