@@ -12,6 +12,7 @@ diesel::table! {
         auto_decision -> Bool,
         default_language -> Text,
         retention_days -> Nullable<Integer>,
+        proof_of_address_max_age_days -> Integer,
     }
 }
 

@@ -162,6 +162,7 @@ fn main() {
             barcode: true,
             mrz: false,
             faces: false,
+            text: false,
         };
         run("licences", corpus::licences(seed, per, &conditions), wanted);
     }
@@ -170,6 +171,7 @@ fn main() {
             barcode: false,
             mrz: true,
             faces: false,
+            text: false,
         };
         match corpus::passports(seed, per, &conditions) {
             Ok(samples) => run("passports", samples, wanted),

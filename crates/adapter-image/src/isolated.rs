@@ -190,6 +190,7 @@ pub fn flags(wanted: Wanted) -> impl Iterator<Item = &'static str> {
         (wanted.barcode, "--barcode"),
         (wanted.mrz, "--mrz"),
         (wanted.faces, "--faces"),
+        (wanted.text, "--text"),
     ]
     .into_iter()
     .filter_map(|(on, flag)| on.then_some(flag))
@@ -219,8 +220,14 @@ mod tests {
             barcode: true,
             mrz: false,
             faces: true,
+            text: false,
         };
         assert_eq!(flags(wanted).collect::<Vec<_>>(), ["--barcode", "--faces"]);
+        let text = Wanted {
+            text: true,
+            ..Wanted::default()
+        };
+        assert_eq!(flags(text).collect::<Vec<_>>(), ["--text"]);
         assert_eq!(flags(Wanted::default()).count(), 0);
     }
 
@@ -303,6 +310,7 @@ mod tests {
             barcode: true,
             mrz: true,
             faces: true,
+            text: true,
         });
         let json = serde_json::to_string(&report).expect("json");
         let echoes = AnalysisCommand::new(

@@ -22,6 +22,7 @@ pub mod ocr;
 pub mod pdf;
 pub mod quality;
 pub mod rooms;
+pub mod text;
 
 use std::path::{Path, PathBuf};
 #[cfg(feature = "face-match")]
@@ -32,7 +33,7 @@ use async_trait::async_trait;
 use domain::merchant::MerchantId;
 use domain::ports::{ImageAnalysis, ImageRoom};
 use domain::verification::{
-    BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityIssue, Wanted,
+    BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityIssue, TextReading, Wanted,
 };
 use thread_priority::{
     NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
@@ -182,6 +183,21 @@ impl Analyser {
     pub fn analyse(&self, bytes: &[u8], wanted: Wanted) -> ImageReport {
         let started = Instant::now();
         let budget = Budget::start(self.budget);
+        // A proof of address is wanted for its text alone (no quality, barcode, zone or
+        // faces: `domain::verification::documents::wanted`).
+        if wanted.text {
+            let text = text::read(bytes, &self.pdf, &self.ocr, &budget);
+            tracing::info!(
+                elapsed_ms = started.elapsed().as_millis(),
+                cpu_ms = budget.spent().as_millis(),
+                text = text_outcome(&text),
+                "text read"
+            );
+            return ImageReport {
+                text: Some(text),
+                ..ImageReport::default()
+            };
+        }
         // Colours are kept only to describe a face.
         let colour = (wanted.faces && self.matches_faces()).then_some(DESCRIBE_LONG_SIDE);
         // A PDF (a scan) is read as its first page.
@@ -257,6 +273,7 @@ impl Analyser {
             mrz,
             faces,
             descriptor,
+            text: None,
         }
     }
 }
@@ -273,6 +290,16 @@ fn barcode_outcome(reading: &BarcodeReading) -> &'static str {
         BarcodeReading::NotFound => "not_found",
         BarcodeReading::Invalid => "invalid",
         BarcodeReading::Read(_) => "read",
+    }
+}
+
+/// What reading a text came to, without the text (for the logs).
+fn text_outcome(reading: &TextReading) -> &'static str {
+    match reading {
+        TextReading::Unreadable => "unreadable",
+        TextReading::OcrUnavailable => "ocr_unavailable",
+        TextReading::Read(read) if read.edits.is_empty() => "read",
+        TextReading::Read(_) => "read_edited",
     }
 }
 

@@ -99,16 +99,27 @@ impl Ocr {
     /// (`--psm 6`), killed once its processor time spends what is left of `budget` or
     /// [`TIME_LIMIT`], whichever is less; its time is charged to `budget`.
     pub fn glyphs(&self, image: &GrayImage, budget: &Budget) -> Result<Vec<Glyph>, OcrError> {
+        let whitelist = format!("tessedit_char_whitelist={MRZ_ALPHABET}");
+        let text = self.run(image, &["--psm", "6", "-c", &whitelist, "makebox"], budget)?;
+        Ok(parse_boxes(&text, image.height()))
+    }
+
+    /// The text of a page (a bill, a statement), its blocks found by tesseract
+    /// (`--psm 3`), in reading order; bounded as [`Self::glyphs`] is.
+    pub fn page_text(&self, image: &GrayImage, budget: &Budget) -> Result<String, OcrError> {
+        self.run(image, &["--psm", "3"], budget)
+    }
+
+    /// What tesseract prints for `image` in English with `args`.
+    fn run(&self, image: &GrayImage, args: &[&str], budget: &Budget) -> Result<String, OcrError> {
         let mut png = Vec::new();
         image
             .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
             .map_err(|_| OcrError::Failed)?;
-        let whitelist = format!("tessedit_char_whitelist={MRZ_ALPHABET}");
         let mut command = environment::command(&self.command);
         command
-            .args([
-                "stdin", "stdout", "-l", "eng", "--psm", "6", "-c", &whitelist, "makebox",
-            ])
+            .args(["stdin", "stdout", "-l", "eng"])
+            .args(args)
             // One thread: the machine's cores are shared by the jobs, and on small
             // images OpenMP costs more than it gains.
             .env("OMP_THREAD_LIMIT", "1");
@@ -122,8 +133,7 @@ impl Ocr {
                 ChildError::TimedOut => OcrError::TimedOut,
                 ChildError::Failed => OcrError::Failed,
             })?;
-        let text = String::from_utf8(output).map_err(|_| OcrError::Failed)?;
-        Ok(parse_boxes(&text, image.height()))
+        String::from_utf8(output).map_err(|_| OcrError::Failed)
     }
 }
 

@@ -19,11 +19,13 @@ const MRZ: Wanted = Wanted {
     barcode: false,
     mrz: true,
     faces: false,
+    text: false,
 };
 const FACES: Wanted = Wanted {
     barcode: false,
     mrz: false,
     faces: true,
+    text: false,
 };
 
 fn page(passport: &Passport, portrait: Option<&RgbImage>) -> RgbImage {
@@ -169,6 +171,7 @@ fn bombs_garbage_and_pdfs_are_unreadable_without_being_decoded() {
         barcode: true,
         mrz: true,
         faces: true,
+        text: false,
     };
     for bytes in [
         degrade::png_bomb(),
@@ -196,6 +199,7 @@ fn a_tiny_image_is_too_small_and_nothing_breaks() {
         barcode: true,
         mrz: true,
         faces: true,
+        text: false,
     };
     for (width, height) in [(1, 1), (5, 3), (300, 2)] {
         let tiny = RgbImage::from_pixel(width, height, image::Rgb([120, 130, 140]));
@@ -272,6 +276,7 @@ fn a_photo_whose_barcode_was_read_is_never_called_blurry() {
         barcode: true,
         mrz: false,
         faces: false,
+        text: false,
     };
     let soft = degrade::blur(&fixtures::licence::Licence::sample().back(), 1.2);
     // Judged alone, the photo is too soft to pass...

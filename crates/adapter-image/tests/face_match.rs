@@ -21,6 +21,7 @@ mod with_the_feature {
         barcode: false,
         mrz: false,
         faces: true,
+        text: false,
     };
 
     /// The analysis with the models of `IDV_FACE_MODELS` (`scripts/face_models.sh`) and the

@@ -114,6 +114,9 @@ pub enum Command {
         /// Count the faces, and describe the largest when the models are given.
         #[arg(long)]
         faces: bool,
+        /// Read its text (a proof of address).
+        #[arg(long)]
+        text: bool,
         /// The `tesseract` command. Flags only, no `IDV_*` variables: the server that
         /// starts this says everything it means.
         #[arg(long)]

@@ -70,6 +70,7 @@ async fn main() -> anyhow::Result<()> {
             barcode,
             mrz,
             faces,
+            text,
             tesseract,
             face_models,
         } => analysis_cmd::run(
@@ -77,6 +78,7 @@ async fn main() -> anyhow::Result<()> {
                 barcode,
                 mrz,
                 faces,
+                text,
             },
             tesseract,
             face_models,

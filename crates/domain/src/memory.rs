@@ -39,7 +39,7 @@ use crate::template::{Feature, Template};
 use crate::user::{Password, PasswordHash, TotpSecret, User};
 use crate::verification::{
     BarcodeReading, DocumentRead, FaceDescriptor, IdentityKind, ImageReport, MrzReading,
-    Verification, VerificationStatus, Wanted,
+    TextReading, Verification, VerificationStatus, Wanted,
 };
 use crate::webhook::{Delivery, DeliveryStatus, DueDelivery, Notification, Webhook};
 
@@ -1650,6 +1650,7 @@ impl ImageAnalysis for ScriptedImages {
                 mrz: wanted.mrz.then_some(MrzReading::NotFound),
                 faces: wanted.faces.then_some(0),
                 descriptor: wanted.faces.then_some(FaceDescriptor::Unavailable),
+                text: wanted.text.then_some(TextReading::Unreadable),
             },
         }
     }

@@ -10,6 +10,7 @@ use crate::ids::UserId;
 pub use crate::ids::{ApiKeyId, MerchantId};
 use crate::profile::Patch;
 use crate::validation::Invalid;
+use crate::verification::proof_of_address::MaxAge;
 use crate::verification::{MinimumAge, Policy};
 
 /// A business that verifies its clients through this service.
@@ -248,6 +249,8 @@ pub struct MerchantSettings {
     /// How long a profile decided `Approved` or `Declined` keeps its personal data;
     /// `None`: kept until the profile is deleted.
     pub retention_days: Option<RetentionDays>,
+    /// How old a proof of address may be (`proof_of_address_max_age_days`).
+    pub proof_of_address_max_age: MaxAge,
 }
 
 /// A change of settings: what is `Some` is set, the rest kept.
@@ -265,6 +268,8 @@ pub struct SettingsChanges {
     pub default_language: Option<Language>,
     /// A new retention, or none (keep personal data).
     pub retention_days: Patch<RetentionDays>,
+    /// A new oldest proof of address.
+    pub proof_of_address_max_age: Option<MaxAge>,
 }
 
 impl SettingsChanges {
@@ -279,6 +284,10 @@ impl SettingsChanges {
             (
                 "retention_days",
                 !matches!(self.retention_days, Patch::Keep),
+            ),
+            (
+                "proof_of_address_max_age_days",
+                self.proof_of_address_max_age.is_some(),
             ),
         ]
         .into_iter()
@@ -297,6 +306,9 @@ impl MerchantSettings {
             auto_decision: changes.auto_decision.unwrap_or(self.auto_decision),
             default_language: changes.default_language.unwrap_or(self.default_language),
             retention_days: changes.retention_days.applied_to(self.retention_days),
+            proof_of_address_max_age: changes
+                .proof_of_address_max_age
+                .unwrap_or(self.proof_of_address_max_age),
         }
     }
 }

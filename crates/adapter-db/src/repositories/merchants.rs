@@ -8,6 +8,7 @@ use domain::merchant::{
     MerchantSettings, QuizExpiryDays, RetentionDays,
 };
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
+use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{MinimumAge, Policy};
 
 use crate::connection::AnyConnection;
@@ -28,6 +29,7 @@ struct MerchantRow {
     auto_decision: bool,
     default_language: String,
     retention_days: Option<i32>,
+    proof_of_address_max_age_days: i32,
 }
 
 /// The settings' columns, as a change writes them.
@@ -40,6 +42,7 @@ struct SettingsRow {
     auto_decision: bool,
     default_language: String,
     retention_days: Option<i32>,
+    proof_of_address_max_age_days: i32,
 }
 
 impl SettingsRow {
@@ -58,6 +61,7 @@ impl SettingsRow {
             auto_decision: s.auto_decision,
             default_language: s.default_language.as_str().to_owned(),
             retention_days: s.retention_days.map(|d| i32::from(d.days())),
+            proof_of_address_max_age_days: i32::from(s.proof_of_address_max_age.days()),
         }
     }
 }
@@ -75,6 +79,7 @@ impl MerchantRow {
             auto_decision: s.auto_decision,
             default_language: s.default_language,
             retention_days: s.retention_days,
+            proof_of_address_max_age_days: s.proof_of_address_max_age_days,
         }
     }
 
@@ -95,6 +100,9 @@ impl MerchantRow {
             .map(|days| RetentionDays::new(i64::from(days)))
             .transpose()
             .map_err(|e| corrupt("merchants.retention_days", e))?;
+        let proof_of_address_max_age =
+            MaxAge::new(i64::from(self.proof_of_address_max_age_days))
+                .map_err(|e| corrupt("merchants.proof_of_address_max_age_days", e))?;
         Ok(Merchant {
             id: MerchantId::new(self.id),
             name: self.name,
@@ -105,6 +113,7 @@ impl MerchantRow {
                 auto_decision: self.auto_decision,
                 default_language,
                 retention_days,
+                proof_of_address_max_age,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

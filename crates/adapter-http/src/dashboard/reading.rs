@@ -3,7 +3,7 @@
 //! sees why a check failed without opening the images).
 
 use domain::profile::Profile;
-use domain::verification::{Claimed, DocumentRead};
+use domain::verification::{Claimed, DocumentRead, ReadSource};
 
 use crate::timefmt::iso_date;
 
@@ -107,14 +107,21 @@ pub(super) fn tables(profile: &Profile, read: &[DocumentRead]) -> Vec<ReadTable>
                     mark: "",
                 },
             ];
+            // A bill or statement says nothing of birth or documents: those lines would
+            // only show what was typed.
+            let text = r.source == Some(ReadSource::Text);
             ReadTable {
                 source: match r.source {
-                    Some(domain::verification::ReadSource::Mrz) => "machine-readable zone",
+                    Some(ReadSource::Mrz) => "machine-readable zone",
+                    Some(ReadSource::Text) => "document's text",
                     _ => "barcode",
                 },
                 rows: rows
                     .into_iter()
                     .filter(|row| !row.read.is_empty() || !row.typed.is_empty())
+                    .filter(|row| {
+                        !text || !["Date of birth", "Document number"].contains(&row.label)
+                    })
                     .collect(),
             }
         })

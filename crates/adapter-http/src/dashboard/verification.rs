@@ -8,6 +8,7 @@ use actix_web::{HttpResponse, web};
 use domain::ids::QuizId;
 use domain::merchant::{MerchantSettings, SettingsChanges};
 use domain::services::VerificationView;
+use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{CheckName, CheckStatus, Decision, MinimumAge, Policy, Reason};
 
 use super::{AdminPosted, Button, DashboardError, Posted};
@@ -49,6 +50,7 @@ fn label(name: CheckName) -> &'static str {
         CheckName::SelfieFace => "One face in the selfie",
         CheckName::DocumentPortrait => "Portrait on the ID",
         CheckName::FaceMatch => "Selfie matches the ID's portrait",
+        CheckName::ProofOfAddress => "Recent bill or statement at the client's address",
     }
 }
 
@@ -118,6 +120,7 @@ pub(super) struct PolicyRow {
 /// The verification part of the settings page.
 pub(super) struct PolicyForm {
     pub minimum_age: u8,
+    pub proof_of_address_max_age_days: u16,
     pub auto_decision: bool,
     pub reasons: Vec<PolicyRow>,
 }
@@ -126,6 +129,7 @@ impl PolicyForm {
     pub(super) fn of(settings: &MerchantSettings) -> Self {
         Self {
             minimum_age: settings.minimum_age.years(),
+            proof_of_address_max_age_days: settings.proof_of_address_max_age.days(),
             auto_decision: settings.auto_decision,
             reasons: settings
                 .policy
@@ -143,15 +147,16 @@ impl PolicyForm {
 /// The prefix of a policy field's name: `policy.name_mismatch=decline`.
 const POLICY_FIELD: &str = "policy.";
 
-/// `POST /dashboard/settings/verification` (admins): the minimum age, automatic decisions
-/// and what each failure reason leads to, as `merchant/settings/update` sets them.
+/// `POST /dashboard/settings/verification` (admins): the minimum age, how old a proof of
+/// address may be (kept when the form does not send it), automatic decisions and what
+/// each failure reason leads to, as `merchant/settings/update` sets them.
 pub(super) async fn save_policy(
     state: State,
     AdminPosted(Posted { reviewer, form }): AdminPosted<BTreeMap<String, String>>,
 ) -> Result<HttpResponse, DashboardError> {
     let refused = || {
         DashboardError::not_saved(
-            "The minimum age is a whole number of years from 1 to 120, and each reason leads to decline or review.",
+            "The minimum age is a whole number of years from 1 to 120, a proof of address's age a whole number of days from 1 to 365, and each reason leads to decline or review.",
         )
     };
     let minimum_age = form
@@ -159,6 +164,16 @@ pub(super) async fn save_policy(
         .and_then(|years| years.trim().parse::<i64>().ok())
         .and_then(|years| MinimumAge::new(years).ok())
         .ok_or_else(refused)?;
+    let proof_of_address_max_age = form
+        .get("proof_of_address_max_age_days")
+        .map(|days| {
+            days.trim()
+                .parse::<i64>()
+                .ok()
+                .and_then(|days| MaxAge::new(days).ok())
+                .ok_or_else(refused)
+        })
+        .transpose()?;
     let defaults = Policy::default();
     let chosen: Vec<(&str, &str)> = form
         .iter()
@@ -173,6 +188,7 @@ pub(super) async fn save_policy(
         .map(|(reason, decision)| (reason.as_str(), decision.as_str()));
     let changes = SettingsChanges {
         minimum_age: Some(minimum_age),
+        proof_of_address_max_age,
         policy: Some(Policy::parse(own).map_err(|_| refused())?),
         auto_decision: Some(form.get("auto_decision").is_some_and(|on| on == "1")),
         ..SettingsChanges::default()

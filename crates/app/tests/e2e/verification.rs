@@ -39,7 +39,7 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// The checks every verification lists, in order.
-pub const CHECKS: [&str; 16] = [
+pub const CHECKS: [&str; 17] = [
     "ssn_format",
     "minimum_age",
     "duplicate_identity",
@@ -56,6 +56,7 @@ pub const CHECKS: [&str; 16] = [
     "selfie_face",
     "document_portrait",
     "face_match",
+    "proof_of_address",
 ];
 
 /// How long a test waits for a verification it queued. A job claimed by a server that was

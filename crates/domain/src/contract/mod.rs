@@ -1350,6 +1350,8 @@ async fn merchant_keys(p: Ports) {
         auto_decision: true,
         default_language: crate::merchant::Language::Fr,
         retention_days: Some(crate::merchant::RetentionDays::new(3650).expect("valid")),
+        proof_of_address_max_age: crate::verification::proof_of_address::MaxAge::new(365)
+            .expect("valid"),
     };
     p.merchants
         .save_settings(&m, &settings)

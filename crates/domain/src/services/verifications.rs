@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use time::{Duration, OffsetDateTime};
+use time::{Date, Duration, OffsetDateTime};
 
 use crate::document::{Document, Evidence};
 use crate::error::{DomainError, Resource};
@@ -21,7 +21,7 @@ use crate::profile::{Profile, ProfileKey, ProfileStatus};
 use crate::quiz::{Quiz, QuizLink, QuizLinks};
 use crate::verification::{
     Claimed, DocumentRead, Examined, Facts, IdentityKind, Verification, VerificationStatus, checks,
-    document_key, documents,
+    document_key, documents, proof_of_address,
 };
 
 use super::{examine_stored, find_profile};
@@ -131,8 +131,14 @@ impl VerificationService {
             return Err(DomainError::NotFound(Resource::Profile));
         };
         let quiz = p.quizzes.find_by_id(&job.merchant_id, &job.quiz_id).await?;
+        // A quiz deleted since is judged as if submitted today.
+        let submitted_on = quiz
+            .as_ref()
+            .and_then(|q| q.quiz.submitted_at)
+            .unwrap_or_else(|| p.clock.now())
+            .date();
         let (facts, reads) = self
-            .facts(&profile, &job, &merchant.settings, examined)
+            .facts(&profile, &job, &merchant.settings, submitted_on, examined)
             .await?;
         let now = p.clock.now();
         job.complete(checks(&facts), &merchant.settings.policy, now);
@@ -183,6 +189,7 @@ impl VerificationService {
         profile: &Profile,
         job: &Verification,
         settings: &MerchantSettings,
+        submitted_on: Date,
         examined: &mut Option<Vec<Examined>>,
     ) -> Result<(Facts, Vec<(DocumentId, Vec<DocumentRead>)>), DomainError> {
         let p = &self.ports;
@@ -226,23 +233,28 @@ impl VerificationService {
             let others = note(IdentityKind::Document, key).await?;
             document_elsewhere = Some(document_elsewhere.unwrap_or(0).max(others));
         }
+        let claimed = Claimed::of(profile);
+        // What proofs of address say is kept with them, beside what IDs say.
+        let proofs = proof_of_address::reads(&images, &claimed, submitted_on);
         let stored = of_quiz
             .iter()
             .filter(|d| images.iter().any(|i| i.document_id == d.id))
             .map(|d| {
-                let of_document = read.iter().filter(|(id, _)| *id == d.id);
+                let of_document = read.iter().chain(&proofs).filter(|(id, _)| *id == d.id);
                 (d.id.clone(), of_document.map(|(_, r)| r.clone()).collect())
             })
             .collect();
         let facts = Facts {
             today: p.clock.now().date(),
+            submitted_on,
             minimum_age: settings.minimum_age,
+            proof_of_address_max_age: settings.proof_of_address_max_age,
             ssn,
             date_of_birth,
             ssn_elsewhere,
             device_elsewhere,
             document_elsewhere,
-            claimed: Claimed::of(profile),
+            claimed,
             images,
         };
         Ok((facts, stored))

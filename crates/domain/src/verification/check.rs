@@ -38,11 +38,14 @@ pub enum CheckName {
     DocumentPortrait,
     /// The selfie's face is the portrait's.
     FaceMatch,
+    /// A utility bill or bank statement names the client at their address, recently
+    /// (contract §18).
+    ProofOfAddress,
 }
 
 impl CheckName {
     /// Every check, in report order.
-    pub const ALL: [CheckName; 16] = [
+    pub const ALL: [CheckName; 17] = [
         Self::SsnFormat,
         Self::MinimumAge,
         Self::DuplicateIdentity,
@@ -59,6 +62,7 @@ impl CheckName {
         Self::SelfieFace,
         Self::DocumentPortrait,
         Self::FaceMatch,
+        Self::ProofOfAddress,
     ];
 
     /// Its name in the API.
@@ -80,6 +84,7 @@ impl CheckName {
             Self::SelfieFace => "selfie_face",
             Self::DocumentPortrait => "document_portrait",
             Self::FaceMatch => "face_match",
+            Self::ProofOfAddress => "proof_of_address",
         }
     }
 
@@ -172,6 +177,18 @@ pub enum Reason {
     PortraitNotFound,
     /// The selfie's face is not the portrait's.
     FaceMismatch,
+    /// A proof of address does not name the client.
+    PoaNameMismatch,
+    /// A proof of address does not carry the client's address.
+    PoaAddressMismatch,
+    /// A proof of address is older than the merchant allows.
+    PoaTooOld,
+    /// No issue or statement date was found on a proof of address.
+    PoaDateNotFound,
+    /// Nothing could be read from a proof of address.
+    PoaUnreadable,
+    /// A proof of address PDF shows signs of editing.
+    PoaPdfModified,
     /// Not applicable: no SSN was given.
     NoSsn,
     /// Not applicable: no date of birth is known.
@@ -186,7 +203,8 @@ pub enum Reason {
     NothingRead,
     /// Not applicable: no address was typed or kept to compare.
     NoAddress,
-    /// Not applicable: this build has no OCR (`tesseract`) to read an MRZ with.
+    /// Not applicable: this build has no OCR (`tesseract`) to read an MRZ, or a proof
+    /// of address's image, with.
     OcrUnavailable,
     /// Not applicable: the build that ran this verification read no images (kept so
     /// that verifications stored then still read back).
@@ -197,7 +215,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 34] = [
+    pub const ALL: [Reason; 40] = [
         Self::SsnInvalid,
         Self::MinimumAgeNotMet,
         Self::SsnUsedByAnotherProfile,
@@ -222,6 +240,12 @@ impl Reason {
         Self::MultipleFaces,
         Self::PortraitNotFound,
         Self::FaceMismatch,
+        Self::PoaNameMismatch,
+        Self::PoaAddressMismatch,
+        Self::PoaTooOld,
+        Self::PoaDateNotFound,
+        Self::PoaUnreadable,
+        Self::PoaPdfModified,
         Self::NoSsn,
         Self::NoDateOfBirth,
         Self::NoFingerprint,
@@ -261,6 +285,12 @@ impl Reason {
             Self::MultipleFaces => "multiple_faces",
             Self::PortraitNotFound => "portrait_not_found",
             Self::FaceMismatch => "face_mismatch",
+            Self::PoaNameMismatch => "poa_name_mismatch",
+            Self::PoaAddressMismatch => "poa_address_mismatch",
+            Self::PoaTooOld => "poa_too_old",
+            Self::PoaDateNotFound => "poa_date_not_found",
+            Self::PoaUnreadable => "poa_unreadable",
+            Self::PoaPdfModified => "poa_pdf_modified",
             Self::NoSsn => "no_ssn",
             Self::NoDateOfBirth => "no_date_of_birth",
             Self::NoFingerprint => "no_fingerprint",
@@ -412,6 +442,6 @@ mod tests {
         assert!(Reason::FaceMismatch.is_failure());
         assert!(!Reason::NoSsn.is_failure());
         assert!(!Reason::FaceMatcherUnavailable.is_failure());
-        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 24);
+        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 30);
     }
 }

@@ -27,11 +27,13 @@ pub fn wanted(step: Feature, side: Option<Side>) -> Option<Wanted> {
             barcode: side != Some(Side::Front),
             mrz: false,
             faces: front,
+            text: false,
         }),
         Feature::PassportUpload => Some(Wanted {
             barcode: false,
             mrz: true,
             faces: front,
+            text: false,
         }),
         // An ID card carries a PDF417 on its back (US and Canada) or a zone (contract
         // §18).
@@ -39,9 +41,15 @@ pub fn wanted(step: Feature, side: Option<Side>) -> Option<Wanted> {
             barcode: side != Some(Side::Front),
             mrz: true,
             faces: front,
+            text: false,
         }),
         Feature::SelfieUpload => Some(Wanted {
             faces: true,
+            ..Wanted::default()
+        }),
+        // A proof of address is read for its text (contract §18).
+        Feature::UtilityBillUpload | Feature::BankStatementUpload => Some(Wanted {
+            text: true,
             ..Wanted::default()
         }),
         _ => None,
@@ -72,17 +80,24 @@ pub struct Claimed {
     pub licence_number: Option<String>,
     /// The address typed in the quiz, else the profile's.
     pub address: Option<AddressParts>,
+    /// That address's country, as typed or kept.
+    pub country: Option<String>,
 }
 
 impl Claimed {
     /// What the client typed in the quiz, else what the merchant keeps on the profile.
     pub fn of(profile: &Profile) -> Self {
         let a = &profile.attributes;
-        let typed_address = profile
+        let typed_line = profile
             .submitted
             .as_ref()
-            .and_then(|s| s.address.as_deref())
-            .and_then(AddressParts::of_one_line);
+            .and_then(|s| s.address.as_deref());
+        let typed_address = typed_line.and_then(AddressParts::of_one_line);
+        // The one-line form ends with the country.
+        let typed_country = typed_address
+            .as_ref()
+            .and(typed_line)
+            .and_then(|line| line.rsplit(", ").next());
         let kept_address = || {
             Some(AddressParts {
                 street: a.address_line_1.as_ref()?.as_str().to_owned(),
@@ -94,6 +109,10 @@ impl Claimed {
             first_name: profile.first_name.as_str().to_owned(),
             last_name: profile.last_name.as_str().to_owned(),
             licence_number: a.driver_licence_id.as_ref().map(|n| n.as_str().to_owned()),
+            country: match &typed_address {
+                Some(_) => typed_country.map(str::to_owned),
+                None => a.country.as_ref().map(|c| c.as_str().to_owned()),
+            },
             address: typed_address.or_else(kept_address),
         }
     }

@@ -8,7 +8,7 @@ use unicode_normalization::UnicodeNormalization;
 
 /// `text` folded for comparison: accents removed, lowercase, letters and digits only,
 /// words kept apart by single spaces.
-fn fold(text: &str) -> String {
+pub(super) fn fold(text: &str) -> String {
     let mut folded = String::with_capacity(text.len());
     let mut gap = false;
     for c in text.nfd() {
@@ -28,12 +28,12 @@ fn fold(text: &str) -> String {
 }
 
 /// `text` folded and without spaces: "Smith-Jones" and "SMITH JONES" are one name.
-fn squeezed(text: &str) -> String {
+pub(super) fn squeezed(text: &str) -> String {
     fold(text).replace(' ', "")
 }
 
 /// The first word of a folded name: a middle name typed with the first is ignored.
-fn first_word(text: &str) -> String {
+pub(super) fn first_word(text: &str) -> String {
     fold(text).split(' ').next().unwrap_or_default().to_owned()
 }
 
@@ -97,7 +97,7 @@ impl AddressParts {
 
 /// Postal codes compared without spaces or case, a US zip on its first five digits (a
 /// card prints the ZIP+4, a client types five).
-fn postal_key(postal: &str) -> String {
+pub(super) fn postal_key(postal: &str) -> String {
     let key = squeezed(postal);
     match key.len() >= 5 && key.chars().all(|c| c.is_ascii_digit()) {
         true => key[..5].to_owned(),
@@ -141,7 +141,7 @@ fn street_words(street: &str) -> Vec<String> {
 
 /// Whether two street lines are the same street, loosely: the same house number, and
 /// most of the shorter line's words in the longer one once abbreviated alike.
-fn streets_agree(typed: &str, read: &str) -> bool {
+pub(super) fn streets_agree(typed: &str, read: &str) -> bool {
     let (typed, read) = (street_words(typed), street_words(read));
     let number = |words: &[String]| {
         words

@@ -13,6 +13,7 @@ pub mod face_match;
 pub mod identity;
 pub mod matching;
 mod policy;
+pub mod proof_of_address;
 mod reading;
 
 pub use check::{Check, CheckName, CheckStatus, Detail, Reason};
@@ -20,8 +21,8 @@ pub use documents::{Claimed, Examined};
 pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
-    BarcodeReading, DocumentRead, FaceDescriptor, ImageReport, MARKED_AGES, MrzReading,
-    QualityIssue, ReadSource, Wanted,
+    BarcodeReading, DocumentRead, DocumentText, FaceDescriptor, ImageReport, MARKED_AGES,
+    MrzReading, PdfEdit, QualityIssue, ReadSource, TextReading, Wanted,
 };
 
 use time::{Date, OffsetDateTime};
@@ -110,8 +111,12 @@ impl Verification {
 pub struct Facts {
     /// The day it is, where the merchant is judged (UTC).
     pub today: Date,
+    /// The day the quiz was submitted (UTC): a proof of address's age is counted to it.
+    pub submitted_on: Date,
     /// The merchant's minimum age.
     pub minimum_age: MinimumAge,
+    /// How old the merchant lets a proof of address be.
+    pub proof_of_address_max_age: proof_of_address::MaxAge,
     /// The SSN typed in the quiz, else the profile's.
     pub ssn: Option<Ssn>,
     /// The date of birth typed in the quiz, else the profile's.
@@ -152,6 +157,12 @@ pub fn checks(facts: &Facts) -> Vec<Check> {
         documents::selfie_face(&facts.images),
         documents::document_portrait(&facts.images),
         face_match::face_match(&facts.images),
+        proof_of_address::proof_of_address(
+            &facts.images,
+            &facts.claimed,
+            facts.submitted_on,
+            facts.proof_of_address_max_age,
+        ),
     ]
 }
 
@@ -234,7 +245,9 @@ mod tests {
     fn facts() -> Facts {
         Facts {
             today: date!(2026 - 11 - 24),
+            submitted_on: date!(2026 - 11 - 24),
             minimum_age: MinimumAge::DEFAULT,
+            proof_of_address_max_age: proof_of_address::MaxAge::DEFAULT,
             ssn: Some(Ssn::parse("123456788").expect("valid")),
             date_of_birth: Some(DateOfBirth::parse("1990-04-01").expect("valid")),
             ssn_elsewhere: Some(0),
@@ -247,6 +260,7 @@ mod tests {
                 address: matching::AddressParts::of_one_line(
                     "1 Main Street, San Francisco, CA 94105, US",
                 ),
+                country: Some("US".into()),
             },
             images: images(licence_read()),
         }
@@ -274,6 +288,7 @@ mod tests {
             let expected = match check.name {
                 CheckName::Mrz => CheckStatus::NotApplicable,
                 CheckName::FaceMatch => CheckStatus::NotApplicable,
+                CheckName::ProofOfAddress => CheckStatus::NotApplicable,
                 _ => CheckStatus::Passed,
             };
             assert_eq!(check.status, expected, "{check:?}");

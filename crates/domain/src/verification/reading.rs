@@ -14,8 +14,10 @@ pub enum ReadSource {
     /// The PDF417 barcode of the AAMVA card design standard (US and Canadian licences and
     /// ID cards).
     Barcode,
-    /// The ICAO 9303 machine-readable zone (passports, TD1 ID cards).
+    /// The ICAO 9303 machine-readable zone (passports, ID cards, residence permits).
     Mrz,
+    /// The text of a proof of address: a PDF's own, or what OCR read (contract §18).
+    Text,
 }
 
 impl ReadSource {
@@ -24,12 +26,13 @@ impl ReadSource {
         match self {
             Self::Barcode => "barcode",
             Self::Mrz => "mrz",
+            Self::Text => "text",
         }
     }
 
     /// The source of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Barcode, Self::Mrz]
+        [Self::Barcode, Self::Mrz, Self::Text]
             .into_iter()
             .find(|s| s.as_str() == name)
     }
@@ -46,7 +49,8 @@ pub const MARKED_AGES: [u8; 3] = [18, 19, 21];
 pub struct DocumentRead {
     /// The barcode or the MRZ.
     pub source: Option<ReadSource>,
-    /// `driver_licence`, `id_card` or `passport`.
+    /// `licence`, `id_card`, `residence_permit` or `passport`; `utility_bill` or
+    /// `bank_statement` for a proof of address.
     pub document_type: Option<String>,
     /// Who issued it: a licence's jurisdiction (`CA`, `ON`) or an MRZ's issuing state
     /// (`USA`, `UTO`).
@@ -147,6 +151,40 @@ pub enum MrzReading {
     Read(DocumentRead),
 }
 
+/// What reading a proof of address's text gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextReading {
+    /// No text: an image that cannot be decoded, a PDF refused (encrypted, too many
+    /// pages, malformed), or nothing found on it.
+    Unreadable,
+    /// An image, or a PDF without text of its own, and no OCR here to read it with.
+    OcrUnavailable,
+    /// The text, as read.
+    Read(DocumentText),
+}
+
+/// The text of one file of a proof of address: personal data, never logged.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentText {
+    /// Its lines as read (a PDF's laid out as on the page, columns apart).
+    pub text: String,
+    /// The signs that a PDF was edited after it was made (none for an image).
+    pub edits: Vec<PdfEdit>,
+}
+
+/// A sign that a PDF was edited after it was made (`poa_pdf_modified`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum PdfEdit {
+    /// Its producer or creator is a known PDF editor.
+    EditorSoftware,
+    /// It was saved again after it was made: incremental updates appended to it.
+    IncrementalUpdate,
+    /// Its modification date is after its creation date.
+    ModifiedAfterCreation,
+    /// Text annotations lie over its content.
+    TextAnnotation,
+}
+
 /// What to look for in an image besides its quality, which is always judged.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Wanted {
@@ -156,6 +194,8 @@ pub struct Wanted {
     pub mrz: bool,
     /// Faces.
     pub faces: bool,
+    /// The document's text (a proof of address).
+    pub text: bool,
 }
 
 /// The face an image shows, described for matching (`face_match`): how the analysis
@@ -187,6 +227,9 @@ pub struct ImageReport {
     /// Its largest face described for matching, when faces were wanted; `None` there
     /// counts as [`FaceDescriptor::Unavailable`].
     pub descriptor: Option<FaceDescriptor>,
+    /// Its text, when wanted.
+    #[serde(default)]
+    pub text: Option<TextReading>,
 }
 
 impl ImageReport {
@@ -198,6 +241,7 @@ impl ImageReport {
             mrz: wanted.mrz.then_some(MrzReading::NotFound),
             faces: wanted.faces.then_some(0),
             descriptor: wanted.faces.then_some(FaceDescriptor::NotFound),
+            text: wanted.text.then_some(TextReading::Unreadable),
         }
     }
 }
@@ -208,7 +252,7 @@ mod tests {
 
     #[test]
     fn sources_parse_back_and_an_unreadable_image_yields_nothing_but_its_issue() {
-        for source in [ReadSource::Barcode, ReadSource::Mrz] {
+        for source in [ReadSource::Barcode, ReadSource::Mrz, ReadSource::Text] {
             assert_eq!(ReadSource::parse(source.as_str()), Some(source));
         }
         assert_eq!(ReadSource::parse("ocr"), None);
@@ -216,10 +260,12 @@ mod tests {
             barcode: true,
             mrz: false,
             faces: true,
+            text: true,
         });
         assert_eq!(report.quality, [QualityIssue::Unreadable]);
         assert_eq!(report.barcode, Some(BarcodeReading::NotFound));
         assert_eq!((report.mrz, report.faces), (None, Some(0)));
+        assert_eq!(report.text, Some(TextReading::Unreadable));
         assert_eq!(report.descriptor, Some(FaceDescriptor::NotFound));
         let reasons: Vec<Reason> = QualityIssue::ALL.iter().map(QualityIssue::reason).collect();
         assert!(reasons.iter().all(Reason::is_failure));

@@ -28,6 +28,10 @@ pub struct SettingsView {
     /// with the event `personal_data_erased`); null: kept until the profile is deleted.
     #[schema(minimum = 1, maximum = 3650)]
     pub retention_days: Option<u16>,
+    /// How old a utility bill or bank statement may be, in days before the quiz's
+    /// submission (the `proof_of_address` check): 1 to 365, 90 by default.
+    #[schema(minimum = 1, maximum = 365)]
+    pub proof_of_address_max_age_days: u16,
 }
 
 impl SettingsView {
@@ -44,6 +48,7 @@ impl SettingsView {
             auto_decision: u8::from(settings.auto_decision),
             default_language: settings.default_language.as_str(),
             retention_days: settings.retention_days.map(|d| d.days()),
+            proof_of_address_max_age_days: settings.proof_of_address_max_age.days(),
         }
     }
 }

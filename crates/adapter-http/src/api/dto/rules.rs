@@ -483,6 +483,11 @@ pub fn retention_days() -> Schema {
     optional_integer(1, 3650, "1 to 3650 days; null keeps personal data.")
 }
 
+/// How old a proof of address may be, in days.
+pub fn proof_of_address_max_age_days() -> Schema {
+    optional_integer(1, 365, "1 to 365 days.")
+}
+
 /// A merchant's `policy`, or `null` for no change.
 pub fn optional_policy() -> Schema {
     Schema::AnyOf(

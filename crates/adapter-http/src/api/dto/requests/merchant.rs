@@ -1,6 +1,7 @@
 //! merchant/settings/update.
 
 use domain::merchant::{Language, QuizExpiryDays, RetentionDays, SettingsChanges};
+use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{MinimumAge, Policy};
 use serde::Deserialize;
 use utoipa::openapi::RefOr;
@@ -58,6 +59,9 @@ struct SettingsFields {
     #[serde(default)]
     #[schema(schema_with = rules::retention_days)]
     pub retention_days: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::proof_of_address_max_age_days)]
+    pub proof_of_address_max_age_days: Sent,
 }
 
 impl SettingsFields {
@@ -69,6 +73,7 @@ impl SettingsFields {
             &self.auto_decision,
             &self.default_language,
             &self.retention_days,
+            &self.proof_of_address_max_age_days,
         ]
         .iter()
         .any(|field| field.is_sent())
@@ -98,6 +103,12 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
         let language = c.check("default_language", language, |code| Language::parse(&code));
         let retention_days =
             c.integer_patch("retention_days", &r.retention_days, RetentionDays::new);
+        let poa_age = c.integer(
+            "proof_of_address_max_age_days",
+            &r.proof_of_address_max_age_days,
+            false,
+        );
+        let poa_age = c.check("proof_of_address_max_age_days", poa_age, MaxAge::new);
         c.finish(|| {
             Some(SettingsChanges {
                 quiz_expiry_days: days,
@@ -106,6 +117,7 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
                 auto_decision,
                 default_language: language,
                 retention_days,
+                proof_of_address_max_age: poa_age,
             })
         })
     }

@@ -1,0 +1,64 @@
+//! A proof of address's text (contract §18): a PDF's own text when it has some, with the
+//! signs it was edited; else its first page, or the photo, read by tesseract. Finding the
+//! name, address and date in it is the domain's.
+
+use domain::verification::{DocumentText, TextReading};
+
+use crate::budget::Budget;
+use crate::decode;
+use crate::ocr::{Ocr, OcrError};
+use crate::pdf::{self, Pdf};
+
+/// The most pages a proof of address may have: a bank statement runs to a few dozen; a
+/// PDF of thousands of pages is refused before any is read.
+pub const MAX_PAGES: u32 = 100;
+
+/// Letters a text must hold to count as read: a scan's PDF may carry a few stray
+/// characters (a page number, an invisible OCR layer's noise) and no text.
+const MIN_LETTERS: usize = 40;
+
+fn has_text(text: &str) -> bool {
+    text.chars().filter(|c| c.is_alphabetic()).count() >= MIN_LETTERS
+}
+
+/// The text of the file in `bytes`, within `budget`.
+pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading {
+    if !pdf::is_pdf(bytes) {
+        return match decode::decode_with_colour(bytes, None) {
+            Some(image) => recognised(&image.gray, ocr, budget, Vec::new()),
+            None => TextReading::Unreadable,
+        };
+    }
+    let Some(info) = pdf.info(bytes, budget) else {
+        return TextReading::Unreadable;
+    };
+    if info.admitted(MAX_PAGES).is_none() {
+        return TextReading::Unreadable;
+    }
+    let edits = pdf::edits(&info, bytes);
+    if let Some(text) = pdf.text(bytes, budget).filter(|t| has_text(t)) {
+        return TextReading::Read(DocumentText { text, edits });
+    }
+    // A scan: its first page read as a photo is.
+    match pdf
+        .render(bytes, budget)
+        .and_then(|page| decode::decode_rendered(&page, None))
+    {
+        Some(page) => recognised(&page.gray, ocr, budget, edits),
+        None => TextReading::Unreadable,
+    }
+}
+
+/// What tesseract reads on `image`.
+fn recognised(
+    image: &image::GrayImage,
+    ocr: &Ocr,
+    budget: &Budget,
+    edits: Vec<domain::verification::PdfEdit>,
+) -> TextReading {
+    match ocr.page_text(image, budget) {
+        Ok(text) if has_text(&text) => TextReading::Read(DocumentText { text, edits }),
+        Ok(_) | Err(OcrError::TimedOut | OcrError::Failed) => TextReading::Unreadable,
+        Err(OcrError::Unavailable) => TextReading::OcrUnavailable,
+    }
+}

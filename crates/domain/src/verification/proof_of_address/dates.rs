@@ -1,0 +1,411 @@
+//! The date a bill or statement was issued, found in its text (contract §18). Bills write
+//! dates in many ways ("Statement date", "Date of issue", "Billing period ... to ...",
+//! "03/11/2026", "11 March 2026", "2026-03-11", in French and Spanish too), and print
+//! other dates beside it (a due date, a period's start, transactions), so a date is
+//! chosen by the label before it: an issue date first, else the end of a billing period,
+//! else the latest date that is not a due date. Dates after `latest` (the submission) are
+//! no issue date.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use time::{Date, Month};
+use unicode_normalization::UnicodeNormalization;
+
+/// Month names and their abbreviations in English, French and Spanish, accents removed,
+/// each with its month number.
+const MONTHS: [(&str, u8); 58] = [
+    ("january", 1),
+    ("janvier", 1),
+    ("janv", 1),
+    ("enero", 1),
+    ("jan", 1),
+    ("ene", 1),
+    ("february", 2),
+    ("fevrier", 2),
+    ("febrero", 2),
+    ("fevr", 2),
+    ("feb", 2),
+    ("fev", 2),
+    ("march", 3),
+    ("marzo", 3),
+    ("mars", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("avril", 4),
+    ("abril", 4),
+    ("apr", 4),
+    ("avr", 4),
+    ("abr", 4),
+    ("mayo", 5),
+    ("may", 5),
+    ("mai", 5),
+    ("june", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("juillet", 7),
+    ("julio", 7),
+    ("juil", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("agosto", 8),
+    ("aout", 8),
+    ("aug", 8),
+    ("ago", 8),
+    ("septembre", 9),
+    ("september", 9),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("sept", 9),
+    ("sep", 9),
+    ("october", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("decembre", 12),
+    ("diciembre", 12),
+    ("dec", 12),
+    ("dic", 12),
+];
+
+fn month_number(name: &str) -> Option<u8> {
+    MONTHS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+}
+
+/// Every month name, longest first, as a regex alternation.
+fn month_names() -> String {
+    let mut names: Vec<&str> = MONTHS.iter().map(|(n, _)| *n).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.join("|")
+}
+
+/// The ways a date is written, each with the order of its parts.
+static PATTERNS: LazyLock<[(Regex, Order); 4]> = LazyLock::new(|| {
+    let month = month_names();
+    let pattern = |p: &str| Regex::new(p).expect("a valid pattern");
+    [
+        // 2026-03-11, 2026/03/11
+        (
+            pattern(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b"),
+            Order::YearMonthDay,
+        ),
+        // 11 March 2026, 11th Mar. 2026, 1er mars 2026, 11 de marzo de 2026, 11-Mar-2026
+        (
+            pattern(&format!(
+                r"\b(\d{{1,2}})(?:st|nd|rd|th|er|o)?\.?[\s\-/]+(?:de\s+)?({month})\.?,?[\s\-/]+(?:de\s+)?(\d{{4}})\b"
+            )),
+            Order::DayNameYear,
+        ),
+        // March 11, 2026
+        (
+            pattern(&format!(
+                r"\b({month})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"
+            )),
+            Order::NameDayYear,
+        ),
+        // 03/11/2026, 11.03.2026, 03-11-26
+        (
+            pattern(r"\b(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{4}|\d{2})\b"),
+            Order::Numeric,
+        ),
+    ]
+});
+
+/// How a pattern's three parts are ordered.
+#[derive(Debug, Clone, Copy)]
+enum Order {
+    YearMonthDay,
+    DayNameYear,
+    NameDayYear,
+    /// Day and month in the order the document's country writes them.
+    Numeric,
+}
+
+/// What the words before a date say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
+    /// The day it was issued or the statement closed.
+    Issue,
+    /// A billing or statement period (its last date counts).
+    Period,
+    /// A payment's due date: never the issue date.
+    Due,
+    /// Nothing said.
+    None,
+}
+
+/// Labels, accents removed, in the order they are tried: "payment due date" is a due
+/// date though it holds "date".
+const DUE: [&str; 9] = [
+    "due",
+    "pay by",
+    "payable",
+    "echeance",
+    "a payer avant",
+    "date limite",
+    "vencimiento",
+    "fecha limite",
+    "pagar antes",
+];
+const ISSUE: [&str; 23] = [
+    "statement date",
+    "date of statement",
+    "statement closing",
+    "closing date",
+    "date of issue",
+    "issue date",
+    "issued",
+    "bill date",
+    "billing date",
+    "invoice date",
+    "date of bill",
+    "document date",
+    "date d'emission",
+    "date de facture",
+    "date de la facture",
+    "date du releve",
+    "emis le",
+    "emise le",
+    "fecha de emision",
+    "fecha de factura",
+    "fecha de la factura",
+    "fecha de expedicion",
+    "fecha del extracto",
+];
+const PERIOD: [&str; 5] = ["period", "periode", "periodo", "from", "du "];
+/// A lone "Date:" (or "Fecha") is an issue date when nothing else is labelled.
+const PLAIN_DATE: [&str; 2] = ["date", "fecha"];
+
+fn label_of(context: &str) -> Label {
+    let has = |labels: &[&str]| labels.iter().any(|l| context.contains(l));
+    if has(&DUE) {
+        Label::Due
+    } else if has(&ISSUE) {
+        Label::Issue
+    } else if has(&PERIOD) {
+        Label::Period
+    } else {
+        Label::None
+    }
+}
+
+/// `text` lowercased, accents removed.
+fn normalised(text: &str) -> String {
+    text.nfd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// One date found on a line.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    date: Date,
+    start: usize,
+    end: usize,
+}
+
+fn year_of(text: &str) -> Option<i32> {
+    let year: i32 = text.parse().ok()?;
+    Some(if text.len() == 2 { 2000 + year } else { year })
+}
+
+fn date_of(year: i32, month: u8, day: u8) -> Option<Date> {
+    Date::from_calendar_date(year, Month::try_from(month).ok()?, day).ok()
+}
+
+/// The date a pattern's capture means, if it is one.
+fn parse(order: Order, parts: [&str; 3], month_first: bool) -> Option<Date> {
+    let number = |s: &str| s.parse::<u8>().ok();
+    match order {
+        Order::YearMonthDay => date_of(year_of(parts[0])?, number(parts[1])?, number(parts[2])?),
+        Order::DayNameYear => date_of(
+            year_of(parts[2])?,
+            month_number(parts[1])?,
+            number(parts[0])?,
+        ),
+        Order::NameDayYear => date_of(
+            year_of(parts[2])?,
+            month_number(parts[0])?,
+            number(parts[1])?,
+        ),
+        Order::Numeric => {
+            let (a, b) = (number(parts[0])?, number(parts[1])?);
+            // A part over 12 can only be the day; otherwise the country's order.
+            let (month, day) = match (a > 12, b > 12, month_first) {
+                (true, _, _) => (b, a),
+                (_, true, _) => (a, b),
+                (_, _, true) => (a, b),
+                (_, _, false) => (b, a),
+            };
+            date_of(year_of(parts[2])?, month, day)
+        }
+    }
+}
+
+/// Every date on `line` (normalised), left to right, none overlapping.
+fn dates_on(line: &str, month_first: bool) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
+    for (pattern, order) in PATTERNS.iter() {
+        for captures in pattern.captures_iter(line) {
+            let whole = captures.get(0).expect("the whole match");
+            let part = |i| captures.get(i).map_or("", |m| m.as_str());
+            let Some(date) = parse(*order, [part(1), part(2), part(3)], month_first) else {
+                continue;
+            };
+            let overlaps = found
+                .iter()
+                .any(|f| whole.start() < f.end && f.start < whole.end());
+            if !overlaps {
+                found.push(Found {
+                    date,
+                    start: whole.start(),
+                    end: whole.end(),
+                });
+            }
+        }
+    }
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// The issue date of a bill or statement whose text is `text`: the first date labelled
+/// as issued, else the last day of a labelled period, else the latest date not labelled
+/// due; none after `latest`. `month_first`: "03/11/2026" is 11 March where the document's
+/// country writes the month first (the US), else 3 November.
+pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
+    let mut dated: Vec<(Date, Label)> = Vec::new();
+    let mut previous_line = String::new();
+    for line in text.lines().map(normalised) {
+        let found = dates_on(&line, month_first);
+        let mut label = Label::None;
+        let mut from = 0;
+        for (i, f) in found.iter().enumerate() {
+            let context = &line[from..f.start];
+            label = match (label_of(context), i) {
+                // The label above a value (a table's heading, an OCR'd column).
+                (Label::None, 0) => label_of(&previous_line),
+                // "01/02/2026 to 28/02/2026": the second of a period is the period's.
+                (Label::None, _) if label == Label::Period => Label::Period,
+                (Label::None, _) => Label::None,
+                (said, _) => said,
+            };
+            if label == Label::None && i == 0 && PLAIN_DATE.iter().any(|d| context.contains(d)) {
+                label = Label::Issue;
+            }
+            dated.push((f.date, label));
+            from = f.end;
+        }
+        previous_line = if found.is_empty() {
+            line
+        } else {
+            String::new()
+        };
+    }
+    dated.retain(|(date, _)| *date <= latest);
+    let labelled = |wanted: Label| dated.iter().filter(move |(_, l)| *l == wanted);
+    labelled(Label::Issue)
+        .map(|(d, _)| *d)
+        .next()
+        .or_else(|| labelled(Label::Period).map(|(d, _)| *d).max())
+        .or_else(|| labelled(Label::None).map(|(d, _)| *d).max())
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    const LATEST: Date = date!(2026 - 11 - 27);
+
+    #[test]
+    fn each_way_of_writing_a_date_is_read() {
+        let cases = [
+            ("Statement date: 2026-03-11", true, date!(2026 - 03 - 11)),
+            ("Date of issue 11 March 2026", true, date!(2026 - 03 - 11)),
+            ("Issued: March 11, 2026", true, date!(2026 - 03 - 11)),
+            ("Invoice date 11th Mar. 2026", true, date!(2026 - 03 - 11)),
+            ("Bill date 11-Mar-2026", true, date!(2026 - 03 - 11)),
+            ("Statement date 03/11/2026", true, date!(2026 - 03 - 11)),
+            ("Statement date 03/11/2026", false, date!(2026 - 11 - 03)),
+            ("Statement date 25/03/2026", true, date!(2026 - 03 - 25)),
+            ("Statement date 03.25.26", false, date!(2026 - 03 - 25)),
+            (
+                "Date d'émission : 11 mars 2026",
+                false,
+                date!(2026 - 03 - 11),
+            ),
+            ("Émis le 1er février 2026", false, date!(2026 - 02 - 01)),
+            (
+                "Fecha de emisión: 11 de marzo de 2026",
+                false,
+                date!(2026 - 03 - 11),
+            ),
+            ("FECHA DE FACTURA 3 DIC. 2025", false, date!(2025 - 12 - 03)),
+        ];
+        for (text, month_first, expected) in cases {
+            assert_eq!(
+                issue_date(text, month_first, LATEST),
+                Some(expected),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_issue_date_wins_over_due_dates_periods_and_transactions() {
+        let bill = "ACME POWER            Payment due 2 April 2026\n\
+                    Statement date 11 March 2026\n\
+                    Billing period 01/02/2026 to 28/02/2026";
+        assert_eq!(issue_date(bill, false, LATEST), Some(date!(2026 - 03 - 11)));
+        let period_only = "Billing period: 1 Feb 2026 - 28 Feb 2026\nDue date: 20 Mar 2026";
+        assert_eq!(
+            issue_date(period_only, true, LATEST),
+            Some(date!(2026 - 02 - 28))
+        );
+        let du_au = "Période de facturation du 01/02/2026 au 28/02/2026";
+        assert_eq!(
+            issue_date(du_au, false, LATEST),
+            Some(date!(2026 - 02 - 28))
+        );
+        let transactions = "03/02/2026 GROCERIES 12.00\n03/09/2026 RENT 900.00\nDue 04/01/2026";
+        assert_eq!(
+            issue_date(transactions, true, LATEST),
+            Some(date!(2026 - 03 - 09))
+        );
+    }
+
+    #[test]
+    fn a_label_above_its_value_and_a_plain_date_count() {
+        let table = "Account number     Statement date\n12345678           11/03/2026";
+        assert_eq!(
+            issue_date(table, false, LATEST),
+            Some(date!(2026 - 03 - 11))
+        );
+        let plain = "Date: 2026-03-11\n2026-05-01";
+        assert_eq!(issue_date(plain, true, LATEST), Some(date!(2026 - 03 - 11)));
+    }
+
+    #[test]
+    fn no_date_impossible_dates_and_future_dates_are_not_issue_dates() {
+        assert_eq!(issue_date("Account 1234-5678-90", true, LATEST), None);
+        assert_eq!(issue_date("Statement date 31/02/2026", false, LATEST), None);
+        assert_eq!(issue_date("Statement date 2027-01-05", true, LATEST), None);
+        assert_eq!(
+            issue_date(
+                "Statement date 2027-01-05\nPrinted 2026-10-01",
+                true,
+                LATEST
+            ),
+            Some(date!(2026 - 10 - 01))
+        );
+    }
+}
