@@ -125,6 +125,14 @@ fn iso_date(text: &str) -> Option<OffsetDateTime> {
     Some(local.assume_offset(offset))
 }
 
+/// Whether the PDF in `bytes` carries actions a viewer would run: JavaScript, or a
+/// program to launch. A bill has no need of them; such a file is not read.
+pub fn is_active(bytes: &[u8]) -> bool {
+    [&b"/JavaScript"[..], b"/JS ", b"/JS(", b"/JS<", b"/Launch"]
+        .iter()
+        .any(|name| bytes.windows(name.len()).any(|w| w == *name))
+}
+
 /// Whether `bytes` are a PDF: its header within the first kilobyte.
 pub fn is_pdf(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(HEADER_WITHIN)]

@@ -29,6 +29,10 @@ pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading 
             None => TextReading::Unreadable,
         };
     }
+    if pdf::is_active(bytes) {
+        tracing::info!("PDF with JavaScript or a launch action refused");
+        return TextReading::Unreadable;
+    }
     let Some(info) = pdf.info(bytes, budget) else {
         return TextReading::Unreadable;
     };

@@ -196,6 +196,19 @@ fn label_of(context: &str) -> Label {
     }
 }
 
+/// The widest a date is written, in characters ("11 de septiembre de 2026").
+const DATE_WIDTH: usize = 24;
+
+/// What `above` holds over a `width` wide span starting where `before` ends (a layout
+/// keeps columns aligned).
+fn over(above: &str, before: &str, width: usize) -> String {
+    above
+        .chars()
+        .skip(before.chars().count())
+        .take(width)
+        .collect()
+}
+
 /// `text` lowercased, accents removed.
 fn normalised(text: &str) -> String {
     text.nfd()
@@ -289,13 +302,18 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
         let mut from = 0;
         for (i, f) in found.iter().enumerate() {
             let context = &line[from..f.start];
-            label = match (label_of(context), i) {
-                // The label above a value (a table's heading, an OCR'd column).
-                (Label::None, 0) => label_of(&previous_line),
+            label = match label_of(context) {
                 // "01/02/2026 to 28/02/2026": the second of a period is the period's.
-                (Label::None, _) if label == Label::Period => Label::Period,
-                (Label::None, _) => Label::None,
-                (said, _) => said,
+                Label::None if label == Label::Period => Label::Period,
+                // The label above a value (a table's heading, an OCR'd column): the
+                // words over it, else, for a line's first date, the line above.
+                Label::None => {
+                    match label_of(&over(&previous_line, &line[..f.start], DATE_WIDTH)) {
+                        Label::None if i == 0 => label_of(&previous_line),
+                        said => said,
+                    }
+                }
+                said => said,
             };
             if label == Label::None && i == 0 && PLAIN_DATE.iter().any(|d| context.contains(d)) {
                 label = Label::Issue;
