@@ -42,6 +42,10 @@ pub const SCENARIOS: &[Scenario] = &[
         crate::id_cards::id_cards_read,
     ),
     (
+        "a_bill_pdf_a_statement_scan_and_a_photo_of_a_bill_prove_an_address_and_old_foreign_moved_edited_and_hostile_ones_are_named",
+        crate::proof_of_address::proofs_of_address_read,
+    ),
+    (
         "the_analysis_process_is_bounded_by_the_kernel_and_it_and_tesseract_are_given_none_of_the_servers_secrets",
         crate::children::analysis_sees_no_secret,
     ),
@@ -126,7 +130,7 @@ pub fn quiz(env: &Env, email: &str, number: &str, steps: Value) -> (String, Stri
 }
 
 /// "JANE" as a client types it: "Jane".
-fn titled(name: &str) -> String {
+pub fn titled(name: &str) -> String {
     let lower = name.to_lowercase();
     let mut chars = lower.chars();
     chars
@@ -147,7 +151,13 @@ pub fn upload_usable(env: &Env, token: &str, step: &str, side: Option<&str>, byt
 }
 
 /// Types the licence's address and `born`, then submits.
-fn type_and_submit(env: &Env, token: &str, licence: &Licence, postal: &str, born: Option<Date>) {
+pub fn type_and_submit(
+    env: &Env,
+    token: &str,
+    licence: &Licence,
+    postal: &str,
+    born: Option<Date>,
+) {
     let mut fields = json!({
         "address_line_1": titled(&licence.street),
         "city": titled(&licence.city),

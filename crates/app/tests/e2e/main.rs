@@ -28,6 +28,7 @@ mod outage;
 mod photos_read;
 mod php;
 mod profiles;
+mod proof_of_address;
 mod quiz_lifecycle;
 mod quizzes;
 mod rekey;
