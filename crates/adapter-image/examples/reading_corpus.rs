@@ -5,7 +5,11 @@
 //! must never happen; one whose name alone differs is a misread name (no check digit
 //! covers names: `name_match` fails and says so).
 //!
-//! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both] [SEED] [PER_CONDITION]`
+//! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both|cards|bills] [SEED] [PER_CONDITION]`
+//!
+//! A bill or statement counts as read when `proof_of_address` passes for its holder
+//! with its own issue date (wrong: it passes with another date; "name misread": only the
+//! name failed; refused: another reason).
 //!
 //! Passports need tesseract. With `CORPUS_MISSES=DIR`, each photo not
 //! read is written there (made-up holders only) to look at; with `CORPUS_ONLY=Phone`
@@ -15,7 +19,13 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use adapter_image::Analyser;
-use domain::verification::{BarcodeReading, ImageReport, MrzReading, Wanted};
+use domain::template::Feature;
+use domain::verification::matching::AddressParts;
+use domain::verification::proof_of_address::{self, MaxAge};
+use domain::verification::{
+    BarcodeReading, CheckStatus, Claimed, Examined, ImageReport, MrzReading, Reason, Wanted,
+};
+use fixtures::bill::{Bill, Language};
 use fixtures::corpus::{self, Condition, Sample, Truth};
 
 /// What became of one photo.
@@ -66,8 +76,12 @@ impl Tally {
     }
 }
 
+/// The day the corpus's bills are judged on, as if the quiz were submitted then.
+const SUBMITTED: time::Date = time::macros::date!(2026 - 11 - 20);
+
 fn outcome(truth: &Truth, report: &ImageReport) -> Outcome {
     let read = match (truth, report) {
+        (Truth::Bill(bill), report) => return bill_outcome(bill, report),
         (
             Truth::Licence(_),
             ImageReport {
@@ -94,6 +108,7 @@ fn outcome(truth: &Truth, report: &ImageReport) -> Outcome {
     let (number, birth, family) = match truth {
         Truth::Licence(licence) => (&licence.number, licence.date_of_birth, &licence.last_name),
         Truth::Passport(passport) => (&passport.number, passport.birth, &passport.surname),
+        Truth::Bill(_) => unreachable!("judged above"),
     };
     // The zone writes a space in a name as a filler, read back as a space.
     let family_read = read.last_name.as_deref().map(|n| n.replace(['<', ' '], ""));
@@ -104,6 +119,47 @@ fn outcome(truth: &Truth, report: &ImageReport) -> Outcome {
         Outcome::NameMisread
     } else {
         Outcome::Read
+    }
+}
+
+/// A bill is read when `proof_of_address` passes for its holder with its own issue
+/// date; wrong when it passes with another date.
+fn bill_outcome(bill: &Bill, report: &ImageReport) -> Outcome {
+    let country = match bill.state.is_empty() {
+        true => match bill.language {
+            Language::Spanish => "ES",
+            _ => "FR",
+        },
+        false => "US",
+    };
+    let region = match bill.state.is_empty() {
+        true => bill.postal.clone(),
+        false => format!("{} {}", bill.state, bill.postal),
+    };
+    let line = format!("{}, {}, {region}, {country}", bill.street, bill.city);
+    let claimed = Claimed {
+        first_name: bill.first_name.clone(),
+        last_name: bill.last_name.clone(),
+        licence_number: None,
+        address: AddressParts::of_one_line(&line),
+        country: Some(country.into()),
+    };
+    let images = [Examined {
+        document_id: "d1".into(),
+        step: Feature::UtilityBillUpload,
+        side: None,
+        report: report.clone(),
+    }];
+    let check = proof_of_address::proof_of_address(&images, &claimed, SUBMITTED, MaxAge::DEFAULT);
+    let issued = proof_of_address::reads(&images, &claimed, SUBMITTED)
+        .first()
+        .and_then(|(_, read)| read.issued_on);
+    match (check.status, issued) {
+        (CheckStatus::Passed, Some(day)) if day == bill.issued_on => Outcome::Read,
+        (CheckStatus::Passed, _) => Outcome::Wrong,
+        _ if check.reasons == [Reason::PoaNameMismatch] => Outcome::NameMisread,
+        _ if check.reasons == [Reason::PoaUnreadable] => Outcome::Missed,
+        _ => Outcome::Refused,
     }
 }
 
@@ -119,8 +175,8 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
         if outcome != Outcome::Read {
             // The corpus's holders are made up: what was read may be printed.
             eprintln!(
-                "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?}",
-                sample.condition, sample.shot, sample.truth, report.barcode, report.mrz
+                "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?} {:?}",
+                sample.condition, sample.shot, sample.truth, report.barcode, report.mrz, report.text
             );
             if let Ok(dir) = std::env::var("CORPUS_MISSES") {
                 let file = format!(
@@ -146,6 +202,20 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
     println!("{}", all.line("**all**"));
 }
 
+/// Typefaces of this machine a bill may be printed in, besides OCR-B (Debian's
+/// `fonts-dejavu-core` and `fonts-liberation`, when installed).
+fn machine_fonts() -> Vec<ab_glyph::FontVec> {
+    [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
+    ]
+    .iter()
+    .filter_map(|path| ab_glyph::FontVec::try_from_vec(std::fs::read(path).ok()?).ok())
+    .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map_or("both", String::as_str);
@@ -165,6 +235,39 @@ fn main() {
             text: false,
         };
         run("licences", corpus::licences(seed, per, &conditions), wanted);
+    }
+    if what == "cards" {
+        let wanted = Wanted {
+            mrz: true,
+            ..Wanted::default()
+        };
+        match corpus::cards(seed, per, &conditions) {
+            Ok(samples) => run("ID cards", samples, wanted),
+            Err(missing) => eprintln!("ID cards skipped: {missing}"),
+        }
+    }
+    if what == "bills" {
+        let wanted = Wanted {
+            text: true,
+            ..Wanted::default()
+        };
+        match corpus::bills(seed, per, &conditions, SUBMITTED, machine_fonts()) {
+            Ok(samples) => {
+                let samples: Vec<Sample> = samples.collect();
+                // The same bills as their makers' PDFs, with their own text.
+                let own = samples.iter().map(|s| match &s.truth {
+                    Truth::Bill(bill) => Sample {
+                        bytes: bill.pdf(),
+                        condition: Condition::Straight,
+                        ..s.clone()
+                    },
+                    _ => unreachable!("bills only"),
+                });
+                run("bills and statements, their own PDFs", own.collect::<Vec<_>>().into_iter(), wanted);
+                run("bills and statements, photographed or scanned", samples.into_iter(), wanted);
+            }
+            Err(missing) => eprintln!("bills skipped: {missing}"),
+        }
     }
     if matches!(what, "passports" | "both") {
         let wanted = Wanted {
