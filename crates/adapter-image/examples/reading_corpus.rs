@@ -176,7 +176,12 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
             // The corpus's holders are made up: what was read may be printed.
             eprintln!(
                 "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?} {:?}",
-                sample.condition, sample.shot, sample.truth, report.barcode, report.mrz, report.text
+                sample.condition,
+                sample.shot,
+                sample.truth,
+                report.barcode,
+                report.mrz,
+                report.text
             );
             if let Ok(dir) = std::env::var("CORPUS_MISSES") {
                 let file = format!(
@@ -263,8 +268,16 @@ fn main() {
                     },
                     _ => unreachable!("bills only"),
                 });
-                run("bills and statements, their own PDFs", own.collect::<Vec<_>>().into_iter(), wanted);
-                run("bills and statements, photographed or scanned", samples.into_iter(), wanted);
+                run(
+                    "bills and statements, their own PDFs",
+                    own.collect::<Vec<_>>().into_iter(),
+                    wanted,
+                );
+                run(
+                    "bills and statements, photographed or scanned",
+                    samples.into_iter(),
+                    wanted,
+                );
             }
             Err(missing) => eprintln!("bills skipped: {missing}"),
         }

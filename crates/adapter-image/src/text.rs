@@ -2,12 +2,13 @@
 //! signs it was edited; else its first page, or the photo, read by tesseract. Finding the
 //! name, address and date in it is the domain's.
 
-use domain::verification::{DocumentText, TextReading};
+use domain::verification::{DocumentText, PdfEdit, TextReading};
+use image::{GrayImage, imageops};
 
 use crate::budget::Budget;
-use crate::decode;
 use crate::ocr::{Ocr, OcrError};
 use crate::pdf::{self, Pdf};
+use crate::{decode, deskew};
 
 /// The most pages a proof of address may have: a bank statement runs to a few dozen; a
 /// PDF of thousands of pages is refused before any is read.
@@ -53,16 +54,36 @@ pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading 
     }
 }
 
-/// What tesseract reads on `image`.
-fn recognised(
-    image: &image::GrayImage,
-    ocr: &Ocr,
-    budget: &Budget,
-    edits: Vec<domain::verification::PdfEdit>,
-) -> TextReading {
-    match ocr.page_text(image, budget) {
-        Ok(text) if has_text(&text) => TextReading::Read(DocumentText { text, edits }),
-        Ok(_) | Err(OcrError::TimedOut | OcrError::Failed) => TextReading::Unreadable,
-        Err(OcrError::Unavailable) => TextReading::OcrUnavailable,
+/// Words of three letters or more (letters only) a text must hold for its page not to
+/// be tried upside down: read upside down, a page gives marks and fragments.
+const WORDS_UPRIGHT: usize = 25;
+
+fn words(text: &str) -> usize {
+    text.split_whitespace()
+        .filter(|w| w.chars().count() >= 3 && w.chars().all(char::is_alphabetic))
+        .count()
+}
+
+/// What tesseract reads on `image`, levelled first by the turn of its lines (a photo
+/// turned a little, or a quarter turn without EXIF: tesseract reads lines as they lie),
+/// then upside down too when it read few words.
+fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>) -> TextReading {
+    let turn = deskew::skews(image).first().copied().unwrap_or(0.0);
+    let level = deskew::levelled(image, turn);
+    let page = level.as_ref().unwrap_or(image);
+    let mut best = match ocr.page_text(page, budget) {
+        Ok(text) => text,
+        Err(OcrError::Unavailable) => return TextReading::OcrUnavailable,
+        Err(OcrError::TimedOut | OcrError::Failed) => return TextReading::Unreadable,
+    };
+    if words(&best) < WORDS_UPRIGHT
+        && let Ok(turned) = ocr.page_text(&imageops::rotate180(page), budget)
+        && words(&turned) > words(&best)
+    {
+        best = turned;
+    }
+    match has_text(&best) {
+        true => TextReading::Read(DocumentText { text: best, edits }),
+        false => TextReading::Unreadable,
     }
 }

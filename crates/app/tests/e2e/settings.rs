@@ -112,11 +112,16 @@ fn verification_settings(backend: Backend) {
     assert_eq!(got["minimum_age"], 18);
     assert_eq!(got["auto_decision"], 0);
     let policy = got["policy"].as_object().expect("every reason");
-    assert_eq!(policy.len(), 24, "every failure reason: {policy:?}");
+    assert_eq!(policy.len(), 30, "every failure reason: {policy:?}");
     for reason in ["document_expired", "minimum_age_not_met", "ssn_invalid"] {
         assert_eq!(policy[reason], "decline", "{reason}");
     }
     assert_eq!(policy["name_mismatch"], "review");
+    assert_eq!(
+        policy["poa_pdf_modified"], "review",
+        "every poa_* reason to review"
+    );
+    assert_eq!(got["proof_of_address_max_age_days"], 90);
     assert!(!policy.contains_key("no_ssn"), "only failures are decided");
 
     // Each setting changes alone; what is not sent is kept.
@@ -148,7 +153,8 @@ fn verification_settings(backend: Backend) {
     client
         .call(
             "merchant/settings/update",
-            &json!({"minimum_age": 0, "policy": {"no_ssn": "decline"}, "auto_decision": 2}),
+            &json!({"minimum_age": 0, "policy": {"no_ssn": "decline"}, "auto_decision": 2,
+                    "proof_of_address_max_age_days": 366}),
         )
         .assert_error(
             400,
@@ -156,6 +162,7 @@ fn verification_settings(backend: Backend) {
                 "MINIMUM_AGE_INVALID",
                 "POLICY_INVALID",
                 "AUTO_DECISION_INVALID",
+                "PROOF_OF_ADDRESS_MAX_AGE_DAYS_INVALID",
             ],
         );
     for policy in [
