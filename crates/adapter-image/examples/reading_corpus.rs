@@ -8,8 +8,9 @@
 //! `cargo run --release -p adapter-image --example reading_corpus -- [licences|passports|both|cards|bills] [SEED] [PER_CONDITION]`
 //!
 //! A bill or statement counts as read when `proof_of_address` passes for its holder
-//! with its own issue date (wrong: it passes with another date; "name misread": only the
-//! name failed; refused: another reason).
+//! with its own issue date (wrong: it passes with a later date, which makes an old bill
+//! look recent; "name misread": only the name failed; refused: another reason, or it
+//! passes with an earlier date).
 //!
 //! Passports need tesseract. With `CORPUS_MISSES=DIR`, each photo not
 //! read is written there (made-up holders only) to look at; with `CORPUS_ONLY=Phone`
@@ -151,12 +152,18 @@ fn bill_outcome(bill: &Bill, report: &ImageReport) -> Outcome {
         report: report.clone(),
     }];
     let check = proof_of_address::proof_of_address(&images, &claimed, SUBMITTED, MaxAge::DEFAULT);
+    if check.status != CheckStatus::Passed {
+        eprintln!("  reasons: {:?}", check.reasons);
+    }
     let issued = proof_of_address::reads(&images, &claimed, SUBMITTED)
         .first()
         .and_then(|(_, read)| read.issued_on);
     match (check.status, issued) {
         (CheckStatus::Passed, Some(day)) if day == bill.issued_on => Outcome::Read,
-        (CheckStatus::Passed, _) => Outcome::Wrong,
+        // A later date than the bill's makes an old bill look recent.
+        (CheckStatus::Passed, Some(day)) if day > bill.issued_on => Outcome::Wrong,
+        // An earlier one (a period's end, a misread issue date) errs the safe way.
+        (CheckStatus::Passed, _) => Outcome::Refused,
         _ if check.reasons == [Reason::PoaNameMismatch] => Outcome::NameMisread,
         _ if check.reasons == [Reason::PoaUnreadable] => Outcome::Missed,
         _ => Outcome::Refused,
@@ -175,7 +182,7 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
         if outcome != Outcome::Read {
             // The corpus's holders are made up: what was read may be printed.
             eprintln!(
-                "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?} {:?}",
+                "{name} {:?}: {outcome:?} {:?}\n  truth: {:?}\n  read: {:?} {:?} {:?}\n",
                 sample.condition,
                 sample.shot,
                 sample.truth,

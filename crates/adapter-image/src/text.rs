@@ -64,23 +64,36 @@ fn words(text: &str) -> usize {
         .count()
 }
 
-/// What tesseract reads on `image`, levelled first by the turn of its lines (a photo
-/// turned a little, or a quarter turn without EXIF: tesseract reads lines as they lie),
-/// then upside down too when it read few words.
+/// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
+/// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
+/// lie); while it reads few words, as it came, upside down, and by the next likeliest
+/// turn (a table's edge can outscore the page's lines). The reading with the most words
+/// is kept.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>) -> TextReading {
-    let turn = deskew::skews(image).first().copied().unwrap_or(0.0);
-    let level = deskew::levelled(image, turn);
-    let page = level.as_ref().unwrap_or(image);
-    let mut best = match ocr.page_text(page, budget) {
+    let turns = deskew::skews(image);
+    let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));
+    let first = level(turns.first());
+    let upright = first.as_ref().unwrap_or(image);
+    let tries: [&dyn Fn() -> Option<GrayImage>; 3] = [
+        &|| first.is_some().then(|| image.clone()),
+        &|| Some(imageops::rotate180(upright)),
+        &|| level(turns.get(1)),
+    ];
+    let mut best = match ocr.page_text(upright, budget) {
         Ok(text) => text,
         Err(OcrError::Unavailable) => return TextReading::OcrUnavailable,
         Err(OcrError::TimedOut | OcrError::Failed) => return TextReading::Unreadable,
     };
-    if words(&best) < WORDS_UPRIGHT
-        && let Ok(turned) = ocr.page_text(&imageops::rotate180(page), budget)
-        && words(&turned) > words(&best)
-    {
-        best = turned;
+    for again in tries {
+        if words(&best) >= WORDS_UPRIGHT || budget.is_spent() {
+            break;
+        }
+        let Some(page) = again() else { continue };
+        if let Ok(text) = ocr.page_text(&page, budget)
+            && words(&text) > words(&best)
+        {
+            best = text;
+        }
     }
     match has_text(&best) {
         true => TextReading::Read(DocumentText { text: best, edits }),

@@ -333,18 +333,9 @@ fn clean_documents(backend: Backend) {
     assert_eq!(mrz["date_of_birth"], iso(passport.birth));
     assert_eq!(mrz["expires_on"], iso(passport.expiry));
 
-    // What was read is sealed where it is stored, and never logged.
     let born = iso(licence.date_of_birth);
     let read_values = [&*licence.number, &passport.number, &*licence.street, &*born];
-    leaks::assert_stored_sealed(&env, &read_values);
-    leaks::assert_not_logged(&env, &read_values);
-
-    // The reviewer sees what was read beside what was typed, each comparison marked.
-    let password = dashboard::reviewer(&env, "rita@example.com");
-    let cookie = dashboard::signed_in(&env, "rita@example.com", password);
-    let list = dashboard::page(&env, "/dashboard/profiles", &cookie);
-    let profile = dashboard::page(&env, &dashboard::first_profile_link(&list), &cookie);
-    let html = profile.text();
+    let html = sealed_and_reviewed(&env, &read_values);
     assert!(
         html.contains("Read from the barcode, beside what was typed"),
         "{html}"
@@ -369,6 +360,18 @@ fn clean_documents(backend: Backend) {
         peak < 400 * 1024 * 1024,
         "peak resident memory {peak} bytes"
     );
+}
+
+/// Checks that `read_values` are sealed where they are stored and never logged, then
+/// signs a reviewer in: the page of the first profile listed, where what was read is set
+/// beside what was typed, each comparison marked.
+pub fn sealed_and_reviewed(env: &Env, read_values: &[&str]) -> String {
+    leaks::assert_stored_sealed(env, read_values);
+    leaks::assert_not_logged(env, read_values);
+    let password = dashboard::reviewer(env, "rita@example.com");
+    let cookie = dashboard::signed_in(env, "rita@example.com", password);
+    let list = dashboard::page(env, "/dashboard/profiles", &cookie);
+    dashboard::page(env, &dashboard::first_profile_link(&list), &cookie).text()
 }
 
 /// One licence per failure, each for its own client: (what is wrong, its card, the

@@ -13,10 +13,11 @@ use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 
 use crate::client_pages::upload_side as upload;
+use crate::dashboard;
 use crate::documents_read::{
     document, documents, failed, holder, outcome, passed, quiz, read_from, titled, type_and_submit,
 };
-use crate::support::{Backend, Env};
+use crate::support::{Backend, Env, leaks};
 use crate::verification::completed;
 
 /// The sample holder's bill of `kind`, issued `days_ago`.
@@ -65,15 +66,39 @@ fn verified(env: &Env, email: &str, step: &str, bytes: &[u8]) -> Value {
 }
 
 pub fn proofs_of_address_read(backend: Backend) {
-    let env = Env::start(backend);
+    // Everything logged, to show that nothing read is.
+    let env = Env::start_with(backend, &[("IDV_LOG", "debug")]);
     let font = fixtures::passport::ocrb_font().expect("the OCR-B typeface");
     let bill = bill_of_holder(Kind::UtilityBill, 12);
     let statement = Bill {
         layout: Layout::Table,
         ..bill_of_holder(Kind::BankStatement, 30)
     };
+    // A bill as its maker sent it, the merchant's first client: its reading in full.
+    let verification = verified(&env, "pdf@example.com", "utility_bill_upload", &bill.pdf());
+    passed(&verification, "proof_of_address");
+    let pdf = read_from(
+        document(&documents(&env, "pdf@example.com"), "utility_bill_upload"),
+        "text",
+    )
+    .clone();
+    assert_eq!(pdf["document_type"], "utility_bill", "{pdf}");
+    assert_eq!(pdf["issued_on"], json!(bill.issued_on.to_string()), "{pdf}");
+    assert_eq!(pdf["issuer"], "NORTHWIND ENERGY", "{pdf}");
+    assert_eq!(pdf["address_line_1"], bill.street, "{pdf}");
+    // Sealed, never logged, and shown to the reviewer beside what was typed.
+    let html = sealed_and_reviewed(&env, &[bill.street.as_str(), "NORTHWIND ENERGY"]);
+    assert!(
+        html.contains("Read from the document's text, beside what was typed"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Agrees") && !html.contains("Differs"),
+        "{html}"
+    );
+
+    // A statement's scan and a photo of a bill.
     let passing = [
-        ("pdf@example.com", "utility_bill_upload", bill.pdf()),
         (
             "scan@example.com",
             "bank_statement_upload",
@@ -102,13 +127,6 @@ pub fn proofs_of_address_read(backend: Backend) {
         );
         assert_eq!(read["postal"], holder().postal, "{email}: {read}");
     }
-    let pdf = read_from(
-        document(&documents(&env, "pdf@example.com"), "utility_bill_upload"),
-        "text",
-    )
-    .clone();
-    assert_eq!(pdf["issued_on"], json!(bill.issued_on.to_string()), "{pdf}");
-    assert_eq!(pdf["issuer"], "NORTHWIND ENERGY", "{pdf}");
 
     let failing = [
         (

@@ -181,12 +181,39 @@ fn holds_postal(cell: &str, key: &str) -> bool {
     if key.len() < 3 {
         return false;
     }
+    let key = unconfused(key);
     match key.chars().all(|c| c.is_ascii_digit()) {
         true => fold(cell)
             .split(' ')
-            .any(|w| w == key || w.len() == 9 && w.starts_with(key)),
-        false => squeezed(cell).contains(key),
+            .map(unconfused)
+            .any(|w| w == key || w.len() == 9 && w.starts_with(&key)),
+        false => unconfused(&squeezed(cell)).contains(&key),
     }
+}
+
+/// Letters OCR reads for digits, made the digits: "M5V 2T6" read "MSV 2T6", "94105"
+/// read "9410S" are the same code.
+const CONFUSED: [(char, char); 7] = [
+    ('o', '0'),
+    ('i', '1'),
+    ('l', '1'),
+    ('s', '5'),
+    ('b', '8'),
+    ('z', '2'),
+    ('g', '6'),
+];
+
+/// `folded` with each letter of [`CONFUSED`] taken as its digit.
+fn unconfused(folded: &str) -> String {
+    folded
+        .chars()
+        .map(|c| {
+            CONFUSED
+                .iter()
+                .find(|(l, _)| *l == c)
+                .map_or(c, |(_, d)| *d)
+        })
+        .collect()
 }
 
 /// The cells of an address block above the postal line `at`: its own start (a one-line

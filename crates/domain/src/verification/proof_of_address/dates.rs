@@ -167,19 +167,21 @@ const ISSUE: [&str; 23] = [
     "invoice date",
     "date of bill",
     "document date",
-    "date d'emission",
+    // French and Spanish stems: OCR without those languages garbles their accents
+    // ("Fecha de emisiin").
+    "date d'emi",
     "date de facture",
     "date de la facture",
-    "date du releve",
+    "date du rel",
     "emis le",
     "emise le",
-    "fecha de emision",
+    "fecha de emi",
     "fecha de factura",
     "fecha de la factura",
-    "fecha de expedicion",
+    "fecha de exp",
     "fecha del extracto",
 ];
-const PERIOD: [&str; 5] = ["period", "periode", "periodo", "from", "du "];
+const PERIOD: [&str; 5] = ["period", "perio", "from", "du ", "del "];
 /// A lone "Date:" (or "Fecha") is an issue date when nothing else is labelled.
 const PLAIN_DATE: [&str; 2] = ["date", "fecha"];
 
@@ -321,11 +323,14 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
             dated.push((f.date, label));
             from = f.end;
         }
-        previous_line = if found.is_empty() {
-            line
-        } else {
-            String::new()
-        };
+        // A blank line keeps the label above it (OCR sets a table's rows apart).
+        if !line.trim().is_empty() {
+            previous_line = if found.is_empty() {
+                line
+            } else {
+                String::new()
+            };
+        }
     }
     dated.retain(|(date, _)| *date <= latest);
     let labelled = |wanted: Label| dated.iter().filter(move |(_, l)| *l == wanted);
@@ -408,6 +413,8 @@ mod tests {
             issue_date(table, false, LATEST),
             Some(date!(2026 - 03 - 11))
         );
+        let ocr = "Numero de cuenta Fecha de emisiin\n\n4410-2231.09 2026-09-13\nFecha limite de pag\n2026-10-08";
+        assert_eq!(issue_date(ocr, false, LATEST), Some(date!(2026 - 09 - 13)));
         let plain = "Date: 2026-03-11\n2026-05-01";
         assert_eq!(issue_date(plain, true, LATEST), Some(date!(2026 - 03 - 11)));
     }

@@ -104,6 +104,23 @@ fn a_scan_read_by_ocr_in_one_column_and_a_one_line_address_pass() {
 }
 
 #[test]
+fn a_postal_code_is_found_through_ocrs_usual_confusions() {
+    for misread in ["San Francisco, CA 9410S", "San Francisco, CA 94IO5-1234"] {
+        let scanned = BILL.replace("San Francisco, CA 94105-1234", misread);
+        assert_eq!(
+            judged(&bill(text(&scanned))).status,
+            CheckStatus::Passed,
+            "{misread}"
+        );
+    }
+    let other = BILL.replace("94105-1234", "94106");
+    assert_eq!(
+        judged(&bill(text(&other))).reasons,
+        [Reason::PoaAddressMismatch]
+    );
+}
+
+#[test]
 fn each_difference_fails_with_its_own_reason() {
     let edited = TextReading::Read(DocumentText {
         text: BILL.into(),
