@@ -113,7 +113,7 @@ pub(super) fn tables(profile: &Profile, read: &[DocumentRead]) -> Vec<ReadTable>
             ReadTable {
                 source: match r.source {
                     Some(ReadSource::Mrz) => "machine-readable zone",
-                    Some(ReadSource::Text) => "document's text",
+                    Some(ReadSource::Text) => "text of the document",
                     _ => "barcode",
                 },
                 rows: rows

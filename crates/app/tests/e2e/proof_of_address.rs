@@ -13,11 +13,11 @@ use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 
 use crate::client_pages::upload_side as upload;
-use crate::dashboard;
 use crate::documents_read::{
-    document, documents, failed, holder, outcome, passed, quiz, read_from, titled, type_and_submit,
+    document, documents, failed, holder, outcome, passed, quiz, read_from, sealed_and_reviewed,
+    titled, type_and_submit,
 };
-use crate::support::{Backend, Env, leaks};
+use crate::support::{Backend, Env};
 use crate::verification::completed;
 
 /// The sample holder's bill of `kind`, issued `days_ago`.
@@ -89,7 +89,7 @@ pub fn proofs_of_address_read(backend: Backend) {
     // Sealed, never logged, and shown to the reviewer beside what was typed.
     let html = sealed_and_reviewed(&env, &[bill.street.as_str(), "NORTHWIND ENERGY"]);
     assert!(
-        html.contains("Read from the document's text, beside what was typed"),
+        html.contains("Read from the text of the document, beside what was typed"),
         "{html}"
     );
     assert!(
