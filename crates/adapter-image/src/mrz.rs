@@ -487,26 +487,48 @@ fn zone(lines: &[String]) -> MrzReading {
     for (i, first) in lines.iter().enumerate() {
         // The document code is a letter: a 1 there is an I.
         let first = &fixed(first, 0..1, letters);
-        let candidate = match (lines.get(i + 1), lines.get(i + 2)) {
-            (Some(second), _) if second.len() == 44 => match passport_first_line(first) {
-                Some(first) => td3(&pad(&first, 44), second),
-                None => continue,
-            },
-            (Some(second), Some(third)) if is_card_code(first) && second.len() == 30 => {
-                td1(&pad(first, 30), second, &pad(third, 30))
-            }
-            (Some(second), _) if is_card_code(first) && second.len() == 36 => {
-                td2(&pad(first, 36), second)
-            }
-            _ => continue,
+        let Some(second) = lines.get(i + 1) else {
+            continue;
         };
-        match candidate {
-            MrzReading::Read(_) => return candidate,
-            MrzReading::CheckDigitInvalid => found = candidate,
-            MrzReading::NotFound | MrzReading::OcrUnavailable => {}
+        let passport = passport_first_line(first).map(|first| pad(&first, 44));
+        let card = is_card_code(first);
+        let td3s = fitted(second, 44)
+            .into_iter()
+            .filter_map(|second| Some(td3(passport.as_ref()?, &second)));
+        let td1s = fitted(second, 30)
+            .into_iter()
+            .filter(|_| card)
+            .filter_map(|second| {
+                let third = lines.get(i + 2)?;
+                Some(td1(&pad(first, 30), &second, &pad(third, 30)))
+            });
+        let td2s = fitted(second, 36)
+            .into_iter()
+            .filter(|_| card)
+            .map(|second| td2(&pad(first, 36), &second));
+        for candidate in td3s.chain(td1s).chain(td2s) {
+            match candidate {
+                MrzReading::Read(_) => return candidate,
+                MrzReading::CheckDigitInvalid => found = candidate,
+                MrzReading::NotFound | MrzReading::OcrUnavailable => {}
+            }
         }
     }
     found
+}
+
+/// `line` as a zone line of `width` cells: as it is; one cell longer (tesseract split a
+/// cell in two, or read the card's edge as a glyph), with each cell taken out in turn,
+/// the check digits to say which is right (they cover every cell of a second line).
+fn fitted(line: &str, width: usize) -> Vec<String> {
+    let cells: Vec<char> = line.chars().collect();
+    match cells.len() {
+        n if n == width => vec![line.to_owned()],
+        n if n == width + 1 => (0..n)
+            .map(|k| cells[..k].iter().chain(&cells[k + 1..]).collect())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// `line` as a passport's first line, which starts with its document code P: as it is
@@ -813,6 +835,28 @@ mod tests {
             panic!("not read");
         };
         assert_eq!(permit.document_type.as_deref(), Some("residence_permit"));
+    }
+
+    #[test]
+    fn a_second_line_one_cell_too_long_reads_where_the_check_digits_say() {
+        let zone = [
+            "I<UTOD231458907<<<<<<<<<<<<<<<",
+            "7408122F1204159UTO<<<<<<<<<<<6",
+            "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ];
+        // A cell split in two, a card's edge read as a glyph.
+        for second in [
+            "74081223F1204159UTO<<<<<<<<<<<6",
+            "7408122F1204159UTO<<<<<<<<<<<6I",
+        ] {
+            let MrzReading::Read(card) = read(&[zone[0], second, zone[2]]) else {
+                panic!("{second}: not read");
+            };
+            assert_eq!(card.date_of_birth, Some(date!(1974 - 08 - 12)), "{second}");
+        }
+        // Two cells too many are not guessed at.
+        let twice = "74081223F1204159UTO<<<<<<<<<<<6I";
+        assert_eq!(read(&[zone[0], twice, zone[2]]), MrzReading::NotFound);
     }
 
     #[test]

@@ -105,9 +105,11 @@ impl Ocr {
     }
 
     /// The text of a page (a bill, a statement), its blocks found by tesseract
-    /// (`--psm 3`), in reading order; bounded as [`Self::glyphs`] is.
-    pub fn page_text(&self, image: &GrayImage, budget: &Budget) -> Result<String, OcrError> {
-        self.run(image, &["--psm", "3"], budget)
+    /// (`--psm 3`), in reading order, with how sure tesseract is of it; bounded as
+    /// [`Self::glyphs`] is.
+    pub fn page_text(&self, image: &GrayImage, budget: &Budget) -> Result<PageText, OcrError> {
+        let tsv = self.run(image, &["--psm", "3", "tsv"], budget)?;
+        Ok(PageText::of_tsv(&tsv))
     }
 
     /// What tesseract prints for `image` in English with `args`.
@@ -134,6 +136,65 @@ impl Ocr {
                 ChildError::Failed => OcrError::Failed,
             })?;
         String::from_utf8(output).map_err(|_| OcrError::Failed)
+    }
+}
+
+/// A page as tesseract read it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageText {
+    /// Its lines, a blank line between blocks.
+    pub text: String,
+    /// How sure tesseract is that it read words: the sum, over the words of three letters
+    /// or more, of its confidence in each (0 to 1). A page read upside down gives as
+    /// many "words", of marks and fragments, each with little confidence.
+    pub words: f32,
+}
+
+impl PageText {
+    /// Tesseract's TSV (`level page block paragraph line word left top width height
+    /// confidence text`), its words put back in lines.
+    fn of_tsv(tsv: &str) -> Self {
+        let mut page = Self::default();
+        let mut at = None;
+        for row in tsv.lines().skip(1) {
+            let fields: Vec<&str> = row.split('\t').collect();
+            let [
+                _,
+                _,
+                block,
+                paragraph,
+                line,
+                _,
+                _,
+                _,
+                _,
+                _,
+                confidence,
+                word,
+            ] = fields[..]
+            else {
+                continue;
+            };
+            let (Ok(confidence), word) = (confidence.parse::<f32>(), word.trim()) else {
+                continue;
+            };
+            if word.is_empty() || confidence < 0.0 {
+                continue;
+            }
+            let here = (block, paragraph, line);
+            match at {
+                Some((b, _, _)) if b != block => page.text.push_str("\n\n"),
+                Some(previous) if previous != here => page.text.push('\n'),
+                Some(_) => page.text.push(' '),
+                None => {}
+            }
+            at = Some(here);
+            page.text.push_str(word);
+            if word.chars().count() >= 3 && word.chars().all(char::is_alphabetic) {
+                page.words += confidence / 100.0;
+            }
+        }
+        page
     }
 }
 
@@ -180,6 +241,19 @@ mod tests {
             }
         );
         assert_eq!(glyphs[1].height(), 25);
+    }
+
+    #[test]
+    fn a_pages_words_are_put_back_in_lines_and_weighed_by_confidence() {
+        let tsv = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n\
+                   4\t1\t1\t1\t1\t0\t0\t0\t9\t9\t-1\t\n\
+                   5\t1\t1\t1\t1\t1\t0\t0\t9\t9\t96.0\tNORTHWIND\n\
+                   5\t1\t1\t1\t1\t2\t0\t0\t9\t9\t90.0\tENERGY\n\
+                   5\t1\t1\t1\t2\t1\t0\t0\t9\t9\t80.0\t75201\n\
+                   5\t1\t2\t1\t1\t1\t0\t0\t9\t9\t20.0\taBueyd\n";
+        let page = PageText::of_tsv(tsv);
+        assert_eq!(page.text, "NORTHWIND ENERGY\n75201\n\naBueyd");
+        assert!((page.words - 2.06).abs() < 1e-4, "{}", page.words);
     }
 
     #[test]

@@ -3,7 +3,11 @@
 //! name, address and date in it is the domain's.
 
 use domain::verification::{DocumentText, PdfEdit, TextReading};
-use image::{GrayImage, imageops};
+use std::collections::HashMap;
+
+use image::{GrayImage, Luma, imageops};
+use imageproc::contrast::otsu_level;
+use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::budget::Budget;
 use crate::ocr::{Ocr, OcrError};
@@ -26,7 +30,7 @@ fn has_text(text: &str) -> bool {
 pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading {
     if !pdf::is_pdf(bytes) {
         return match decode::decode_with_colour(bytes, None) {
-            Some(image) => recognised(&image.gray, ocr, budget, Vec::new()),
+            Some(image) => recognised(&page_of(&image), ocr, budget, Vec::new()),
             None => TextReading::Unreadable,
         };
     }
@@ -49,20 +53,80 @@ pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading 
         .render(bytes, budget)
         .and_then(|page| decode::decode_rendered(&page, None))
     {
-        Some(page) => recognised(&page.gray, ocr, budget, edits),
+        Some(page) => recognised(&page_of(&page), ocr, budget, edits),
         None => TextReading::Unreadable,
     }
 }
 
-/// Words of three letters or more (letters only) a text must hold for its page not to
-/// be tried upside down: read upside down, a page gives marks and fragments.
-const WORDS_UPRIGHT: usize = 25;
+/// The long side a page is read at: its 10-point print some 35 pixels tall, which
+/// tesseract reads best, where a phone's photo shrunk whole left it a few pixels tall.
+const PAGE_LONG_SIDE: f32 = 2600.0;
 
-fn words(text: &str) -> usize {
-    text.split_whitespace()
-        .filter(|w| w.chars().count() >= 3 && w.chars().all(char::is_alphabetic))
-        .count()
+/// The most a page is enlarged: past it, blur is only made bigger.
+const MOST_ENLARGED: f32 = 2.5;
+
+/// The long side the page is looked for at.
+const FIND_LONG_SIDE: u32 = 600;
+
+/// The page in `image`: the largest region lighter than the table under it (Otsu's
+/// level), cut out of the finest pixels kept, with a margin, at [`PAGE_LONG_SIDE`]; the
+/// whole image when no such region covers a tenth of it (a scan, a close-up).
+fn page_of(image: &decode::Decoded) -> GrayImage {
+    let fine = image.finest();
+    let (width, height) = fine.dimensions();
+    let scale = FIND_LONG_SIDE as f32 / width.max(height) as f32;
+    let small = imageops::resize(
+        fine,
+        ((width as f32 * scale) as u32).max(1),
+        ((height as f32 * scale) as u32).max(1),
+        imageops::FilterType::Triangle,
+    );
+    let level = otsu_level(&small);
+    let light = GrayImage::from_fn(small.width(), small.height(), |x, y| {
+        Luma([if small.get_pixel(x, y).0[0] > level {
+            255
+        } else {
+            0
+        }])
+    });
+    let labels = connected_components(&light, Connectivity::Four, Luma([0u8]));
+    let mut boxes: HashMap<u32, (u32, u32, u32, u32, u64)> = HashMap::new();
+    for (x, y, label) in labels.enumerate_pixels() {
+        if label.0[0] == 0 {
+            continue;
+        }
+        let b = boxes.entry(label.0[0]).or_insert((x, y, x, y, 0));
+        *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
+    }
+    let area = u64::from(small.width()) * u64::from(small.height());
+    let page = boxes
+        .values()
+        .max_by_key(|b| b.4)
+        .filter(|b| b.4 * 10 >= area)
+        .map(|&(left, top, right, bottom, _)| {
+            let margin = 0.02 * FIND_LONG_SIDE as f32;
+            let at =
+                |v: u32, most: u32| ((v as f32 - margin).max(0.0) / scale).min(most as f32) as u32;
+            let to =
+                |v: u32, most: u32| (((v + 1) as f32 + margin) / scale).min(most as f32) as u32;
+            let (x0, y0) = (at(left, width), at(top, height));
+            let (x1, y1) = (to(right, width), to(bottom, height));
+            imageops::crop_imm(fine, x0, y0, (x1 - x0).max(1), (y1 - y0).max(1)).to_image()
+        })
+        .unwrap_or_else(|| fine.clone());
+    let (w, h) = page.dimensions();
+    let enlarge = (PAGE_LONG_SIDE / w.max(h) as f32).min(MOST_ENLARGED);
+    imageops::resize(
+        &page,
+        ((w as f32 * enlarge) as u32).max(1),
+        ((h as f32 * enlarge) as u32).max(1),
+        imageops::FilterType::CatmullRom,
+    )
 }
+
+/// How many words, weighed by tesseract's confidence ([`crate::ocr::PageText::words`]), a page must
+/// give for it not to be tried another way up: a short bill has a few dozen.
+const WORDS_UPRIGHT: f32 = 15.0;
 
 /// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
@@ -80,23 +144,26 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>
         &|| level(turns.get(1)),
     ];
     let mut best = match ocr.page_text(upright, budget) {
-        Ok(text) => text,
+        Ok(page) => page,
         Err(OcrError::Unavailable) => return TextReading::OcrUnavailable,
         Err(OcrError::TimedOut | OcrError::Failed) => return TextReading::Unreadable,
     };
     for again in tries {
-        if words(&best) >= WORDS_UPRIGHT || budget.is_spent() {
+        if best.words >= WORDS_UPRIGHT || budget.is_spent() {
             break;
         }
         let Some(page) = again() else { continue };
-        if let Ok(text) = ocr.page_text(&page, budget)
-            && words(&text) > words(&best)
+        if let Ok(other) = ocr.page_text(&page, budget)
+            && other.words > best.words
         {
-            best = text;
+            best = other;
         }
     }
-    match has_text(&best) {
-        true => TextReading::Read(DocumentText { text: best, edits }),
+    match has_text(&best.text) {
+        true => TextReading::Read(DocumentText {
+            text: best.text,
+            edits,
+        }),
         false => TextReading::Unreadable,
     }
 }
