@@ -141,18 +141,18 @@ enum Label {
     None,
 }
 
-/// Labels, accents removed, in the order they are tried: "payment due date" is a due
-/// date though it holds "date".
-const DUE: [&str; 9] = [
+/// Labels, accents removed: "payment due date" is a due date though it holds "date".
+const DUE: [&str; 10] = [
     "due",
     "pay by",
     "payable",
     "echeance",
-    "a payer avant",
+    "avant le",
     "date limite",
     "vencimiento",
     "fecha limite",
-    "pagar antes",
+    "pagar",
+    "limite de pago",
 ];
 const ISSUE: [&str; 23] = [
     "statement date",
@@ -181,34 +181,46 @@ const ISSUE: [&str; 23] = [
     "fecha de exp",
     "fecha del extracto",
 ];
-const PERIOD: [&str; 5] = ["period", "perio", "from", "du ", "del "];
+const PERIOD: [&str; 2] = ["perio", "from"];
 /// A lone "Date:" (or "Fecha") is an issue date when nothing else is labelled.
 const PLAIN_DATE: [&str; 2] = ["date", "fecha"];
 
+/// What `context` says the date after it is; nothing when it says two things (a
+/// table's headings read by OCR on one line, "Date of issue Minimum payment due", over
+/// its values on the next).
 fn label_of(context: &str) -> Label {
     let has = |labels: &[&str]| labels.iter().any(|l| context.contains(l));
-    if has(&DUE) {
-        Label::Due
-    } else if has(&ISSUE) {
-        Label::Issue
-    } else if has(&PERIOD) {
-        Label::Period
-    } else {
-        Label::None
+    let said: Vec<Label> = [
+        (Label::Due, &DUE[..]),
+        (Label::Issue, &ISSUE[..]),
+        (Label::Period, &PERIOD[..]),
+    ]
+    .into_iter()
+    .filter(|(_, labels)| has(labels))
+    .map(|(label, _)| label)
+    .collect();
+    match said[..] {
+        [one] => one,
+        _ => Label::None,
     }
 }
 
 /// The widest a date is written, in characters ("11 de septiembre de 2026").
 const DATE_WIDTH: usize = 24;
 
-/// What `above` holds over a `width` wide span starting where `before` ends (a layout
-/// keeps columns aligned).
-fn over(above: &str, before: &str, width: usize) -> String {
-    above
-        .chars()
-        .skip(before.chars().count())
-        .take(width)
-        .collect()
+/// What `above` holds over a date starting where `before` ends, when `above` is laid out
+/// in columns (three spaces or more apart, as `pdftotext -layout` keeps them); nothing
+/// otherwise (OCR runs a table's headings together, and a span of them would name the
+/// wrong one).
+fn over(above: &str, before: &str) -> String {
+    match above.contains("   ") {
+        true => above
+            .chars()
+            .skip(before.chars().count())
+            .take(DATE_WIDTH)
+            .collect(),
+        false => String::new(),
+    }
 }
 
 /// `text` lowercased, accents removed.
@@ -307,14 +319,12 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
             label = match label_of(context) {
                 // "01/02/2026 to 28/02/2026": the second of a period is the period's.
                 Label::None if label == Label::Period => Label::Period,
-                // The label above a value (a table's heading, an OCR'd column): the
-                // words over it, else, for a line's first date, the line above.
-                Label::None => {
-                    match label_of(&over(&previous_line, &line[..f.start], DATE_WIDTH)) {
-                        Label::None if i == 0 => label_of(&previous_line),
-                        said => said,
-                    }
-                }
+                // The label above a value (a table's heading, an OCR'd column): in a
+                // layout of columns the words over it, else the line above.
+                Label::None => match (label_of(&over(&previous_line, &line[..f.start])), i) {
+                    (Label::None, 0) => label_of(&previous_line),
+                    (said, _) => said,
+                },
                 said => said,
             };
             if label == Label::None && i == 0 && PLAIN_DATE.iter().any(|d| context.contains(d)) {
@@ -415,6 +425,17 @@ mod tests {
         );
         let ocr = "Numero de cuenta Fecha de emisiin\n\n4410-2231.09 2026-09-13\nFecha limite de pag\n2026-10-08";
         assert_eq!(issue_date(ocr, false, LATEST), Some(date!(2026 - 09 - 13)));
+        // Read by OCR from photos: labels cut, table headings run together.
+        let cut = "émission: 2110912026\nuration du 19/08/2026 au 18/09)\n\nPériode de fact\n\
+                   er avant le: 16/10/2026";
+        assert_eq!(issue_date(cut, false, LATEST), Some(date!(2026 - 08 - 19)));
+        let headings = "Statement period 2026-09-18 to 2026-10-18\n\n\
+                        Date of issue Minimum payment due\n2026-11-15\n\nAccount\n\
+                        4410-2231-09 2026-10-21";
+        assert_eq!(
+            issue_date(headings, true, LATEST),
+            Some(date!(2026 - 10 - 18))
+        );
         let plain = "Date: 2026-03-11\n2026-05-01";
         assert_eq!(issue_date(plain, true, LATEST), Some(date!(2026 - 03 - 11)));
     }
