@@ -154,7 +154,7 @@ const DUE: [&str; 10] = [
     "pagar",
     "limite de pago",
 ];
-const ISSUE: [&str; 23] = [
+const ISSUE: [&str; 24] = [
     "statement date",
     "date of statement",
     "statement closing",
@@ -170,6 +170,7 @@ const ISSUE: [&str; 23] = [
     // French and Spanish stems: OCR without those languages garbles their accents
     // ("Fecha de emisiin").
     "date d'emi",
+    "date d' mi",
     "date de facture",
     "date de la facture",
     "date du rel",
@@ -181,25 +182,33 @@ const ISSUE: [&str; 23] = [
     "fecha de exp",
     "fecha del extracto",
 ];
-const PERIOD: [&str; 2] = ["perio", "from"];
+const PERIOD: [&str; 4] = ["perio", "riode", "per odo", "from"];
 /// A lone "Date:" (or "Fecha") is an issue date when nothing else is labelled.
 const PLAIN_DATE: [&str; 2] = ["date", "fecha"];
 
-/// What `context` says the date after it is; nothing when it says two things (a
-/// table's headings read by OCR on one line, "Date of issue Minimum payment due", over
-/// its values on the next).
-fn label_of(context: &str) -> Label {
-    let has = |labels: &[&str]| labels.iter().any(|l| context.contains(l));
-    let said: Vec<Label> = [
+/// Where each kind of label stands in `text`, left to right.
+fn labels_in(text: &str) -> Vec<Label> {
+    let kinds = [
         (Label::Due, &DUE[..]),
         (Label::Issue, &ISSUE[..]),
         (Label::Period, &PERIOD[..]),
-    ]
-    .into_iter()
-    .filter(|(_, labels)| has(labels))
-    .map(|(label, _)| label)
-    .collect();
-    match said[..] {
+    ];
+    let mut found: Vec<(usize, Label)> = kinds
+        .into_iter()
+        .filter_map(|(label, stems)| {
+            let at = stems.iter().filter_map(|stem| text.find(stem)).min()?;
+            Some((at, label))
+        })
+        .collect();
+    found.sort_by_key(|(at, _)| *at);
+    found.into_iter().map(|(_, label)| label).collect()
+}
+
+/// What `context` says the date after it is; nothing when it says two things (a
+/// table's headings read by OCR on one line, "Date of issue Minimum payment due", over
+/// its values on the next, are matched to them in order instead).
+fn label_of(context: &str) -> Label {
+    match labels_in(context)[..] {
         [one] => one,
         _ => Label::None,
     }
@@ -312,6 +321,7 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     let mut previous_line = String::new();
     for line in text.lines().map(normalised) {
         let found = dates_on(&line, month_first);
+        let headings = labels_in(&previous_line);
         let mut label = Label::None;
         let mut from = 0;
         for (i, f) in found.iter().enumerate() {
@@ -322,6 +332,8 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
                 // The label above a value (a table's heading, an OCR'd column): in a
                 // layout of columns the words over it, else the line above.
                 Label::None => match (label_of(&over(&previous_line, &line[..f.start])), i) {
+                    // Headings run together over as many values: each its own, in order.
+                    (Label::None, _) if headings.len() == found.len() => headings[i],
                     (Label::None, 0) => label_of(&previous_line),
                     (said, _) => said,
                 },
@@ -344,11 +356,19 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     }
     dated.retain(|(date, _)| *date <= latest);
     let labelled = |wanted: Label| dated.iter().filter(move |(_, l)| *l == wanted);
+    // An unlabelled date after a due date is no issue date (a due date whose label OCR
+    // cut off): an old bill must not pass for a recent one.
+    let first_due = labelled(Label::Due).map(|(d, _)| *d).min();
     labelled(Label::Issue)
         .map(|(d, _)| *d)
         .next()
         .or_else(|| labelled(Label::Period).map(|(d, _)| *d).max())
-        .or_else(|| labelled(Label::None).map(|(d, _)| *d).max())
+        .or_else(|| {
+            labelled(Label::None)
+                .map(|(d, _)| *d)
+                .filter(|d| first_due.is_none_or(|due| *d < due))
+                .max()
+        })
 }
 
 #[cfg(test)]
@@ -435,6 +455,24 @@ mod tests {
         assert_eq!(
             issue_date(headings, true, LATEST),
             Some(date!(2026 - 10 - 18))
+        );
+        let run_together = "Account Date of issue Minimum payment due\n\
+                            4410-2231-09 22 October 2026 16 November 2026";
+        assert_eq!(
+            issue_date(run_together, true, LATEST),
+            Some(date!(2026 - 10 - 22))
+        );
+        let accents_lost = "P riode de facturation du 31 ao t 2026 au 30 septembre 2026\n\
+                            Num ro de compte Date d' mission payer avant le\n\n\
+                            4410-2231-09 3 octobre 2026 28 octobre 2026";
+        assert_eq!(
+            issue_date(accents_lost, false, LATEST),
+            Some(date!(2026 - 10 - 03))
+        );
+        let due_cut = "Statement\n2026-10-01\nPayment due 2026-10-20\n2026-11-02";
+        assert_eq!(
+            issue_date(due_cut, true, LATEST),
+            Some(date!(2026 - 10 - 01))
         );
         let plain = "Date: 2026-03-11\n2026-05-01";
         assert_eq!(issue_date(plain, true, LATEST), Some(date!(2026 - 03 - 11)));
