@@ -10,7 +10,7 @@ use imageproc::contrast::otsu_level;
 use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::budget::Budget;
-use crate::ocr::{Ocr, OcrError};
+use crate::ocr::{Ocr, OcrError, PageText};
 use crate::pdf::{self, Pdf};
 use crate::{decode, deskew};
 
@@ -30,7 +30,7 @@ fn has_text(text: &str) -> bool {
 pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading {
     if !pdf::is_pdf(bytes) {
         return match decode::decode_with_colour(bytes, None) {
-            Some(image) => recognised(&page_of(&image), ocr, budget, Vec::new()),
+            Some(image) => photographed(&image, ocr, budget, Vec::new()),
             None => TextReading::Unreadable,
         };
     }
@@ -53,7 +53,7 @@ pub fn read(bytes: &[u8], pdf: &Pdf, ocr: &Ocr, budget: &Budget) -> TextReading 
         .render(bytes, budget)
         .and_then(|page| decode::decode_rendered(&page, None))
     {
-        Some(page) => recognised(&page_of(&page), ocr, budget, edits),
+        Some(page) => photographed(&page, ocr, budget, edits),
         None => TextReading::Unreadable,
     }
 }
@@ -124,16 +124,45 @@ fn page_of(image: &decode::Decoded) -> GrayImage {
     )
 }
 
-/// How many words, weighed by tesseract's confidence ([`crate::ocr::PageText::words`]), a page must
+/// How many words, weighed by tesseract's confidence ([`PageText::words`]), a page must
 /// give for it not to be tried another way up: a short bill has a few dozen.
 const WORDS_UPRIGHT: f32 = 15.0;
+
+/// The text of a photo or a scan: read from the page cut out of it and, when that gave
+/// few words, from the whole photo too (a shadow can cut a page in two for a threshold,
+/// and a textured table outshine it), the reading with the most words kept.
+fn photographed(
+    image: &decode::Decoded,
+    ocr: &Ocr,
+    budget: &Budget,
+    edits: Vec<PdfEdit>,
+) -> TextReading {
+    let mut best = match recognised(&page_of(image), ocr, budget) {
+        Ok(page) => page,
+        Err(reading) => return reading,
+    };
+    if best.words < WORDS_UPRIGHT
+        && !budget.is_spent()
+        && let Ok(whole) = recognised(&image.gray, ocr, budget)
+        && whole.words > best.words
+    {
+        best = whole;
+    }
+    match has_text(&best.text) {
+        true => TextReading::Read(DocumentText {
+            text: best.text,
+            edits,
+        }),
+        false => TextReading::Unreadable,
+    }
+}
 
 /// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
 /// lie); while it reads few words, as it came, upside down, and by the next likeliest
 /// turn (a table's edge can outscore the page's lines). The reading with the most words
-/// is kept.
-fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>) -> TextReading {
+/// is kept; without tesseract, or when it fails, what to answer instead.
+fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
     let turns = deskew::skews(image);
     let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));
     let first = level(turns.first());
@@ -145,8 +174,8 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>
     ];
     let mut best = match ocr.page_text(upright, budget) {
         Ok(page) => page,
-        Err(OcrError::Unavailable) => return TextReading::OcrUnavailable,
-        Err(OcrError::TimedOut | OcrError::Failed) => return TextReading::Unreadable,
+        Err(OcrError::Unavailable) => return Err(TextReading::OcrUnavailable),
+        Err(OcrError::TimedOut | OcrError::Failed) => return Err(TextReading::Unreadable),
     };
     for again in tries {
         if best.words >= WORDS_UPRIGHT || budget.is_spent() {
@@ -159,11 +188,5 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget, edits: Vec<PdfEdit>
             best = other;
         }
     }
-    match has_text(&best.text) {
-        true => TextReading::Read(DocumentText {
-            text: best.text,
-            edits,
-        }),
-        false => TextReading::Unreadable,
-    }
+    Ok(best)
 }
