@@ -47,7 +47,7 @@ pub struct Pdf {
 
 impl Default for Pdf {
     fn default() -> Self {
-        Self::new("pdfinfo", "pdftoppm").with_text("pdftotext")
+        Self::new("pdfinfo", "pdftoppm")
     }
 }
 
@@ -150,12 +150,6 @@ impl Pdf {
         }
     }
 
-    /// The same reading text with `text` (`pdftotext`).
-    pub fn with_text(mut self, text: impl Into<PathBuf>) -> Self {
-        self.text = text.into();
-        self
-    }
-
     /// What `pdfinfo` says of the PDF in `bytes`; `None` when it is malformed, or poppler
     /// is not here or runs out of time.
     pub fn info(&self, bytes: &[u8], budget: &Budget) -> Option<PdfInfo> {
@@ -228,5 +222,39 @@ impl Pdf {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn pdfinfos_report_is_read_with_its_dates_offsets_and_refusals() {
+        let report = "Producer:        Sejda PDF Desktop\nCreationDate:    2026-03-11T10:00:00+01\n\
+                      ModDate:         2026-03-11T10:00:00-05:30\nPages:           3\n\
+                      Encrypted:       yes (print:yes copy:no)\n";
+        let info = PdfInfo::parse(report).expect("a page count");
+        assert_eq!(info.pages, 3);
+        assert!(info.encrypted);
+        assert_eq!(info.producer.as_deref(), Some("Sejda PDF Desktop"));
+        assert_eq!(info.creator, None);
+        assert_eq!(info.created, Some(datetime!(2026-03-11 09:00 UTC)));
+        assert_eq!(info.modified, Some(datetime!(2026-03-11 15:30 UTC)));
+        assert_eq!(info.admitted(10), None, "encrypted");
+        let plain = PdfInfo {
+            encrypted: false,
+            ..info
+        };
+        assert_eq!(plain.admitted(10), Some(()));
+        assert_eq!(plain.admitted(2), None, "too many pages");
+        assert_eq!(
+            iso_date("2026-03-11T10:00:00Z"),
+            Some(datetime!(2026-03-11 10:00 UTC))
+        );
+        assert_eq!(iso_date("11/03/2026"), None);
+        assert_eq!(PdfInfo::parse("Producer: x\n"), None, "no page count");
     }
 }

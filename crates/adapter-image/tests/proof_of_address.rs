@@ -142,9 +142,25 @@ fn each_hostile_pdf_is_refused_or_read_within_bounds() {
     }
 }
 
+fn a_photo_without_tesseract_is_ocr_unavailable_and_garbage_unreadable() {
+    let page = Bill::sample(ISSUED).page(
+        &fixtures::passport::ocrb_font().expect("the OCR-B typeface"),
+        100.0,
+    );
+    let no_ocr = Analyser::new(Some("/nonexistent/tesseract".into()));
+    let photo = no_ocr.analyse(&degrade::jpeg(&page, 85), TEXT).text;
+    assert_eq!(photo, Some(TextReading::OcrUnavailable));
+    assert_eq!(read(b"neither an image nor a PDF"), TextReading::Unreadable);
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let tests = vec![
+        trial(
+            "a_photo_without_tesseract_is_ocr_unavailable_and_garbage_unreadable",
+            &[],
+            a_photo_without_tesseract_is_ocr_unavailable_and_garbage_unreadable,
+        ),
         trial(
             "a_bills_own_text_a_scan_and_a_photo_each_pass",
             &[Need::Poppler, Need::Tesseract],

@@ -3,8 +3,8 @@
 //! "03/11/2026", "11 March 2026", "2026-03-11", in French and Spanish too), and print
 //! other dates beside it (a due date, a period's start, transactions), so a date is
 //! chosen by the label before it: an issue date first, else the end of a billing period,
-//! else the latest date that is not a due date. Dates after `latest` (the submission) are
-//! no issue date.
+//! else the latest unlabelled date before any due date. Dates after `latest` (the
+//! submission) are no issue date.
 
 use std::sync::LazyLock;
 
@@ -313,8 +313,8 @@ fn dates_on(line: &str, month_first: bool) -> Vec<Found> {
 }
 
 /// The issue date of a bill or statement whose text is `text`: the first date labelled
-/// as issued, else the last day of a labelled period, else the latest date not labelled
-/// due; none after `latest`. `month_first`: "03/11/2026" is 11 March where the document's
+/// as issued, else the last day of a labelled period, else the latest unlabelled date
+/// before any due date; none after `latest`. `month_first`: "03/11/2026" is 11 March where the document's
 /// country writes the month first (the US), else 3 November.
 pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     let mut dated: Vec<(Date, Label)> = Vec::new();
