@@ -128,13 +128,23 @@ impl Claimed {
                 let whole = [last, first, middle].join("<<");
                 matching::names_appear_in(&self.first_name, &self.last_name, &whole)
             }
+            // As `proof_of_address` finds them: both names on the addressee's line.
+            Some(ReadSource::Text) => matching::names_appear_in(
+                &self.first_name,
+                &self.last_name,
+                &[first, last].join(" "),
+            ),
             _ => matching::names_agree(&self.first_name, &self.last_name, first, last),
         })
     }
 
-    /// Whether `read`'s address is this one; `None` when either has none to compare.
+    /// Whether `read`'s address is this one (a bill's as `proof_of_address` judges it);
+    /// `None` when either has none to compare.
     pub fn address_agrees(&self, read: &DocumentRead) -> Option<bool> {
         let typed = self.address.as_ref()?;
+        if read.source == Some(ReadSource::Text) {
+            return super::proof_of_address::address_agrees(typed, read);
+        }
         let read = AddressParts {
             street: read.address_line_1.clone()?,
             state: read.state.clone(),

@@ -17,7 +17,7 @@ use time::Date;
 
 use super::check::{Check, CheckName, Detail, Reason};
 use super::documents::{Claimed, Examined};
-use super::matching::{self, first_word, fold, postal_key, squeezed};
+use super::matching::{self, AddressParts, first_word, fold, postal_key, squeezed};
 use super::reading::{DocumentRead, DocumentText, PdfEdit, ReadSource, TextReading};
 use crate::ids::DocumentId;
 use crate::template::Feature;
@@ -214,6 +214,14 @@ fn unconfused(folded: &str) -> String {
                 .map_or(c, |(_, d)| *d)
         })
         .collect()
+}
+
+/// Whether a bill's address, as read, is `typed`: the postal code (through OCR's
+/// confusions) and the street with its house number, as the check judges them; `None`
+/// when either was not read.
+pub fn address_agrees(typed: &AddressParts, read: &DocumentRead) -> Option<bool> {
+    let postal = holds_postal(read.postal.as_deref()?, &postal_key(&typed.postal));
+    Some(postal && matching::streets_agree(&typed.street, read.address_line_1.as_deref()?))
 }
 
 /// The cells of an address block above the postal line `at`: its own start (a one-line

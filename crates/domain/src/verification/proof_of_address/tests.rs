@@ -121,6 +121,35 @@ fn a_postal_code_is_found_through_ocrs_usual_confusions() {
 }
 
 #[test]
+fn the_reviewers_marks_on_a_bills_reading_agree_with_the_check() {
+    // The state is not read, the family name is two words, the zip carries its +4.
+    let read = DocumentRead {
+        source: Some(ReadSource::Text),
+        first_name: Some("JANE".into()),
+        last_name: Some("VAN DOE".into()),
+        address_line_1: Some("1234 N Main Street".into()),
+        postal: Some("94105-1234".into()),
+        ..DocumentRead::default()
+    };
+    let claimed = Claimed {
+        last_name: "Van Doe".into(),
+        ..claimed()
+    };
+    assert_eq!(claimed.names_agree(&read), Some(true));
+    assert_eq!(claimed.address_agrees(&read), Some(true));
+    let moved = DocumentRead {
+        address_line_1: Some("77 Elm Road".into()),
+        ..read.clone()
+    };
+    assert_eq!(claimed.address_agrees(&moved), Some(false));
+    let no_street = DocumentRead {
+        address_line_1: None,
+        ..read
+    };
+    assert_eq!(claimed.address_agrees(&no_street), None);
+}
+
+#[test]
 fn each_difference_fails_with_its_own_reason() {
     let edited = TextReading::Read(DocumentText {
         text: BILL.into(),
