@@ -17,7 +17,7 @@ git clone -q "$here" "$clone/idv"
 unshare -m bash -s "$clone/idv" "$home" "$target" "$HOME" <<'INNER'
 set -euo pipefail
 checkout=$1 home=$2 target=$3 real_home=$4
-for program in tesseract pdftoppm pdfinfo php; do
+for program in tesseract pdftoppm pdfinfo pdftotext php; do
   path=$(command -v "$program" || true)
   [ -n "$path" ] && mount --bind /dev/null "$(readlink -f "$path")"
 done
