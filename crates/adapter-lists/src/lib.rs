@@ -1,0 +1,1 @@
+//! Importers of list files into [`screening::Entry`]s (contract §19). Work in progress.
