@@ -1,0 +1,590 @@
+//! Names normalised for screening: ASCII, lowercase, tokens, honorifics and legal suffixes
+//! dropped, particles marked, and each token's Double Metaphone codes.
+//!
+//! Lists and documents write the same person many ways: "KIM, Jong Un", "Kim Jong-un",
+//! "Ким Чен Ын", "Dr. Abdul-Rahman AL-HAJ", "ACME TRADING CO., LTD.". What is left after
+//! normalisation is only what tells people apart: the name's words, in no meaningful
+//! order (the score is order-independent), with the particles ("al", "bin", "van") kept
+//! aside so that they never make a match by themselves, yet still joined to their
+//! neighbour when the other side writes them as one word ("Alrahman").
+
+use rphonetic::DoubleMetaphone;
+
+/// What a token is to the score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A word of the name.
+    Word,
+    /// A single letter ("J." for John): matches a word starting with it, for less.
+    Initial,
+    /// A particle ("al", "bin", "de", "van"): common to too many names to count alone.
+    Particle,
+}
+
+/// One word of a normalised name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Token {
+    /// ASCII, lowercase, letters and digits only.
+    pub(crate) text: Box<str>,
+    /// What it is to the score.
+    pub(crate) kind: Kind,
+    /// Which comma-separated part of which field it came from: only tokens of the same
+    /// segment are joined ("KIM, Jong Un" joins "jong"+"un", never "kim"+"jong").
+    pub(crate) segment: u8,
+    /// Which field of the subject it came from (0 first names, 1 last name); 0 for a
+    /// list's name, which is one field.
+    pub(crate) field: u8,
+    /// Its Double Metaphone codes (primary, alternate), packed; 0 for none.
+    pub(crate) codes: [u32; 2],
+}
+
+impl Token {
+    /// Whether the token is a word or an initial, i.e. counts in the score.
+    pub(crate) fn counts(&self) -> bool {
+        self.kind != Kind::Particle
+    }
+}
+
+/// A name normalised: its tokens in the order written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Name {
+    pub(crate) tokens: Vec<Token>,
+}
+
+/// Honorifics and titles, dropped when they open a segment of a name ("Dr. John Smith",
+/// "SMITH, Mr John", "Sheikh Abdullah"). Only in front: several are also surnames
+/// ("John Major", "Ahmed Sheikh"), and a surname must never vanish.
+const TITLES: &[&str] = &[
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "mx",
+    "dr",
+    "doctor",
+    "prof",
+    "professor",
+    "sir",
+    "dame",
+    "lord",
+    "lady",
+    "rev",
+    "reverend",
+    "fr",
+    "father",
+    "sheikh",
+    "shaikh",
+    "sheik",
+    "shaykh",
+    "cheikh",
+    "haji",
+    "hajji",
+    "hadji",
+    "hajj",
+    "alhaji",
+    "alhajji",
+    "mullah",
+    "mulla",
+    "maulana",
+    "mawlana",
+    "maulvi",
+    "mawlawi",
+    "mawlavi",
+    "mufti",
+    "ayatollah",
+    "hojatoleslam",
+    "general",
+    "gen",
+    "lieutenant",
+    "lt",
+    "colonel",
+    "col",
+    "major",
+    "maj",
+    "brigadier",
+    "brig",
+    "captain",
+    "capt",
+    "admiral",
+    "adm",
+    "commander",
+    "cdr",
+    "sergeant",
+    "sgt",
+    "marshal",
+    "president",
+    "minister",
+    "senator",
+    "sen",
+    "hon",
+    "honourable",
+    "honorable",
+    "excellency",
+    "his",
+    "her",
+    "prince",
+    "princess",
+    "emir",
+    "chief",
+    "judge",
+    "justice",
+    "ambassador",
+    "governor",
+    "gov",
+    "mayor",
+    "eng",
+    "engr",
+    "engineer",
+    "ustadz",
+    "ustaz",
+    "datuk",
+    "dato",
+    "datin",
+];
+
+/// Generational suffixes, dropped wherever they stand but first ("John Smith Jr.").
+const GENERATIONS: &[&str] = &["jr", "junior", "sr", "senior", "ii", "iii", "iv"];
+
+/// Legal forms of organisations, dropped at the end of a name ("ACME TRADING CO., LTD.",
+/// "Acme S.A.", "Acme Sp. z o.o."): lists and registries add or omit them at will.
+const LEGAL_SUFFIXES: &[&str] = &[
+    "ltd",
+    "limited",
+    "llc",
+    "inc",
+    "incorporated",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "plc",
+    "lp",
+    "llp",
+    "sa",
+    "sas",
+    "sarl",
+    "sl",
+    "srl",
+    "spa",
+    "gmbh",
+    "ag",
+    "kg",
+    "bv",
+    "nv",
+    "ab",
+    "as",
+    "asa",
+    "oy",
+    "oyj",
+    "aps",
+    "pte",
+    "pty",
+    "bhd",
+    "sdn",
+    "pvt",
+    "fze",
+    "fzco",
+    "fzc",
+    "fzllc",
+    "jsc",
+    "ojsc",
+    "pjsc",
+    "cjsc",
+    "ooo",
+    "zao",
+    "oao",
+    "pao",
+    "tov",
+    "kft",
+    "doo",
+    "sro",
+    "sp",
+    "zoo",
+    "ltda",
+    "cia",
+    "sac",
+    "eirl",
+    "tbk",
+    "cv",
+    "pt",
+];
+
+/// Legal forms written in front of the name ("OOO Romashka", "PT Bank ...").
+const LEGAL_PREFIXES: &[&str] = &[
+    "ooo", "zao", "oao", "pao", "ojsc", "pjsc", "cjsc", "jsc", "tov", "pt", "cv",
+];
+
+/// Particles: articles and filiations that many names share ("al", "bin", "de", "van").
+/// They never count alone (a shared "al" is no evidence), but are joined to their
+/// neighbour when the other side writes them as one word ("Al Rahman" = "Alrahman").
+const PARTICLES: &[&str] = &[
+    "al", "el", "ul", "bin", "ibn", "bint", "binti", "bn", "ben", "ould", "de", "da", "di", "du",
+    "del", "della", "dela", "der", "den", "des", "van", "von", "la", "le", "lo", "dos", "das",
+    "do", "zu", "ter", "te",
+];
+
+/// Particles that are particles only between two words ("García y López"): alone at an
+/// end they are more likely an initial ("Y. Kim").
+const INNER_PARTICLES: &[&str] = &["y", "e"];
+
+/// Abbreviations lists and documents write for whole names (Malaysian and South Asian
+/// documents abbreviate Muhammad), spelt out so that Jaro-Winkler sees the same word.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("mohd", "muhammad"),
+    ("muhd", "muhammad"),
+    ("md", "muhammad"),
+];
+
+/// Characters that join the letters around them rather than separate words: apostrophes
+/// and the marks transliterations use for the ayn and hamza ("Sa'id", "Ma`ruf").
+fn is_joiner(c: char) -> bool {
+    matches!(
+        c,
+        '\'' | '`'
+            | '\u{b4}'
+            | '\u{2018}'
+            | '\u{2019}'
+            | '\u{2bc}'
+            | '\u{2bb}'
+            | '\u{2be}'
+            | '\u{2bf}'
+    )
+}
+
+/// A raw token before classification.
+struct Raw {
+    text: String,
+    segment: u8,
+    field: u8,
+}
+
+/// The tokens of `fields` (a subject's first names then last name; a list's one name):
+/// transliterated, lowercased, split at anything but letters and digits, commas opening
+/// a new segment.
+fn tokenise(fields: &[&str]) -> Vec<Raw> {
+    let mut raws: Vec<Raw> = Vec::new();
+    let mut segment: u8 = 0;
+    for (field, text) in fields.iter().enumerate() {
+        let field = u8::try_from(field).unwrap_or(u8::MAX);
+        if field > 0 {
+            segment = segment.saturating_add(1);
+        }
+        // Joiners first, before transliteration turns some of them into separators.
+        let joined: String = text.chars().filter(|c| !is_joiner(*c)).collect();
+        let ascii = deunicode::deunicode(&joined);
+        let mut current = String::new();
+        let mut flush = |current: &mut String, segment: u8| {
+            if !current.is_empty() {
+                raws.push(Raw {
+                    text: std::mem::take(current),
+                    segment,
+                    field,
+                });
+            }
+        };
+        for c in ascii.chars() {
+            if c.is_ascii_alphanumeric() {
+                current.push(c.to_ascii_lowercase());
+            } else if is_joiner(c) {
+                // deunicode writes some marks as apostrophes: still joiners.
+            } else {
+                flush(&mut current, segment);
+                if c == ',' {
+                    segment = segment.saturating_add(1);
+                }
+            }
+        }
+        flush(&mut current, segment);
+    }
+    raws
+}
+
+/// How many tokens at the end of `raws` spell a legal suffix, single letters joined
+/// ("S.A." is "s" "a"), 0 when none does.
+fn legal_suffix_len(raws: &[Raw]) -> usize {
+    let n = raws.len();
+    if let Some(last) = raws.last()
+        && LEGAL_SUFFIXES.contains(&last.text.as_str())
+    {
+        return 1;
+    }
+    // A run of single letters at the end, joined: "l l c", "s p a", "z o o".
+    let run = raws.iter().rev().take_while(|r| r.text.len() == 1).count();
+    for k in (2..=run.min(4)).rev() {
+        let joined: String = raws[n - k..].iter().map(|r| r.text.as_str()).collect();
+        if LEGAL_SUFFIXES.contains(&joined.as_str()) {
+            return k;
+        }
+    }
+    0
+}
+
+/// The name `fields` make, normalised.
+pub(crate) fn normalise(fields: &[&str]) -> Name {
+    let mut raws = tokenise(fields);
+
+    // Legal forms, at the end (repeatedly: "Co., Ltd.") and in front, as long as a word
+    // is left: a name that is only "Co" stays "co".
+    loop {
+        let k = legal_suffix_len(&raws);
+        if k == 0 || k >= raws.len() {
+            break;
+        }
+        raws.truncate(raws.len() - k);
+    }
+    while raws.len() > 1 && LEGAL_PREFIXES.contains(&raws[0].text.as_str()) {
+        raws.remove(0);
+    }
+
+    // Generations anywhere but first, titles at the head of each segment.
+    let mut kept: Vec<Raw> = Vec::with_capacity(raws.len());
+    let total = raws.len();
+    let mut dropped = 0;
+    let mut previous_segment = None;
+    let mut at_head = true;
+    for (i, raw) in raws.into_iter().enumerate() {
+        if previous_segment != Some(raw.segment) {
+            at_head = true;
+            previous_segment = Some(raw.segment);
+        }
+        let remaining = total - dropped;
+        let text = raw.text.as_str();
+        let drop = remaining > 1
+            && ((at_head && TITLES.contains(&text)) || (i > 0 && GENERATIONS.contains(&text)));
+        if drop {
+            dropped += 1;
+        } else {
+            at_head = false;
+            kept.push(raw);
+        }
+    }
+
+    let last = kept.len().saturating_sub(1);
+    let mut tokens: Vec<Token> = kept
+        .into_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let text = ABBREVIATIONS
+                .iter()
+                .find(|(short, _)| *short == raw.text)
+                .map_or(raw.text, |(_, long)| (*long).to_owned());
+            let kind = if PARTICLES.contains(&text.as_str())
+                || (i > 0 && i < last && INNER_PARTICLES.contains(&text.as_str()))
+            {
+                Kind::Particle
+            } else if text.len() == 1 {
+                Kind::Initial
+            } else {
+                Kind::Word
+            };
+            let codes = if kind == Kind::Word {
+                codes(&text)
+            } else {
+                [0, 0]
+            };
+            Token {
+                text: text.into_boxed_str(),
+                kind,
+                segment: raw.segment,
+                field: raw.field,
+                codes,
+            }
+        })
+        .collect();
+
+    // A name made only of particles ("De La") is its particles.
+    if tokens.iter().all(|t| t.kind == Kind::Particle) {
+        for token in &mut tokens {
+            token.kind = if token.text.len() == 1 {
+                Kind::Initial
+            } else {
+                Kind::Word
+            };
+            token.codes = if token.kind == Kind::Word {
+                codes(&token.text)
+            } else {
+                [0, 0]
+            };
+        }
+    }
+    Name { tokens }
+}
+
+/// A Double Metaphone code (at most 4 letters of its alphabet) packed into a `u32`; 0 for
+/// an empty code (digits only).
+fn pack(code: &str) -> u32 {
+    let mut bytes = [0u8; 4];
+    for (slot, byte) in bytes.iter_mut().zip(code.bytes()) {
+        *slot = byte;
+    }
+    u32::from_le_bytes(bytes)
+}
+
+/// The Double Metaphone codes of `text` (primary, then alternate when it differs, else
+/// 0), packed. The standard 4 letters: a blocking key is meant to be coarse.
+pub(crate) fn codes(text: &str) -> [u32; 2] {
+    let result = DoubleMetaphone::default().double_metaphone(text);
+    let primary = pack(&result.primary());
+    let alternate = pack(&result.alternate());
+    [primary, if alternate == primary { 0 } else { alternate }]
+}
+
+/// Whether two tokens' codes share one.
+pub(crate) fn sound_alike(a: &Token, b: &Token) -> bool {
+    a.codes.iter().any(|x| *x != 0 && b.codes.contains(x))
+}
+
+/// The blocking keys of a name, each with the tokens it stands for (a bit per token
+/// index, at most 32): every word's codes, and the codes of every two neighbouring tokens
+/// of a segment joined (particles included), so that "Abdul Rahman" and "Abdulrahman",
+/// "Al-Rahman" and "Alrahman" meet.
+pub(crate) fn keys(name: &Name) -> Vec<(u32, u32)> {
+    let bit = |i: usize| if i < 32 { 1u32 << i } else { 0 };
+    let mut keys = Vec::new();
+    for (i, token) in name.tokens.iter().enumerate() {
+        if token.kind == Kind::Word {
+            keys.extend(
+                token
+                    .codes
+                    .iter()
+                    .filter(|c| **c != 0)
+                    .map(|c| (*c, bit(i))),
+            );
+        }
+    }
+    for (i, pair) in name.tokens.windows(2).enumerate() {
+        if pair[0].segment == pair[1].segment && pair.iter().all(|t| t.kind != Kind::Initial) {
+            let joined = format!("{}{}", pair[0].text, pair[1].text);
+            let mask = bit(i) | bit(i + 1);
+            keys.extend(
+                codes(&joined)
+                    .iter()
+                    .filter(|c| **c != 0)
+                    .map(|c| (*c, mask)),
+            );
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(fields: &[&str]) -> Vec<String> {
+        normalise(fields)
+            .tokens
+            .iter()
+            .map(|t| t.text.to_string())
+            .collect()
+    }
+
+    fn kinds(fields: &[&str]) -> Vec<Kind> {
+        normalise(fields).tokens.iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn normalisation_table() {
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["José Müller"], &["jose", "muller"]),
+            (&["KIM, Jong Un"], &["kim", "jong", "un"]),
+            (&["Ким Чен Ын"], &["kim", "chen", "yn"]),
+            (&["Abdul-Rahman"], &["abdul", "rahman"]),
+            (&["Sa'id O\u{2019}Brien"], &["said", "obrien"]),
+            (&["Dr. John Smith"], &["john", "smith"]),
+            (&["SMITH, Mr John"], &["smith", "john"]),
+            (&["Sheikh Haji Abdullah"], &["abdullah"]),
+            (&["John Major"], &["john", "major"]),
+            (&["Ahmed Sheikh"], &["ahmed", "sheikh"]),
+            (&["General"], &["general"]),
+            (&["John Smith Jr."], &["john", "smith"]),
+            (&["ACME TRADING CO., LTD."], &["acme", "trading"]),
+            (&["Acme S.A."], &["acme"]),
+            (&["Acme Sp. z o.o."], &["acme"]),
+            (&["OOO Romashka"], &["romashka"]),
+            (&["Acme Holdings L.L.C."], &["acme", "holdings"]),
+            (&["Co"], &["co"]),
+            (&["Mohd Najib"], &["muhammad", "najib"]),
+            (&["Dr", "Smith"], &["smith"]),
+        ];
+        for (fields, expected) in cases {
+            assert_eq!(texts(fields), *expected, "{fields:?}");
+        }
+    }
+
+    #[test]
+    fn particles_initials_and_segments() {
+        assert_eq!(
+            kinds(&["Abd al-Rahman bin Ali"]),
+            [
+                Kind::Word,
+                Kind::Particle,
+                Kind::Word,
+                Kind::Particle,
+                Kind::Word
+            ]
+        );
+        assert_eq!(
+            kinds(&["J. F. Kennedy"]),
+            [Kind::Initial, Kind::Initial, Kind::Word]
+        );
+        assert_eq!(
+            kinds(&["Garcia y Lopez"]),
+            [Kind::Word, Kind::Particle, Kind::Word]
+        );
+        assert_eq!(kinds(&["Y. Kim"]), [Kind::Initial, Kind::Word]);
+        assert_eq!(kinds(&["De La"]), [Kind::Word, Kind::Word]);
+        let name = normalise(&["KIM, Jong Un"]);
+        let segments: Vec<u8> = name.tokens.iter().map(|t| t.segment).collect();
+        assert_eq!(segments, [0, 1, 1]);
+        let subject = normalise(&["Jong Un", "Kim"]);
+        let fields: Vec<u8> = subject.tokens.iter().map(|t| t.field).collect();
+        assert_eq!(fields, [0, 0, 1]);
+    }
+
+    #[test]
+    fn keys_join_neighbours_within_a_segment() {
+        let joined = keys(&normalise(&["Abdulrahman"]));
+        let apart = keys(&normalise(&["Abdul Rahman"]));
+        let with_particle = keys(&normalise(&["Al-Rahman"]));
+        let alone = keys(&normalise(&["Alrahman"]));
+        assert!(
+            joined
+                .iter()
+                .any(|(k, _)| apart.iter().any(|(j, _)| j == k))
+        );
+        assert!(
+            alone
+                .iter()
+                .any(|(k, _)| with_particle.iter().any(|(j, _)| j == k))
+        );
+        // A particle is never a key alone.
+        let al = codes("al");
+        assert!(
+            !with_particle
+                .iter()
+                .any(|(k, mask)| al.contains(k) && *mask == 1)
+        );
+        // Nothing joins across the comma: "kim"+"jong".
+        let kim = keys(&normalise(&["KIM, Jong Un"]));
+        assert!(!kim.iter().any(|(_, mask)| *mask == 0b011));
+    }
+
+    #[test]
+    fn misspellings_sound_alike() {
+        let pairs = [
+            ("mohammed", "muhammad"),
+            ("smith", "smyth"),
+            ("yevgeny", "evgeny"),
+            ("gaddafi", "qaddafi"),
+            ("catherine", "katharine"),
+        ];
+        for (a, b) in pairs {
+            let a = &normalise(&[a]).tokens[0];
+            let b = &normalise(&[b]).tokens[0];
+            assert!(sound_alike(a, b), "{} {}", a.text, b.text);
+        }
+    }
+}
