@@ -13,6 +13,47 @@ diesel::table! {
         default_language -> Text,
         retention_days -> Nullable<Integer>,
         proof_of_address_max_age_days -> Integer,
+        screening -> Bool,
+        screening_lists -> Text,
+        screening_threshold -> Integer,
+    }
+}
+
+diesel::table! {
+    screening_lists (name) {
+        name -> Text,
+        kind -> Text,
+        merchant_id -> Nullable<Text>,
+        version -> Text,
+        imported_at -> BigInt,
+        entries -> BigInt,
+    }
+}
+
+diesel::table! {
+    screening_entries (list_name, entry_id) {
+        list_name -> Text,
+        entry_id -> Text,
+        body -> Text,
+    }
+}
+
+diesel::table! {
+    screenings (profile_id) {
+        profile_id -> Text,
+        merchant_id -> Text,
+        screened_at -> BigInt,
+        lists_key -> Text,
+        lists -> Text,
+        matches -> Text,
+    }
+}
+
+diesel::table! {
+    screening_lease (id) {
+        id -> Integer,
+        holder -> Text,
+        until -> BigInt,
     }
 }
 
@@ -286,7 +327,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     login_failures,
     audit_log,
     verifications,
-    identity_index
+    identity_index,
+    screenings
 );
 
 diesel::table! {

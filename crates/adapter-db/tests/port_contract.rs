@@ -47,6 +47,7 @@ fn ports_of(db: Database) -> Ports {
         subscriptions: db.clone(),
         verifications: db.clone(),
         identities: db.clone(),
+        screening: db.clone(),
         audit: db,
     }
 }

@@ -114,6 +114,14 @@ impl ApiError {
                 "This quiz or profile has no verification: none was submitted yet.",
             ),
             Resource::User => ("USER_NOT_FOUND", "No such dashboard user."),
+            Resource::Screening => (
+                "SCREENING_NOT_FOUND",
+                "This profile was never screened: its merchant does not screen.",
+            ),
+            Resource::ScreeningMatch => (
+                "MATCH_NOT_FOUND",
+                "The profile's latest screening has no match of this list and entry_id.",
+            ),
         };
         Self::bad_request(code, what)
     }

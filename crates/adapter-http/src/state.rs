@@ -4,7 +4,8 @@ use async_trait::async_trait;
 use domain::ports::Clock;
 use domain::services::{
     AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
-    QuizService, SignInService, TemplateService, VerificationService, WebhookService,
+    QuizService, ScreeningService, SignInService, TemplateService, VerificationService,
+    WebhookService,
 };
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
@@ -30,6 +31,7 @@ pub struct ApiState {
     pub sign_in: SignInService,
     pub audit: AuditTrail,
     pub verifications: VerificationService,
+    pub screening: ScreeningService,
     pub clock: Arc<dyn Clock>,
     pub readiness: Arc<dyn Readiness>,
 }

@@ -11,6 +11,7 @@ mod merchant_cmd;
 mod metrics;
 mod passwords;
 mod rekey_cmd;
+mod screener;
 mod search_indexer;
 mod second_factor;
 mod serve;

@@ -15,7 +15,8 @@ use ipnet::IpNet;
 use crate::cli::{LogArgs, ServeArgs};
 use crate::wiring::{self, DatabaseReadiness};
 use crate::{
-    analysis_cmd, metrics, search_indexer, sweeper, system, verification_worker, webhook_worker,
+    analysis_cmd, metrics, screener, search_indexer, sweeper, system, verification_worker,
+    webhook_worker,
 };
 
 /// How long in-flight requests may take to finish after SIGTERM/SIGINT.
@@ -54,6 +55,7 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
         .context("IDV_TRUSTED_PROXIES must be comma-separated CIDRs")?;
     sweeper::start(services.documents.clone(), services.retention.clone());
     search_indexer::start(db.clone());
+    screener::start(services.screening.clone());
     // One verification at a time per core at most, beside the API (contract §13).
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     verification_worker::start(services.verifications.clone(), cores);
@@ -79,6 +81,7 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
         sign_in: services.sign_in,
         audit: services.audit,
         verifications: services.verifications,
+        screening: services.screening,
         clock: services.clock,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };

@@ -13,9 +13,9 @@ use domain::ports::{Clock, DocumentStore, ImageAnalysis};
 use domain::quiz::UploadLimits;
 use domain::services::{
     AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
-    ProfileService, QuizPorts, QuizService, RetentionService, SignInPorts, SignInService,
-    TemplateService, UserPorts, UserService, VerificationPorts, VerificationService,
-    WebhookService,
+    ProfileService, QuizPorts, QuizService, RetentionService, ScreeningPorts, ScreeningService,
+    SignInPorts, SignInService, TemplateService, UserPorts, UserService, VerificationPorts,
+    VerificationService, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -95,6 +95,7 @@ pub struct Services {
     pub sign_in: SignInService,
     pub verifications: VerificationService,
     pub retention: RetentionService,
+    pub screening: ScreeningService,
     pub audit: AuditTrail,
     pub clock: Arc<SystemClock>,
 }
@@ -149,6 +150,14 @@ pub fn services(
         secrets: secrets.clone(),
         outbox: outbox.clone(),
     };
+    let screening = ScreeningService::new(ScreeningPorts {
+        store: db.clone(),
+        merchants: db.clone(),
+        profiles: db.clone(),
+        clock: clock.clone(),
+        ids: ids.clone(),
+        outbox: outbox.clone(),
+    });
     Services {
         profiles: ProfileService::new(
             db.clone(),
@@ -226,9 +235,11 @@ pub fn services(
                 clock: clock.clone(),
                 ids: ids.clone(),
                 outbox: outbox.clone(),
+                screening: screening.clone(),
             },
             public_url,
         ),
+        screening,
         notes: NoteService::new(db.clone(), db, clock.clone(), ids, outbox),
         clock,
     }

@@ -26,6 +26,10 @@ pub enum Resource {
     User,
     /// A verification (none exists before a quiz is submitted).
     Verification,
+    /// A profile's screening (none before it is screened).
+    Screening,
+    /// A match of a profile's latest screening.
+    ScreeningMatch,
 }
 
 /// Why a use case refused or failed.

@@ -81,6 +81,8 @@ pub enum Activity {
     /// Retention erased a decided profile's personal data (contract §15); the profile,
     /// its statuses and its log stay.
     PersonalDataErased,
+    /// Screening found a new potential match of the profile on a list (contract §19).
+    ScreeningMatch,
 }
 
 impl Activity {
@@ -276,6 +278,7 @@ mod tests {
                 "note_created",
                 "verification_completed",
                 "personal_data_erased",
+                "screening_match",
             ]
         );
     }

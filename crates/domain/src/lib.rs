@@ -75,6 +75,7 @@ pub mod template;
 pub mod user;
 pub mod validation;
 pub mod verification;
+pub mod watchlist;
 pub mod webhook;
 
 /// In-memory implementations of the ports, for trying the rules and testing code that

@@ -4,6 +4,10 @@
 //! the real adapters change, completed steps and submitted fields merge, a profile's
 //! deletion takes everything under it.
 
+mod screening;
+
+pub use screening::MemoryScreening;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -12,6 +12,7 @@ use crate::profile::Patch;
 use crate::validation::Invalid;
 use crate::verification::proof_of_address::MaxAge;
 use crate::verification::{MinimumAge, Policy};
+use crate::watchlist::{ListName, ScreeningSettings, Threshold};
 
 /// A business that verifies its clients through this service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +252,8 @@ pub struct MerchantSettings {
     pub retention_days: Option<RetentionDays>,
     /// How old a proof of address may be (`proof_of_address_max_age_days`).
     pub proof_of_address_max_age: MaxAge,
+    /// Whether and how clients are screened against lists (contract §19).
+    pub screening: ScreeningSettings,
 }
 
 /// A change of settings: what is `Some` is set, the rest kept.
@@ -270,6 +273,12 @@ pub struct SettingsChanges {
     pub retention_days: Patch<RetentionDays>,
     /// A new oldest proof of address.
     pub proof_of_address_max_age: Option<MaxAge>,
+    /// Turns screening on or off.
+    pub screening: Option<bool>,
+    /// The lists screened against (empty: every list).
+    pub screening_lists: Option<Vec<ListName>>,
+    /// A new lowest score of a match.
+    pub screening_threshold: Option<Threshold>,
 }
 
 impl SettingsChanges {
@@ -289,6 +298,9 @@ impl SettingsChanges {
                 "proof_of_address_max_age_days",
                 self.proof_of_address_max_age.is_some(),
             ),
+            ("screening", self.screening.is_some()),
+            ("screening_lists", self.screening_lists.is_some()),
+            ("screening_threshold", self.screening_threshold.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, sent)| sent.then_some(name))
@@ -309,6 +321,13 @@ impl MerchantSettings {
             proof_of_address_max_age: changes
                 .proof_of_address_max_age
                 .unwrap_or(self.proof_of_address_max_age),
+            screening: ScreeningSettings {
+                on: changes.screening.unwrap_or(self.screening.on),
+                lists: changes.screening_lists.unwrap_or(self.screening.lists),
+                threshold: changes
+                    .screening_threshold
+                    .unwrap_or(self.screening.threshold),
+            },
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::session::{Session, SessionToken};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, TotpSecret, User};
 use crate::verification::{DocumentRead, IdentityKind, ImageReport, Verification, Wanted};
+use crate::watchlist::{ListImport, ListName, ListVersion, Screening};
 use crate::webhook::{Answer, Delivery, DueDelivery, Notification, Webhook};
 
 /// Why storage refused or failed.
@@ -533,6 +534,45 @@ pub trait IdentityIndex: Send + Sync {
         kind: IdentityKind,
         value: &str,
     ) -> StoreResult<u64>;
+}
+
+/// The lists screened against and each profile's latest screening (contract §19).
+#[async_trait]
+pub trait ScreeningStore: Send + Sync {
+    /// Puts `import` in force, its entries replacing the list's in one transaction;
+    /// `false`, nothing written, when that version is already in force.
+    async fn import(&self, import: &ListImport) -> StoreResult<bool>;
+    /// The version in force of every list, by name.
+    async fn lists(&self) -> StoreResult<Vec<ListVersion>>;
+    /// The entries of `list`'s version in force (none when there is no such list).
+    async fn entries(&self, list: &ListName) -> StoreResult<Vec<screening::Entry>>;
+    /// The profile's latest screening.
+    async fn screening(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+    ) -> StoreResult<Option<Screening>>;
+    /// Stores `screening` as the profile's latest, with the events it records, in one
+    /// transaction; `Missing` when the profile is gone or was erased.
+    async fn save(&self, screening: &Screening, entries: &[Entry]) -> StoreResult<()>;
+    /// Up to `limit` of the merchant's profiles (not erased) never screened, last
+    /// screened against other lists than `lists` ([`Screening::lists_key`]), or before
+    /// `before`: the ones a re-screening owes.
+    async fn due(
+        &self,
+        merchant: &MerchantId,
+        lists: &str,
+        before: OffsetDateTime,
+        limit: usize,
+    ) -> StoreResult<Vec<ProfileId>>;
+    /// Takes the re-screening for `holder` until `until`, when no other holder has it
+    /// at `now` (or renews it): one instance at a time re-screens.
+    async fn lease(
+        &self,
+        holder: &str,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<bool>;
 }
 
 /// Looks at one uploaded image for the checks (contract §13): its quality, and what was

@@ -10,6 +10,7 @@ use domain::merchant::{
 use domain::ports::{MerchantRepository, StoreError, StoreResult};
 use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{MinimumAge, Policy};
+use domain::watchlist::{ListName, ScreeningSettings, Threshold};
 
 use crate::connection::AnyConnection;
 use crate::failure::{Failure, corrupt};
@@ -30,6 +31,9 @@ struct MerchantRow {
     default_language: String,
     retention_days: Option<i32>,
     proof_of_address_max_age_days: i32,
+    screening: bool,
+    screening_lists: String,
+    screening_threshold: i32,
 }
 
 /// The settings' columns, as a change writes them.
@@ -43,6 +47,9 @@ struct SettingsRow {
     default_language: String,
     retention_days: Option<i32>,
     proof_of_address_max_age_days: i32,
+    screening: bool,
+    screening_lists: String,
+    screening_threshold: i32,
 }
 
 impl SettingsRow {
@@ -62,6 +69,16 @@ impl SettingsRow {
             default_language: s.default_language.as_str().to_owned(),
             retention_days: s.retention_days.map(|d| i32::from(d.days())),
             proof_of_address_max_age_days: i32::from(s.proof_of_address_max_age.days()),
+            screening: s.screening.on,
+            // List names hold no comma.
+            screening_lists: s
+                .screening
+                .lists
+                .iter()
+                .map(ListName::as_str)
+                .collect::<Vec<_>>()
+                .join(","),
+            screening_threshold: i32::from(s.screening.threshold.score()),
         }
     }
 }
@@ -80,6 +97,9 @@ impl MerchantRow {
             default_language: s.default_language,
             retention_days: s.retention_days,
             proof_of_address_max_age_days: s.proof_of_address_max_age_days,
+            screening: s.screening,
+            screening_lists: s.screening_lists,
+            screening_threshold: s.screening_threshold,
         }
     }
 
@@ -103,6 +123,15 @@ impl MerchantRow {
         let proof_of_address_max_age =
             MaxAge::new(i64::from(self.proof_of_address_max_age_days))
                 .map_err(|e| corrupt("merchants.proof_of_address_max_age_days", e))?;
+        let column = "merchants.screening_lists";
+        let lists = self
+            .screening_lists
+            .split(',')
+            .filter(|n| !n.is_empty())
+            .map(|n| ListName::parse(n).ok_or_else(|| corrupt(column, n)))
+            .collect::<StoreResult<_>>()?;
+        let threshold = Threshold::new(i64::from(self.screening_threshold))
+            .ok_or_else(|| corrupt("merchants.screening_threshold", self.screening_threshold))?;
         Ok(Merchant {
             id: MerchantId::new(self.id),
             name: self.name,
@@ -114,6 +143,11 @@ impl MerchantRow {
                 default_language,
                 retention_days,
                 proof_of_address_max_age,
+                screening: ScreeningSettings {
+                    on: self.screening,
+                    lists,
+                    threshold,
+                },
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

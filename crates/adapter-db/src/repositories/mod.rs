@@ -13,6 +13,7 @@ pub mod profile_search;
 pub mod profiles;
 pub mod quizzes;
 pub mod rate_limits;
+pub mod screening;
 pub mod sessions;
 pub mod templates;
 pub mod users;

@@ -84,15 +84,8 @@ fn check_json(c: &Check) -> Value {
     let details: Map<String, Value> = c
         .details
         .iter()
-        .map(|(name, detail)| {
-            let value = match detail {
-                Detail::Flag(flag) => json!(flag),
-                Detail::Number(n) => json!(n),
-                // Stored as the API shows it; a float is read back as hundredths.
-                Detail::Decimal(h) => json!(Detail::decimal_value(*h)),
-            };
-            (name.clone(), value)
-        })
+        // Stored as the API shows it; a float is read back as hundredths.
+        .map(|(name, detail)| (name.clone(), json!(detail)))
         .collect();
     json!({
         "name": c.name.as_str(),
@@ -115,6 +108,7 @@ fn check_of(v: &Value) -> Option<Check> {
         .map(|(name, value)| {
             let detail = match value {
                 Value::Bool(flag) => Detail::Flag(*flag),
+                Value::Array(_) => Detail::Matches(serde_json::from_value(value.clone()).ok()?),
                 Value::Number(n) if n.is_f64() => {
                     Detail::Decimal((n.as_f64()? * 100.0).round() as i64)
                 }

@@ -13,7 +13,7 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::api::handlers::{
-    document, event, merchant, note, profile, quiz, template, verification, webhook,
+    document, event, merchant, note, profile, quiz, screening, template, verification, webhook,
 };
 use crate::envelope::{Envelope, ErrorBody};
 use crate::error::ErrorItem;
@@ -67,6 +67,8 @@ use crate::error::ErrorItem;
         verification::get::handle,
         verification::read::handle,
         verification::rerun::handle,
+        screening::get::handle,
+        screening::dispose::handle,
     ),
     modifiers(&Signed),
     tags(
@@ -78,6 +80,7 @@ use crate::error::ErrorItem;
         (name = "events", description = "The activity log"),
         (name = "merchant", description = "The merchant's own settings"),
         (name = "webhooks", description = "Signed pushes of every event (docs/webhooks.md)"),
+        (name = "screening", description = "Sanctions, PEP and internal lists (docs/screening.md)"),
         (name = "verifications", description = "The checks run on every submitted quiz (docs/verification.md)"),
     )
 )]

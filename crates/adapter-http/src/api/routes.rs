@@ -10,14 +10,14 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::api::openapi;
 
 use crate::api::handlers::{
-    document, event, fallback, health, merchant, note, profile, quiz, template, verification,
-    webhook,
+    document, event, fallback, health, merchant, note, profile, quiz, screening, template,
+    verification, webhook,
 };
 
 /// Every merchant API operation, under `/api/v1/`, with what it does to the merchant's
 /// data: a read-only key may call only those that `Read` (contract §15). The OpenAPI
 /// document must hold each (a test checks it), and only these may be registered.
-pub const OPERATIONS: [(&str, OperationKind); 36] = [
+pub const OPERATIONS: [(&str, OperationKind); 38] = [
     ("profile/create", Write),
     ("profile/update", Write),
     ("profile/get", Read),
@@ -55,6 +55,9 @@ pub const OPERATIONS: [(&str, OperationKind); 36] = [
     ("verification/read", Read),
     // Queues a verification: it changes what the merchant holds.
     ("verification/rerun", Write),
+    ("screening/get", Read),
+    // A reviewer's decision changes what the merchant holds.
+    ("screening/dispose", Write),
 ];
 
 /// What the operation named `path` (e.g. `profile/get`) does; `None` for what is none.
@@ -196,6 +199,8 @@ fn operations(cfg: &mut web::ServiceConfig) {
     operation(cfg, "verification/get", verification::get::handle);
     operation(cfg, "verification/read", verification::read::handle);
     operation(cfg, "verification/rerun", verification::rerun::handle);
+    operation(cfg, "screening/get", screening::get::handle);
+    operation(cfg, "screening/dispose", screening::dispose::handle);
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ fn label(name: CheckName) -> &'static str {
         CheckName::DocumentPortrait => "Portrait on the ID",
         CheckName::FaceMatch => "Selfie matches the ID's portrait",
         CheckName::ProofOfAddress => "Recent bill or statement at the client's address",
+        CheckName::Watchlist => "Name on no sanctions, PEP or internal list",
     }
 }
 

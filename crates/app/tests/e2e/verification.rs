@@ -39,7 +39,7 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// The checks every verification lists, in order.
-pub const CHECKS: [&str; 17] = [
+pub const CHECKS: [&str; 18] = [
     "ssn_format",
     "minimum_age",
     "duplicate_identity",
@@ -57,6 +57,7 @@ pub const CHECKS: [&str; 17] = [
     "document_portrait",
     "face_match",
     "proof_of_address",
+    "watchlist",
 ];
 
 /// How long a test waits for a verification it queued. A job claimed by a server that was

@@ -12,6 +12,7 @@ macro_rules! checks {
 
 pub mod files;
 pub mod limits;
+mod screening;
 mod verifications;
 mod webhooks;
 
@@ -35,8 +36,8 @@ use crate::outbox::Entry;
 use crate::paging::Page;
 use crate::ports::{
     AuditLog, DocumentRepository, IdentityIndex, MerchantRepository, NoteRepository,
-    ProfileRepository, ProfileWrite, QuizRepository, SessionRepository, StoreError, Subscriptions,
-    TemplateRepository, UserRepository, VerificationRepository, WebhookRepository,
+    ProfileRepository, ProfileWrite, QuizRepository, ScreeningStore, SessionRepository, StoreError,
+    Subscriptions, TemplateRepository, UserRepository, VerificationRepository, WebhookRepository,
 };
 use crate::profile::{
     AttributesPatch, DateOfBirth, Email, Patch, PhoneNumber, Profile, ProfileChanges,
@@ -76,6 +77,8 @@ pub struct Ports {
     pub webhooks: Arc<dyn WebhookRepository>,
     /// The audit trail.
     pub audit: Arc<dyn AuditLog>,
+    /// Lists and screenings (of `profiles`).
+    pub screening: Arc<dyn ScreeningStore>,
 }
 
 debug_as_name!(Ports);
@@ -119,6 +122,10 @@ pub const CHECKS: &[(&str, Check)] = checks![
     "subscriptions_are_the_enabled_endpoints_and_what_they_want" => webhooks::subscriptions,
     "a_queued_verification_goes_to_one_claimer_until_completed" => verifications::queue_and_claims,
     "the_identity_index_counts_the_merchants_other_holders" => verifications::identities,
+    "a_list_import_replaces_its_entries_at_once" => screening::imports,
+    "a_screening_is_the_profiles_latest_and_goes_with_it" => screening::latest,
+    "due_profiles_are_unscreened_stale_or_screened_on_other_lists" => screening::due,
+    "the_rescreening_lease_has_one_holder_at_a_time" => screening::lease,
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
@@ -1352,6 +1359,14 @@ async fn merchant_keys(p: Ports) {
         retention_days: Some(crate::merchant::RetentionDays::new(3650).expect("valid")),
         proof_of_address_max_age: crate::verification::proof_of_address::MaxAge::new(365)
             .expect("valid"),
+        screening: crate::watchlist::ScreeningSettings {
+            on: true,
+            lists: ["ofac-sdn", "internal.vip"]
+                .into_iter()
+                .map(|n| crate::watchlist::ListName::parse(n).expect("name"))
+                .collect(),
+            threshold: crate::watchlist::Threshold::new(85).expect("valid"),
+        },
     };
     p.merchants
         .save_settings(&m, &settings)
@@ -1814,8 +1829,8 @@ mod tests {
     use super::*;
     use crate::memory::{
         MemoryAudit, MemoryDocuments, MemoryIdentityIndex, MemoryMerchants, MemoryNotes,
-        MemoryProfiles, MemoryQuizzes, MemorySessions, MemoryTemplates, MemoryUsers,
-        MemoryVerifications, MemoryWebhooks,
+        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemorySessions, MemoryTemplates,
+        MemoryUsers, MemoryVerifications, MemoryWebhooks,
     };
 
     fn memory_ports() -> Ports {
@@ -1836,6 +1851,7 @@ mod tests {
             subscriptions: webhooks,
             verifications: Arc::new(MemoryVerifications(data.clone())),
             identities: Arc::new(MemoryIdentityIndex::default()),
+            screening: Arc::new(MemoryScreening::new(data.clone())),
             notes: Arc::new(MemoryNotes(data)),
         }
     }

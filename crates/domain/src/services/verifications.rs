@@ -24,7 +24,7 @@ use crate::verification::{
     document_key, documents, proof_of_address,
 };
 
-use super::{examine_stored, find_profile};
+use super::{ScreeningService, examine_stored, find_profile};
 
 /// How long a worker holds a job: past it, another worker runs it again (a crash).
 pub const CLAIM: Duration = Duration::seconds(60);
@@ -58,6 +58,8 @@ pub struct VerificationPorts {
     pub ids: Arc<dyn IdGenerator>,
     /// Where the events go.
     pub outbox: Outbox,
+    /// Screening against the merchant's lists.
+    pub screening: ScreeningService,
 }
 
 debug_as_name!(VerificationPorts);
@@ -233,6 +235,10 @@ impl VerificationService {
             let others = note(IdentityKind::Document, key).await?;
             document_elsewhere = Some(document_elsewhere.unwrap_or(0).max(others));
         }
+        let screened = p
+            .screening
+            .for_verification(settings, profile, date_of_birth.map(|d| d.date()))
+            .await?;
         let claimed = Claimed::of(profile);
         // What proofs of address say is kept with them, beside what IDs say.
         let proofs = proof_of_address::reads(&images, &claimed, submitted_on);
@@ -256,6 +262,7 @@ impl VerificationService {
             document_elsewhere,
             claimed,
             images,
+            screened,
         };
         Ok((facts, stored))
     }
@@ -435,13 +442,15 @@ mod tests {
     use crate::event::Event as LoggedEvent;
     use crate::memory::{
         FixedClock, MemoryDocuments, MemoryFiles, MemoryIdentityIndex, MemoryMerchants,
-        MemoryProfiles, MemoryQuizzes, MemoryVerifications, ScriptedImages, SequentialIds, outbox,
+        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemoryVerifications, ScriptedImages,
+        SequentialIds, outbox,
     };
     use crate::merchant::Merchant;
     use crate::profile::{
         AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ShortText, Ssn,
         SubmittedFormFields,
     };
+    use crate::services::ScreeningPorts;
     use crate::template::Feature;
     use crate::verification::ImageReport;
     use crate::verification::{BarcodeReading, CheckStatus, ReadSource};
@@ -476,6 +485,14 @@ mod tests {
         let verifications = Arc::new(MemoryVerifications(data.clone()));
         let files = Arc::new(MemoryFiles::default());
         let images = Arc::new(ScriptedImages::default());
+        let screening = ScreeningService::new(ScreeningPorts {
+            store: Arc::new(MemoryScreening::new(data.clone())),
+            merchants: merchants.clone(),
+            profiles: data.clone(),
+            clock: Arc::new(FixedClock::default()),
+            ids: ids.clone(),
+            outbox: outbox(ids.clone()),
+        });
         let service = VerificationService::new(
             VerificationPorts {
                 verifications: verifications.clone(),
@@ -489,6 +506,7 @@ mod tests {
                 clock: Arc::new(FixedClock::default()),
                 outbox: outbox(ids.clone()),
                 ids,
+                screening,
             },
             "https://idv.example",
         );

@@ -41,11 +41,14 @@ pub enum CheckName {
     /// A utility bill or bank statement names the client at their address, recently
     /// (contract §18).
     ProofOfAddress,
+    /// The client's name is on none of the merchant's sanctions, PEP or internal lists
+    /// (contract §19).
+    Watchlist,
 }
 
 impl CheckName {
     /// Every check, in report order.
-    pub const ALL: [CheckName; 17] = [
+    pub const ALL: [CheckName; 18] = [
         Self::SsnFormat,
         Self::MinimumAge,
         Self::DuplicateIdentity,
@@ -63,6 +66,7 @@ impl CheckName {
         Self::DocumentPortrait,
         Self::FaceMatch,
         Self::ProofOfAddress,
+        Self::Watchlist,
     ];
 
     /// Its name in the API.
@@ -85,6 +89,7 @@ impl CheckName {
             Self::DocumentPortrait => "document_portrait",
             Self::FaceMatch => "face_match",
             Self::ProofOfAddress => "proof_of_address",
+            Self::Watchlist => "watchlist",
         }
     }
 
@@ -189,6 +194,12 @@ pub enum Reason {
     PoaUnreadable,
     /// A proof of address PDF shows signs of editing.
     PoaPdfModified,
+    /// The name matches an entry of a sanctions list.
+    SanctionsPotentialMatch,
+    /// The name matches an entry of a list of politically exposed persons.
+    PepPotentialMatch,
+    /// The name matches an entry of an internal list.
+    InternalListMatch,
     /// Not applicable: no SSN was given.
     NoSsn,
     /// Not applicable: no date of birth is known.
@@ -211,11 +222,15 @@ pub enum Reason {
     ImageAnalysisUnavailable,
     /// Not applicable: this build has no face matcher.
     FaceMatcherUnavailable,
+    /// Not applicable: the merchant does not screen its clients.
+    ScreeningOff,
+    /// Not applicable: no list the merchant screens against is imported.
+    NoLists,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 40] = [
+    pub const ALL: [Reason; 45] = [
         Self::SsnInvalid,
         Self::MinimumAgeNotMet,
         Self::SsnUsedByAnotherProfile,
@@ -246,6 +261,9 @@ impl Reason {
         Self::PoaDateNotFound,
         Self::PoaUnreadable,
         Self::PoaPdfModified,
+        Self::SanctionsPotentialMatch,
+        Self::PepPotentialMatch,
+        Self::InternalListMatch,
         Self::NoSsn,
         Self::NoDateOfBirth,
         Self::NoFingerprint,
@@ -256,6 +274,8 @@ impl Reason {
         Self::OcrUnavailable,
         Self::ImageAnalysisUnavailable,
         Self::FaceMatcherUnavailable,
+        Self::ScreeningOff,
+        Self::NoLists,
     ];
 
     /// Its code in the API.
@@ -291,6 +311,9 @@ impl Reason {
             Self::PoaDateNotFound => "poa_date_not_found",
             Self::PoaUnreadable => "poa_unreadable",
             Self::PoaPdfModified => "poa_pdf_modified",
+            Self::SanctionsPotentialMatch => "sanctions_potential_match",
+            Self::PepPotentialMatch => "pep_potential_match",
+            Self::InternalListMatch => "internal_list_match",
             Self::NoSsn => "no_ssn",
             Self::NoDateOfBirth => "no_date_of_birth",
             Self::NoFingerprint => "no_fingerprint",
@@ -301,6 +324,8 @@ impl Reason {
             Self::OcrUnavailable => "ocr_unavailable",
             Self::ImageAnalysisUnavailable => "image_analysis_unavailable",
             Self::FaceMatcherUnavailable => "face_matcher_unavailable",
+            Self::ScreeningOff => "screening_off",
+            Self::NoLists => "no_lists",
         }
     }
 
@@ -324,14 +349,18 @@ impl Reason {
                 | Self::OcrUnavailable
                 | Self::ImageAnalysisUnavailable
                 | Self::FaceMatcherUnavailable
+                | Self::ScreeningOff
+                | Self::NoLists
         )
     }
 }
 
 /// One thing a check compared, for the report: a count, a yes or no, a number. Never a
 /// stored personal value: an SSN, a date of birth or a document number appears only as
-/// whether it matched.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// whether it matched. Serialised as the API shows it (and as it is stored): a boolean,
+/// a whole number, a decimal, an array of list entries.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum Detail {
     /// A yes or no (`"matches": true`).
     Flag(bool),
@@ -339,7 +368,11 @@ pub enum Detail {
     Number(i64),
     /// A number in hundredths (`Decimal(42)` is `"distance": 0.42`): kept whole so that
     /// a check stays comparable and stored exactly.
+    #[serde(serialize_with = "in_units")]
     Decimal(i64),
+    /// The list entries a name matched (`"matches": [{"list": .., "score": 93}]`):
+    /// public list data, never the client's.
+    Matches(Vec<crate::watchlist::ListHit>),
 }
 
 impl Detail {
@@ -348,6 +381,10 @@ impl Detail {
         // Hundredths of a distance or a score: far inside f64's exact integers.
         hundredths as f64 / 100.0
     }
+}
+
+fn in_units<S: serde::Serializer>(hundredths: &i64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(Detail::decimal_value(*hundredths))
 }
 
 /// What one check found.
@@ -442,6 +479,6 @@ mod tests {
         assert!(Reason::FaceMismatch.is_failure());
         assert!(!Reason::NoSsn.is_failure());
         assert!(!Reason::FaceMatcherUnavailable.is_failure());
-        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 30);
+        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 33);
     }
 }

@@ -132,6 +132,8 @@ pub struct Facts {
     pub claimed: Claimed,
     /// Every image of the quiz's ID and selfie documents, examined.
     pub images: Vec<Examined>,
+    /// The profile screened against the merchant's lists.
+    pub screened: crate::watchlist::Screened,
 }
 
 /// Every check of `facts`, in report order.
@@ -163,6 +165,7 @@ pub fn checks(facts: &Facts) -> Vec<Check> {
             facts.submitted_on,
             facts.proof_of_address_max_age,
         ),
+        crate::watchlist::watchlist(&facts.screened),
     ]
 }
 
@@ -263,6 +266,7 @@ mod tests {
                 country: Some("US".into()),
             },
             images: images(licence_read()),
+            screened: crate::watchlist::Screened::Off,
         }
     }
 
@@ -289,6 +293,7 @@ mod tests {
                 CheckName::Mrz => CheckStatus::NotApplicable,
                 CheckName::FaceMatch => CheckStatus::NotApplicable,
                 CheckName::ProofOfAddress => CheckStatus::NotApplicable,
+                CheckName::Watchlist => CheckStatus::NotApplicable,
                 _ => CheckStatus::Passed,
             };
             assert_eq!(check.status, expected, "{check:?}");

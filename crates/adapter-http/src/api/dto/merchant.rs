@@ -32,6 +32,15 @@ pub struct SettingsView {
     /// submission (the `proof_of_address` check): 1 to 365, 90 by default.
     #[schema(minimum = 1, maximum = 365)]
     pub proof_of_address_max_age_days: u16,
+    /// 1 when clients are screened against sanctions, PEP and internal lists (the
+    /// `watchlist` check, `screening/get`); 0 by default.
+    #[schema(minimum = 0, maximum = 1)]
+    pub screening: u8,
+    /// The lists screened against, by name; empty: every list.
+    pub screening_lists: Vec<String>,
+    /// The lowest score (0-100) of a match: 80 to 100, 90 by default.
+    #[schema(minimum = 80, maximum = 100)]
+    pub screening_threshold: u8,
 }
 
 impl SettingsView {
@@ -49,6 +58,14 @@ impl SettingsView {
             default_language: settings.default_language.as_str(),
             retention_days: settings.retention_days.map(|d| d.days()),
             proof_of_address_max_age_days: settings.proof_of_address_max_age.days(),
+            screening: u8::from(settings.screening.on),
+            screening_lists: settings
+                .screening
+                .lists
+                .iter()
+                .map(|n| n.as_str().to_owned())
+                .collect(),
+            screening_threshold: settings.screening.threshold.score(),
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod profile;
 pub mod quiz;
 pub mod requests;
 pub mod rules;
+pub mod screening;
 pub mod template;
 pub mod verification;
 pub mod webhook;

@@ -488,6 +488,25 @@ pub fn proof_of_address_max_age_days() -> Schema {
     optional_integer(1, 365, "1 to 365 days.")
 }
 
+/// `screening_threshold`: the lowest score of a match, or `null` for no change.
+pub fn screening_threshold() -> Schema {
+    optional_integer(80, 100, "80 to 100.")
+}
+
+/// `screening_lists`: list names (none: every list), or `null` for no change.
+pub fn screening_lists() -> Schema {
+    Schema::AnyOf(
+        AnyOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(
+                utoipa::openapi::schema::ArrayBuilder::new()
+                    .items(string(anchored("[A-Za-z0-9._-]{1,64}"), "A list's name.")),
+            )
+            .description(Some("The lists screened against; none: every list."))
+            .build(),
+    )
+}
+
 /// A merchant's `policy`, or `null` for no change.
 pub fn optional_policy() -> Schema {
     Schema::AnyOf(

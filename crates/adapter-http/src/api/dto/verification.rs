@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use domain::quiz::QuizLinks;
 use domain::services::VerificationView as Found;
-use domain::verification::{Check, Detail, Reason};
+use domain::verification::{Check, Reason};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -38,14 +38,7 @@ impl CheckView {
             details: c
                 .details
                 .iter()
-                .map(|(name, detail)| {
-                    let value = match detail {
-                        Detail::Flag(flag) => Value::from(*flag),
-                        Detail::Number(n) => Value::from(*n),
-                        Detail::Decimal(h) => Value::from(Detail::decimal_value(*h)),
-                    };
-                    (name.clone(), value)
-                })
+                .map(|(name, detail)| (name.clone(), serde_json::json!(detail)))
                 .collect(),
         }
     }

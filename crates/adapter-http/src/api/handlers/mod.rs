@@ -8,6 +8,7 @@ pub mod merchant;
 pub mod note;
 pub mod profile;
 pub mod quiz;
+pub mod screening;
 pub mod template;
 pub mod verification;
 pub mod webhook;

@@ -1,8 +1,10 @@
 //! merchant/settings/update.
 
 use domain::merchant::{Language, QuizExpiryDays, RetentionDays, SettingsChanges};
+use domain::validation::Invalid;
 use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{MinimumAge, Policy};
+use domain::watchlist::{ListName, Threshold};
 use serde::Deserialize;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::extensions::Extensions;
@@ -62,6 +64,16 @@ struct SettingsFields {
     #[serde(default)]
     #[schema(schema_with = rules::proof_of_address_max_age_days)]
     pub proof_of_address_max_age_days: Sent,
+    /// Whether clients are screened against lists (1 or 0).
+    #[serde(default)]
+    #[schema(schema_with = rules::flag)]
+    pub screening: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::screening_lists)]
+    pub screening_lists: Sent,
+    #[serde(default)]
+    #[schema(schema_with = rules::screening_threshold)]
+    pub screening_threshold: Sent,
 }
 
 impl SettingsFields {
@@ -74,6 +86,9 @@ impl SettingsFields {
             &self.default_language,
             &self.retention_days,
             &self.proof_of_address_max_age_days,
+            &self.screening,
+            &self.screening_lists,
+            &self.screening_threshold,
         ]
         .iter()
         .any(|field| field.is_sent())
@@ -109,6 +124,21 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
             false,
         );
         let poa_age = c.check("proof_of_address_max_age_days", poa_age, MaxAge::new);
+        let screening = c.flag("screening", &r.screening);
+        let lists = c.strings("screening_lists", &r.screening_lists);
+        let lists = c.check("screening_lists", lists, |names| {
+            names
+                .iter()
+                .map(|n| ListName::parse(n))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    Invalid("list names are 1 to 64 letters, digits, '.', '_' or '-'".into())
+                })
+        });
+        let threshold = c.integer("screening_threshold", &r.screening_threshold, false);
+        let threshold = c.check("screening_threshold", threshold, |score| {
+            Threshold::new(score).ok_or_else(|| Invalid("must be 80 to 100".into()))
+        });
         c.finish(|| {
             Some(SettingsChanges {
                 quiz_expiry_days: days,
@@ -118,6 +148,9 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
                 default_language: language,
                 retention_days,
                 proof_of_address_max_age: poa_age,
+                screening,
+                screening_lists: lists,
+                screening_threshold: threshold,
             })
         })
     }

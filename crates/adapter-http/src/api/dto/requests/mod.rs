@@ -8,6 +8,7 @@ mod merchant;
 mod note;
 mod profile;
 mod quiz;
+mod screening;
 mod template;
 mod webhook;
 
@@ -18,6 +19,7 @@ pub use profile::{ProfileKeyRequest, ProfilePageRequest, ProfileRequest, Profile
 pub use quiz::{
     QuizCreateRequest, QuizExtendRequest, QuizLinkRequest, VerificationGetRequest, VerificationOf,
 };
+pub use screening::DisposeRequest;
 pub use template::{TemplateCreateRequest, TemplateIdRequest, TemplateUpdateRequest};
 pub use webhook::{
     DeliveryIdRequest, DeliveryPageRequest, WebhookCreateRequest, WebhookIdRequest,

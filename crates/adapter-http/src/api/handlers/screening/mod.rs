@@ -1,0 +1,2 @@
+pub mod dispose;
+pub mod get;

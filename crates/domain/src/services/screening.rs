@@ -1,0 +1,383 @@
+//! Screening clients against lists (contract §19): imports, a profile screened when it
+//! is created or renamed, at each verification, after an import changes a list and
+//! daily; what a reviewer decides of each match.
+//!
+//! Each list's entries are indexed in memory once per version (the `screening` crate's
+//! [`Index`]); the versions in force are read from storage, so that an import on one
+//! instance reaches every other.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use screening::{Index, Subject};
+use time::{Date, Duration};
+
+use super::find_profile;
+use crate::error::{DomainError, Resource};
+use crate::event::{Activity, Event};
+use crate::merchant::{MerchantId, MerchantSettings};
+use crate::outbox::Outbox;
+use crate::ports::{
+    Clock, IdGenerator, MerchantRepository, ProfileRepository, ScreeningStore, StoreError,
+};
+use crate::profile::{Profile, ProfileKey};
+use crate::watchlist::{
+    Disposition, ListHit, ListImport, ListName, ListVersion, Match, Screened, Screening,
+    ScreeningSettings, merge,
+};
+
+/// How old a screening may grow before it is made again: daily (contract §19).
+pub const RESCREEN_AFTER: Duration = Duration::days(1);
+/// Profiles re-screened per batch, per merchant: a batch is short, so that a merchant
+/// with many profiles never holds the others' for long.
+const BATCH: usize = 200;
+
+/// The ports screening works over.
+#[derive(Clone)]
+pub struct ScreeningPorts {
+    /// The lists and the screenings.
+    pub store: Arc<dyn ScreeningStore>,
+    /// Merchants (their settings).
+    pub merchants: Arc<dyn MerchantRepository>,
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Ids of events.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Where the events go.
+    pub outbox: Outbox,
+}
+
+debug_as_name!(ScreeningPorts);
+
+/// The lists in force, each indexed once per version.
+#[derive(Default)]
+struct Indexes {
+    versions: Vec<ListVersion>,
+    by_list: HashMap<ListName, (String, Arc<Index>)>,
+}
+
+/// Screening: imports, screenings, dispositions, re-screening.
+#[derive(Clone)]
+pub struct ScreeningService {
+    ports: ScreeningPorts,
+    indexes: Arc<RwLock<Indexes>>,
+}
+
+debug_as_name!(ScreeningService);
+
+/// One reviewer's decision on a match.
+#[derive(Debug, Clone)]
+pub struct DispositionInput {
+    /// The list.
+    pub list: ListName,
+    /// The entry's id in it.
+    pub entry_id: String,
+    /// The decision.
+    pub disposition: Disposition,
+    /// Why, in the reviewer's words.
+    pub note: Option<String>,
+}
+
+impl ScreeningService {
+    /// The service over its ports.
+    pub fn new(ports: ScreeningPorts) -> Self {
+        Self {
+            ports,
+            indexes: Arc::default(),
+        }
+    }
+
+    /// Puts an imported list in force; `false` when that very version already was.
+    pub async fn import(&self, import: &ListImport) -> Result<bool, DomainError> {
+        Ok(self.ports.store.import(import).await?)
+    }
+
+    /// The versions in force.
+    pub async fn lists(&self) -> Result<Vec<ListVersion>, DomainError> {
+        Ok(self.ports.store.lists().await?)
+    }
+
+    /// Reads the versions in force and indexes the lists that changed since; answers
+    /// the versions.
+    pub async fn refresh(&self) -> Result<Vec<ListVersion>, DomainError> {
+        let versions = self.ports.store.lists().await?;
+        let stale: Vec<&ListVersion> = {
+            let known = self.indexes.read().unwrap_or_else(|p| p.into_inner());
+            versions
+                .iter()
+                .filter(|v| {
+                    known
+                        .by_list
+                        .get(&v.name)
+                        .is_none_or(|(k, _)| *k != v.version)
+                })
+                .collect()
+        };
+        let mut built = Vec::new();
+        for version in stale {
+            let entries = self.ports.store.entries(&version.name).await?;
+            built.push((version.clone(), Arc::new(Index::new(entries))));
+        }
+        let mut known = self.indexes.write().unwrap_or_else(|p| p.into_inner());
+        for (version, index) in built {
+            known
+                .by_list
+                .insert(version.name.clone(), (version.version.clone(), index));
+        }
+        known
+            .by_list
+            .retain(|name, _| versions.iter().any(|v| v.name == *name));
+        known.versions = versions.clone();
+        Ok(versions)
+    }
+
+    /// Screens `profile` under `settings` now and stores it, a `screening_match` event
+    /// for each match newly open. `date_of_birth` is the one the verification knows,
+    /// else the profile's.
+    async fn screen(
+        &self,
+        settings: &ScreeningSettings,
+        profile: &Profile,
+        date_of_birth: Option<Date>,
+    ) -> Result<Screened, DomainError> {
+        if !settings.on {
+            return Ok(Screened::Off);
+        }
+        let versions = self.refresh().await?;
+        let chosen: Vec<&ListVersion> = versions
+            .iter()
+            .filter(|v| v.serves(&profile.merchant_id) && settings.chooses(&v.name))
+            .collect();
+        if chosen.is_empty() {
+            return Ok(Screened::NoLists);
+        }
+        let country = profile.attributes.country.as_ref().map(|c| c.as_str());
+        let subject = Subject {
+            first_name: profile.first_name.as_str(),
+            last_name: profile.last_name.as_str(),
+            date_of_birth: date_of_birth.or(profile.attributes.date_of_birth.map(|d| d.date())),
+            country,
+        };
+        let found = {
+            let known = self.indexes.read().unwrap_or_else(|p| p.into_inner());
+            chosen
+                .iter()
+                .filter_map(|v| Some((*v, known.by_list.get(&v.name)?)))
+                .flat_map(|(version, (indexed, index))| {
+                    index
+                        .screen(&subject, settings.threshold.score())
+                        .into_iter()
+                        .map(|hit| {
+                            let listed = ListHit {
+                                list: version.name.clone(),
+                                list_version: indexed.clone(),
+                                entry_id: hit.entry.id.clone(),
+                                matched_name: hit.matched_name.to_owned(),
+                                score: hit.score,
+                                kind: version.kind,
+                            };
+                            Match::open(listed, hit.entry.digest())
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let p = &self.ports;
+        let previous = p.store.screening(&profile.merchant_id, &profile.id).await?;
+        let (matches, raised) = merge(previous.as_ref(), found);
+        let now = p.clock.now();
+        let screening = Screening {
+            merchant_id: profile.merchant_id.clone(),
+            profile_id: profile.id.clone(),
+            screened_at: now,
+            lists: chosen
+                .iter()
+                .map(|v| (v.name.clone(), v.version.clone()))
+                .collect(),
+            matches,
+        };
+        let events = raised
+            .iter()
+            .map(|hit| {
+                let details = format!(
+                    "Potential match on list {} (entry {}, score {})",
+                    hit.list, hit.entry_id, hit.score
+                );
+                Event::about(
+                    p.ids.next_id().into(),
+                    profile,
+                    Activity::ScreeningMatch,
+                    details,
+                    now,
+                )
+            })
+            .collect();
+        let entries = p.outbox.entries(events).await?;
+        match p.store.save(&screening, &entries).await {
+            Ok(()) => Ok(Screened::Done(screening)),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The `watchlist` check's screening at a verification (each verification screens
+    /// again).
+    pub async fn for_verification(
+        &self,
+        settings: &MerchantSettings,
+        profile: &Profile,
+        date_of_birth: Option<Date>,
+    ) -> Result<Screened, DomainError> {
+        self.screen(&settings.screening, profile, date_of_birth)
+            .await
+    }
+
+    /// Screens a profile just created or renamed, when its merchant screens. Costs
+    /// nothing while no list was ever seen in force on this instance (the default): the
+    /// re-screening loop then finds the profile unscreened.
+    pub async fn after_change(&self, profile: &Profile) -> Result<(), DomainError> {
+        let none = self
+            .indexes
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .versions
+            .is_empty();
+        if none {
+            return Ok(());
+        }
+        let settings = self.settings(&profile.merchant_id).await?;
+        self.screen(&settings, profile, None).await.map(|_| ())
+    }
+
+    async fn settings(&self, merchant: &MerchantId) -> Result<ScreeningSettings, DomainError> {
+        Ok(self
+            .ports
+            .merchants
+            .find(merchant)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Merchant))?
+            .settings
+            .screening)
+    }
+
+    /// The profile's latest screening, made again first when a list it was screened
+    /// against changed since (or it never was, while its merchant screens):
+    /// `NotFound(Screening)` when it never was and its merchant does not screen.
+    pub async fn get(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+    ) -> Result<Screening, DomainError> {
+        let p = &self.ports;
+        let profile = find_profile(p.profiles.as_ref(), merchant, key).await?;
+        let settings = self.settings(merchant).await?;
+        let latest = p.store.screening(merchant, &profile.id).await?;
+        if settings.on && profile.erased_at.is_none() {
+            let current = self.current_key(merchant, &settings).await?;
+            if latest
+                .as_ref()
+                .is_none_or(|s| Screening::lists_key(&s.lists) != current)
+                && let Screened::Done(screening) = self.screen(&settings, &profile, None).await?
+            {
+                return Ok(screening);
+            }
+        }
+        latest.ok_or(DomainError::NotFound(Resource::Screening))
+    }
+
+    /// The lists key a screening of the merchant's made now would have.
+    async fn current_key(
+        &self,
+        merchant: &MerchantId,
+        settings: &ScreeningSettings,
+    ) -> Result<String, DomainError> {
+        let versions = self.refresh().await?;
+        let chosen: Vec<(ListName, String)> = versions
+            .into_iter()
+            .filter(|v| v.serves(merchant) && settings.chooses(&v.name))
+            .map(|v| (v.name, v.version))
+            .collect();
+        Ok(Screening::lists_key(&chosen))
+    }
+
+    /// Records a reviewer's decision on one of the profile's matches:
+    /// `NotFound(Screening)` when it was never screened, `NotFound(ScreeningMatch)` when
+    /// its latest screening holds no such match.
+    pub async fn dispose(
+        &self,
+        merchant: &MerchantId,
+        key: &ProfileKey,
+        input: DispositionInput,
+    ) -> Result<Screening, DomainError> {
+        let p = &self.ports;
+        let profile = find_profile(p.profiles.as_ref(), merchant, key).await?;
+        let mut screening = p
+            .store
+            .screening(merchant, &profile.id)
+            .await?
+            .ok_or(DomainError::NotFound(Resource::Screening))?;
+        let decided = screening
+            .matches
+            .iter_mut()
+            .find(|m| m.is(&input.list, &input.entry_id))
+            .ok_or(DomainError::NotFound(Resource::ScreeningMatch))?;
+        decided.disposition = input.disposition;
+        decided.note = input.note;
+        match p.store.save(&screening, &[]).await {
+            Ok(()) => Ok(screening),
+            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// One round of re-screening, when `holder` holds the lease: for each merchant that
+    /// screens, up to a batch of its profiles never screened, screened against other
+    /// versions of its lists, or longer ago than [`RESCREEN_AFTER`]. Answers how many
+    /// were screened (`None`: another instance holds the lease).
+    pub async fn rescreen_due(
+        &self,
+        holder: &str,
+        lease: Duration,
+    ) -> Result<Option<usize>, DomainError> {
+        let p = &self.ports;
+        let now = p.clock.now();
+        if !p.store.lease(holder, now, now + lease).await? {
+            return Ok(None);
+        }
+        let versions = self.refresh().await?;
+        let mut screened = 0;
+        for merchant in p.merchants.list().await? {
+            let settings = &merchant.settings.screening;
+            if !settings.on {
+                continue;
+            }
+            let chosen: Vec<(ListName, String)> = versions
+                .iter()
+                .filter(|v| v.serves(&merchant.id) && settings.chooses(&v.name))
+                .map(|v| (v.name.clone(), v.version.clone()))
+                .collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            let key = Screening::lists_key(&chosen);
+            let due = p
+                .store
+                .due(&merchant.id, &key, now - RESCREEN_AFTER, BATCH)
+                .await?;
+            for id in due {
+                let Some(profile) = p.profiles.find_by_id(&merchant.id, &id).await? else {
+                    continue;
+                };
+                match self.screen(settings, &profile, None).await {
+                    Ok(_) => screened += 1,
+                    // Deleted meanwhile.
+                    Err(DomainError::NotFound(Resource::Profile)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(Some(screened))
+    }
+}
