@@ -110,6 +110,9 @@ pub enum Problem {
     /// A quoted CSV field still open at the end of the file: the file is truncated.
     #[error("a quoted field not closed at the end of the file (truncated)")]
     UnclosedQuote,
+    /// An OFAC file whose last row does not end with a line break: it was cut short.
+    #[error("the last row does not end with a line break (truncated)")]
+    Unterminated,
     /// CSV that cannot be read.
     #[error("malformed CSV: {0}")]
     Csv(String),

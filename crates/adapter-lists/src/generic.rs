@@ -144,6 +144,10 @@ mod tests {
                 "list.csv: no entry",
             ),
             (String::new(), "list.csv: no entry"),
+            (
+                "id,name,aliases,date_of_birth,country\nP-1,Jean,,,\"FR".to_owned(),
+                "list.csv: line 2: a quoted field not closed",
+            ),
         ];
         for (text, expected) in cases {
             let error = csv(&text).expect_err(expected).to_string();

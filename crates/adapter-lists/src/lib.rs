@@ -50,7 +50,8 @@ pub enum Format {
     /// type, program, ..., remarks), required; 5 the aliases (`ent_num`, `alt_num`, type,
     /// name, remarks) and 6 the addresses (`ent_num`, `add_num`, address, city, country,
     /// remarks), each optional and at most once. A file with no record is skipped. A final
-    /// line holding the SUB character (0x1A), as some exports end, is accepted.
+    /// line holding the SUB character (0x1A), as some exports end, is accepted; a last row
+    /// without its line break is refused as cut short.
     ///
     /// The id is `ent_num`. The names are the primary file's then the aliases'. The
     /// dates of birth are read from the remarks ("DOB 12 Jan 1960; alt. DOB 1962"): a
@@ -84,7 +85,9 @@ pub enum Format {
     /// A merchant's own list: the header `id,name,aliases,date_of_birth,country` exactly,
     /// then one row per entry. `aliases` are separated by `;`, `date_of_birth` is
     /// `YYYY-MM-DD`, `YYYY` or empty, `country` an ISO 3166-1 alpha-2 code or empty (both
-    /// may also hold several values separated by `;`).
+    /// may also hold several values separated by `;`). The last row may lack its line break
+    /// (RFC 4180), so a file cut inside its last row's last field cannot be told from a
+    /// whole one; every other cut is refused (a short row, an open quote).
     Csv,
 }
 

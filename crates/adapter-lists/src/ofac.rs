@@ -56,6 +56,12 @@ pub(crate) fn read(files: &[ListFile<'_>]) -> Result<Vec<Entry>, ImportError> {
     let mut empty = None;
     for file in files {
         let text = without_sub(crate::text(file)?);
+        // OFAC ends every row with a line break: a file that does not was cut short, maybe
+        // inside its last field, which would otherwise read as a shorter value.
+        if !text.is_empty() && !text.ends_with('\n') {
+            let at = Location::Line(crate::lines_before(text.as_bytes()));
+            return Err(ImportError::new(file.name, at, Problem::Unterminated));
+        }
         let Some(first) = Rows::new(file, text).next() else {
             empty = Some(file);
             continue;
@@ -235,13 +241,22 @@ mod tests {
     fn refusals_name_the_file_and_line() {
         let in_a_field = &SDN[..SDN.find("Gender").expect("a remark")];
         let in_a_row = &SDN[..SDN.find("\"SDT").expect("a program")];
-        let cases: [(&[(&str, &str)], &str); 10] = [
+        let (field_ended, row_ended) = (format!("{in_a_field}\r\n"), format!("{in_a_row}\r\n"));
+        let cases: [(&[(&str, &str)], &str); 12] = [
             (
                 &[("sdn.csv", in_a_field)],
+                "sdn.csv: line 3: the last row does not end with a line break (truncated)",
+            ),
+            (
+                &[("sdn.csv", SDN), ("add.csv", ADD.trim_end())],
+                "add.csv: line 2: the last row does not end",
+            ),
+            (
+                &[("sdn.csv", &field_ended)],
                 "sdn.csv: line 3: a quoted field not closed",
             ),
             (
-                &[("sdn.csv", in_a_row)],
+                &[("sdn.csv", &row_ended)],
                 "sdn.csv: line 3: 4 fields where the file's first row has 12",
             ),
             (
