@@ -101,6 +101,9 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Screening lists (contract §19): import a list's files, print the lists in force.
+    #[command(subcommand)]
+    Screening(ScreeningCommand),
     /// Analyse the image on standard input and print its report as JSON: how `idv serve`
     /// runs each image's analysis, in a process of its own (docs/ARCHITECTURE.md).
     #[command(hide = true)]
@@ -130,6 +133,40 @@ pub enum Command {
 fn parse_time(raw: &str) -> Result<domain::OffsetDateTime, String> {
     domain::OffsetDateTime::parse(raw, &time::format_description::well_known::Rfc3339)
         .map_err(|e| format!("not an RFC 3339 time: {e}"))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScreeningCommand {
+    /// Import one list from its files, all or nothing: a malformed or truncated file is
+    /// refused whole (naming its line or element) and the version in force stays. Prints
+    /// the list's version in force as a JSON line, as `lists` does.
+    Import {
+        /// The list's name (1 to 64 letters, digits, `.`, `_`, `-`): what merchants choose
+        /// in `screening_lists` and reports name.
+        #[arg(long)]
+        list: String,
+        /// What it holds: `sanctions`, `pep` or `internal`.
+        #[arg(long)]
+        kind: String,
+        /// `ofac-csv` (`sdn.csv`, optionally `alt.csv` and `add.csv`), `un-xml`, `eu-xml`
+        /// or `csv` (`id,name,aliases,date_of_birth,country`).
+        #[arg(long)]
+        format: String,
+        /// The merchant an `internal` list belongs to; none: every merchant's.
+        #[arg(long)]
+        merchant: Option<String>,
+        /// The list's files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Print the version in force of every list as JSON lines: `list`, `kind`,
+    /// `merchant_id` (or null), `version` (the files' SHA-256), `imported_at`, `entries`.
+    Lists {
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]

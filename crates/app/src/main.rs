@@ -12,6 +12,7 @@ mod metrics;
 mod passwords;
 mod rekey_cmd;
 mod screener;
+mod screening_cmd;
 mod search_indexer;
 mod second_factor;
 mod serve;
@@ -59,6 +60,7 @@ async fn main() -> anyhow::Result<()> {
             since,
             storage,
         } => audit_cmd::run(&merchant, since, &storage).await,
+        Command::Screening(cmd) => screening_cmd::run(cmd).await,
         Command::Backup { to, storage } => backup::backup(&to, &storage).await,
         Command::Restore { from, storage } => backup::restore(&from, &storage).await,
         Command::Rekey {

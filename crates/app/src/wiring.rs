@@ -150,14 +150,7 @@ pub fn services(
         secrets: secrets.clone(),
         outbox: outbox.clone(),
     };
-    let screening = ScreeningService::new(ScreeningPorts {
-        store: db.clone(),
-        merchants: db.clone(),
-        profiles: db.clone(),
-        clock: clock.clone(),
-        ids: ids.clone(),
-        outbox: outbox.clone(),
-    });
+    let screening = screening_over(&db, clock.clone(), ids.clone(), outbox.clone());
     Services {
         profiles: ProfileService::new(
             db.clone(),
@@ -281,6 +274,30 @@ pub fn audit_trail(storage: &StorageArgs) -> anyhow::Result<AuditTrail> {
         Arc::new(SystemClock),
         Arc::new(UlidIds::default()),
     ))
+}
+
+fn screening_over(
+    db: &Arc<Database>,
+    clock: Arc<SystemClock>,
+    ids: Arc<UlidIds>,
+    outbox: Outbox,
+) -> ScreeningService {
+    ScreeningService::new(ScreeningPorts {
+        store: db.clone(),
+        merchants: db.clone(),
+        profiles: db.clone(),
+        clock,
+        ids,
+        outbox,
+    })
+}
+
+/// The screening use cases alone, for the CLI (`idv screening`).
+pub fn screening_service(storage: &StorageArgs) -> anyhow::Result<ScreeningService> {
+    let db = Arc::new(open_migrated(storage)?);
+    let ids = Arc::new(UlidIds::default());
+    let outbox = Outbox::new(db.clone(), ids.clone());
+    Ok(screening_over(&db, Arc::new(SystemClock), ids, outbox))
 }
 
 /// `GET /readyz` asks the database.

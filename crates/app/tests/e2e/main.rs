@@ -35,6 +35,7 @@ mod rekey;
 mod restricted_keys;
 mod retention;
 mod review;
+mod screening;
 mod settings;
 mod sign_in;
 mod storage;
@@ -56,6 +57,7 @@ fn main() {
     let args = Arguments::from_args();
     let scenarios: Vec<Scenario> = [
         profiles::SCENARIOS,
+        screening::SCENARIOS,
         events::SCENARIOS,
         templates::SCENARIOS,
         quizzes::SCENARIOS,

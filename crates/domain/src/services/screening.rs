@@ -90,7 +90,11 @@ impl ScreeningService {
     }
 
     /// Puts an imported list in force; `false` when that very version already was.
+    /// `NotFound(Merchant)` when it is to belong to a merchant that does not exist.
     pub async fn import(&self, import: &ListImport) -> Result<bool, DomainError> {
+        if let Some(merchant) = &import.version.merchant_id {
+            self.settings(merchant).await?;
+        }
         Ok(self.ports.store.import(import).await?)
     }
 

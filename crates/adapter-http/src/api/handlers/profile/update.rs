@@ -15,6 +15,7 @@ use crate::envelope::{Envelope, Reply};
 pub async fn handle(state: State, req: Signed) -> Answer<ProfileAnswer> {
     let (key, changes): (ProfileKey, ProfileChanges) = req.parse::<ProfileRequest, _>()?;
     let profile = state.profiles.update(&req.merchant, &key, changes).await?;
+    super::screen(&state, &profile).await;
     Ok(Reply::ok(ProfileAnswer {
         profile: ProfileView::of(&profile),
     })

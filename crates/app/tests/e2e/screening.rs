@@ -1,0 +1,460 @@
+//! Screening against sanctions, PEP and internal lists (contract §19), over HTTP and the
+//! `idv screening` command: lists imported from files written as the real ones are
+//! (`fixtures::lists`), a client on a list found whatever the order and accents of the
+//! name, a reviewer's disposition kept until the entry changes, the `watchlist` check.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ::screening::{BirthDate, Entry};
+use fixtures::lists;
+use serde_json::{Value, json};
+
+use crate::Scenario;
+use crate::support::{Backend, Client, Env, profile, with};
+use crate::verification::{answer, check, completed, quiz_for};
+
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "screening_finds_a_listed_client_whatever_the_names_order_and_a_dismissal_holds_until_the_entry_changes",
+        found_and_disposed,
+    ),
+    (
+        "screening_refuses_a_truncated_or_unknown_list_whole_and_the_version_in_force_stays",
+        refused_imports,
+    ),
+    (
+        "screening_the_watchlist_check_fails_a_listed_client_by_the_lists_kind_and_is_off_by_default",
+        watchlist_check,
+    ),
+];
+
+/// How long a test waits for the re-screening loop (a round every 2 s).
+const WAIT: Duration = Duration::from_secs(30);
+
+fn person(id: &str, names: &[&str], year: i32) -> Entry {
+    Entry {
+        id: id.into(),
+        names: names.iter().map(|n| (*n).to_owned()).collect(),
+        dates_of_birth: vec![BirthDate {
+            year,
+            month_day: Some((3, 14)),
+        }],
+        countries: vec!["UA".into()],
+    }
+}
+
+fn sanctioned() -> Vec<Entry> {
+    vec![
+        person(
+            "1001",
+            &["KOVALENKO, Dmitri Ivanovich", "KOVALENKO, Dima"],
+            1961,
+        ),
+        person("1002", &["AL-RASHID, Abdul Karim"], 1970),
+    ]
+}
+
+/// Writes `files` into the test's data directory; returns their paths.
+fn written(env: &Env, files: &[(&str, &str)]) -> Vec<PathBuf> {
+    let dir = env.server.db.data_dir.path().join("lists");
+    std::fs::create_dir_all(&dir).expect("a folder for the lists");
+    files
+        .iter()
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("list written");
+            path
+        })
+        .collect()
+}
+
+/// `idv screening ARGS`: its success, standard output and standard error.
+fn screening_cmd(env: &Env, args: &[&str], files: &[PathBuf]) -> (bool, String, String) {
+    let out = env
+        .server
+        .idv()
+        .arg("screening")
+        .args(args)
+        .args(files)
+        .output()
+        .expect("idv runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn import(env: &Env, list: &str, kind: &str, format: &str, files: &[PathBuf]) -> Value {
+    let args = ["import", "--list", list, "--kind", kind, "--format", format];
+    let (ok, out, err) = screening_cmd(env, &args, files);
+    assert!(ok, "import refused: {err}");
+    serde_json::from_str(out.trim()).expect("one JSON line")
+}
+
+fn lists_in_force(env: &Env) -> Vec<Value> {
+    let (ok, out, err) = screening_cmd(env, &["lists"], &[]);
+    assert!(ok, "{err}");
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The SHA-256 (hex) of the files, in order: a list's version.
+fn version_of(files: &[PathBuf]) -> String {
+    let mut digest = ring::digest::Context::new(&ring::digest::SHA256);
+    for file in files {
+        digest.update(&std::fs::read(file).expect("read back"));
+    }
+    hex::encode(digest.finish())
+}
+
+fn ofac_files(env: &Env, entries: &[Entry]) -> Vec<PathBuf> {
+    let files = lists::ofac(entries);
+    written(env, &[("sdn.csv", &files.sdn), ("alt.csv", &files.alt)])
+}
+
+fn key(email: &str, mobile: &str) -> Value {
+    json!({"email_address": email, "mobile_number": mobile})
+}
+
+/// The profile's screening once `done` holds of it (the loop screens within seconds).
+fn screening_when(client: &Client, key: &Value, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let got = client.call("screening/get", key);
+        let screening = got.assert_status(200)["screening"].clone();
+        if done(&screening) {
+            return screening;
+        }
+        assert!(Instant::now() < deadline, "not yet: {screening}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn matches(screening: &Value) -> Vec<(String, String)> {
+    screening["matches"]
+        .as_array()
+        .expect("matches")
+        .iter()
+        .map(|m| {
+            let text = |k: &str| m[k].as_str().unwrap_or_default().to_owned();
+            (text("entry_id"), text("disposition"))
+        })
+        .collect()
+}
+
+fn found_and_disposed(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let got = client.call("merchant/settings/get", &json!({}));
+    let got = got.assert_status(200);
+    assert_eq!(
+        (
+            &got["screening"],
+            &got["screening_lists"],
+            &got["screening_threshold"]
+        ),
+        (&json!(0), &json!([]), &json!(90)),
+        "off by default, every list, 90"
+    );
+    let files = ofac_files(&env, &sanctioned());
+    let version = import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    assert_eq!(version["version"], version_of(&files));
+    assert_eq!(version["entries"], 2);
+    assert_eq!(lists_in_force(&env), [version.clone()]);
+    client
+        .call("merchant/settings/update", &json!({"screening": 1}))
+        .assert_status(200);
+
+    // Given name first, no middle name, accents the list does not write.
+    let dmitri = key("dmitri@example.com", "4165550101");
+    let named = json!({"first_name": "Dmítri", "last_name": "Kovalenko"});
+    client
+        .call("profile/create", &with_key(&dmitri, named))
+        .assert_status(201);
+    let screening = screening_when(&client, &dmitri, |s| !matches(s).is_empty());
+    assert_eq!(
+        matches(&screening),
+        [("1001".to_owned(), "open".to_owned())]
+    );
+    let hit = &screening["matches"][0];
+    assert_eq!(hit["list"], "ofac-sdn");
+    assert_eq!(hit["list_version"], version["version"]);
+    assert_eq!(hit["kind"], "sanctions");
+    assert!(
+        hit["matched_name"]
+            .as_str()
+            .expect("name")
+            .contains("KOVALENKO")
+    );
+    assert!(hit["score"].as_u64().expect("score") >= 90, "{hit}");
+    assert_eq!(
+        screening["lists"],
+        json!([{"name": "ofac-sdn", "version": version["version"]}])
+    );
+
+    // Someone else is on no list.
+    let ada = key("ada@example.com", "4165550102");
+    client
+        .call("profile/create", &profile("ada@example.com", "4165550102"))
+        .assert_status(201);
+    let clean = screening_when(&client, &ada, |s| s["screened_at"].is_string());
+    assert!(matches(&clean).is_empty(), "{clean}");
+
+    // The new match is in the log (and so in webhooks).
+    let log = client.call("event/read", &with(dmitri.clone(), "limit", json!(50)));
+    let activities: Vec<Value> = log.assert_status(200)["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| e["activity"].clone())
+        .collect();
+    assert_eq!(
+        activities
+            .iter()
+            .filter(|a| **a == "screening_match")
+            .count(),
+        1,
+        "{activities:?}"
+    );
+
+    // Refusals.
+    let dispose = |list: &str, entry: &str, disposition: &str| {
+        let body = json!({"list": list, "entry_id": entry, "disposition": disposition,
+                          "note": "Born in 1988, not 1961"});
+        client.call("screening/dispose", &with_key(&dmitri, body))
+    };
+    dispose("ofac-sdn", "9999", "false_positive").assert_error(400, &["MATCH_NOT_FOUND"]);
+    dispose("un", "1001", "false_positive").assert_error(400, &["MATCH_NOT_FOUND"]);
+    dispose("ofac-sdn", "1001", "maybe").assert_error(400, &["DISPOSITION_INVALID"]);
+    let disposed = dispose("ofac-sdn", "1001", "false_positive");
+    let disposed = disposed.assert_status(200)["screening"].clone();
+    assert_eq!(
+        matches(&disposed),
+        [("1001".to_owned(), "false_positive".to_owned())]
+    );
+
+    // A new version with the entry unchanged: the dismissal holds.
+    let mut more = sanctioned();
+    more.push(person("1003", &["PETRENKO, Olena"], 1980));
+    let files = ofac_files(&env, &more);
+    let second = import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    let rescreened = screening_when(&client, &dmitri, |s| {
+        s["lists"][0]["version"] == second["version"]
+    });
+    assert_eq!(
+        matches(&rescreened),
+        [("1001".to_owned(), "false_positive".to_owned())]
+    );
+    // The entry itself changes: raised again.
+    more[0].names.push("KOVALENKO, Dmytro".into());
+    let files = ofac_files(&env, &more);
+    let third = import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    let raised = screening_when(&client, &dmitri, |s| {
+        s["lists"][0]["version"] == third["version"]
+    });
+    assert_eq!(matches(&raised), [("1001".to_owned(), "open".to_owned())]);
+
+    // A merchant that does not screen: a profile never screened has no screening.
+    client
+        .call("merchant/settings/update", &json!({"screening": 0}))
+        .assert_status(200);
+    let zoe = key("zoe@example.com", "4165550103");
+    client
+        .call("profile/create", &profile("zoe@example.com", "4165550103"))
+        .assert_status(201);
+    client
+        .call("screening/get", &zoe)
+        .assert_error(400, &["SCREENING_NOT_FOUND"]);
+    client
+        .call("screening/get", &key("nobody@example.com", "4165550199"))
+        .assert_error(400, &["PROFILE_NOT_FOUND"]);
+}
+
+fn with_key(key: &Value, mut body: Value) -> Value {
+    for (k, v) in key.as_object().expect("a key") {
+        body[k] = v.clone();
+    }
+    body
+}
+
+fn refused_imports(backend: Backend) {
+    let env = Env::start(backend);
+    let files = ofac_files(&env, &sanctioned());
+    let version = import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    // The UN's file cut short: refused whole, naming where.
+    let un = lists::un_xml(&sanctioned());
+    let cut = &un[..un.len() / 2];
+    let truncated = written(&env, &[("un.xml", cut)]);
+    let args = [
+        "import",
+        "--list",
+        "ofac-sdn",
+        "--kind",
+        "sanctions",
+        "--format",
+        "un-xml",
+    ];
+    let (ok, _, err) = screening_cmd(&env, &args, &truncated);
+    assert!(!ok, "a truncated file was imported");
+    assert!(err.contains("un.xml"), "names the file: {err}");
+    assert_eq!(
+        lists_in_force(&env),
+        [version.clone()],
+        "the version in force stays"
+    );
+    for (args, why) in [
+        (
+            [
+                "import",
+                "--list",
+                "bad name",
+                "--kind",
+                "sanctions",
+                "--format",
+                "csv",
+            ],
+            "name",
+        ),
+        (
+            [
+                "import", "--list", "x", "--kind", "wanted", "--format", "csv",
+            ],
+            "kind",
+        ),
+        (
+            ["import", "--list", "x", "--kind", "pep", "--format", "pdf"],
+            "format",
+        ),
+    ] {
+        let csv = written(&env, &[("list.csv", &lists::csv(&sanctioned()))]);
+        let (ok, _, err) = screening_cmd(&env, &args, &csv);
+        assert!(!ok && !err.is_empty(), "a bad {why} was taken");
+    }
+    let internal = written(&env, &[("vip.csv", &lists::csv(&sanctioned()))]);
+    let args = [
+        "import",
+        "--list",
+        "vip",
+        "--kind",
+        "internal",
+        "--format",
+        "csv",
+        "--merchant",
+        "nobody",
+    ];
+    let (ok, _, err) = screening_cmd(&env, &args, &internal);
+    assert!(!ok && err.contains("merchant"), "{err}");
+    assert_eq!(lists_in_force(&env), [version]);
+}
+
+fn watchlist_check(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let pep = vec![person("P-7", &["Marguerite Duval-Leclerc"], 1955)];
+    let files = written(&env, &[("pep.csv", &lists::csv(&pep))]);
+    import(&env, "pep-fr", "pep", "csv", &files);
+    let internal = vec![person("X-1", &["Bruno Keller"], 1990)];
+    let files = written(&env, &[("own.csv", &lists::csv(&internal))]);
+    let args = [
+        "import",
+        "--list",
+        "own",
+        "--kind",
+        "internal",
+        "--format",
+        "csv",
+        "--merchant",
+    ];
+    let mut with_merchant: Vec<&str> = args.to_vec();
+    with_merchant.push(&env.merchant.id);
+    let (ok, _, err) = screening_cmd(&env, &with_merchant, &files);
+    assert!(ok, "{err}");
+
+    // Off by default: not applicable.
+    let url = quiz_for(&client, "marguerite@example.com", "4165550111");
+    client
+        .call(
+            "profile/update",
+            &json!({"email_address": "marguerite@example.com", "mobile_number": "4165550111",
+                    "first_name": "Marguerite", "last_name": "Duval Leclerc"}),
+        )
+        .assert_status(200);
+    answer(&env, &url, "123456788", "1955-03-14");
+    let off = completed(&client, &url);
+    assert_eq!(
+        check(&off, "watchlist")["reasons"],
+        json!(["screening_off"])
+    );
+
+    client
+        .call("merchant/settings/update", &json!({"screening": 1}))
+        .assert_status(200);
+    let url = quiz_for(&client, "marguerite2@example.com", "4165550112");
+    client
+        .call(
+            "profile/update",
+            &json!({"email_address": "marguerite2@example.com", "mobile_number": "4165550112",
+                    "first_name": "Marguerite", "last_name": "Duval-Leclerc"}),
+        )
+        .assert_status(200);
+    answer(&env, &url, "123456788", "1955-03-14");
+    let on = completed(&client, &url);
+    assert_eq!(on["status"], "review", "every reason goes to review: {on}");
+    let watchlist = check(&on, "watchlist");
+    assert_eq!(watchlist["status"], "failed");
+    assert_eq!(watchlist["reasons"], json!(["pep_potential_match"]));
+    let listed = &watchlist["details"]["matches"][0];
+    assert_eq!(
+        (&listed["list"], &listed["entry_id"], &listed["kind"]),
+        (&json!("pep-fr"), &json!("P-7"), &json!("pep"))
+    );
+    assert!(
+        listed["list_version"].is_string() && listed["score"].is_u64(),
+        "{listed}"
+    );
+
+    // Only the lists the merchant chose: its own internal list.
+    client
+        .call(
+            "merchant/settings/update",
+            &json!({"screening_lists": ["own"]}),
+        )
+        .assert_status(200);
+    let url = quiz_for(&client, "bruno@example.com", "4165550113");
+    client
+        .call(
+            "profile/update",
+            &json!({"email_address": "bruno@example.com", "mobile_number": "4165550113",
+                    "first_name": "Bruno", "last_name": "Keller"}),
+        )
+        .assert_status(200);
+    answer(&env, &url, "123456788", "1990-03-14");
+    let own = completed(&client, &url);
+    assert_eq!(
+        check(&own, "watchlist")["reasons"],
+        json!(["internal_list_match"])
+    );
+    // Settings refused outside their bounds.
+    for (body, code) in [
+        (
+            json!({"screening_threshold": 79}),
+            "SCREENING_THRESHOLD_INVALID",
+        ),
+        (
+            json!({"screening_threshold": 101}),
+            "SCREENING_THRESHOLD_INVALID",
+        ),
+        (
+            json!({"screening_lists": ["no spaces"]}),
+            "SCREENING_LISTS_INVALID",
+        ),
+        (json!({"screening": 2}), "SCREENING_INVALID"),
+    ] {
+        client
+            .call("merchant/settings/update", &body)
+            .assert_error(400, &[code]);
+    }
+}
