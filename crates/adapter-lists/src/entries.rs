@@ -127,10 +127,22 @@ fn once_each<T: Eq + Hash + Clone>(values: impl IntoIterator<Item = T>) -> Vec<T
 }
 
 /// A list being read: its entries in the file's order, by id.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct List {
     drafts: Vec<Draft>,
     by_id: HashMap<String, usize>,
+    /// [`MAX_ENTRIES`] (smaller in the tests, which need not build a million entries).
+    max_entries: usize,
+}
+
+impl Default for List {
+    fn default() -> Self {
+        Self {
+            drafts: Vec::new(),
+            by_id: HashMap::new(),
+            max_entries: MAX_ENTRIES,
+        }
+    }
 }
 
 impl List {
@@ -143,7 +155,7 @@ impl List {
         if draft.names.is_empty() {
             return Err(Problem::NoName);
         }
-        if self.drafts.len() >= MAX_ENTRIES {
+        if self.drafts.len() >= self.max_entries {
             return Err(Problem::TooManyEntries);
         }
         match self.by_id.entry(draft.id.clone()) {
@@ -219,6 +231,24 @@ mod tests {
             draft.dates(too_many_years),
             Err(Problem::TooMany("dates of birth"))
         );
+    }
+
+    #[test]
+    fn a_list_refuses_one_entry_more_than_the_cap() {
+        let mut list = List {
+            max_entries: 3,
+            ..List::default()
+        };
+        assert_eq!(List::default().max_entries, MAX_ENTRIES);
+        let mut named = |i: usize| {
+            let mut draft = Draft::new(&i.to_string());
+            draft.name("N").expect("a name");
+            list.add(draft)
+        };
+        for i in 0..3 {
+            named(i).expect("within the cap");
+        }
+        assert_eq!(named(3), Err(Problem::TooManyEntries));
     }
 
     #[test]
