@@ -15,6 +15,7 @@ mod profiles;
 mod quizzes;
 mod reading;
 mod routes;
+mod screening;
 mod settings;
 mod templates;
 mod verification;

@@ -14,6 +14,7 @@ use domain::quiz::Quiz;
 use serde::Deserialize;
 
 use super::reading::{ReadTable, tables};
+use super::screening::ScreeningSection;
 use super::verification::VerificationSection;
 use super::{DashboardError, Posted, Reviewer, StatusForm};
 use crate::pages::{html, redirect_to};
@@ -90,6 +91,7 @@ struct ProfilePage<'a> {
     notes: Vec<NoteRow>,
     events: Vec<EventRow>,
     verification: Option<VerificationSection>,
+    screening: Option<ScreeningSection>,
 }
 
 /// The page of a profile of the reviewer's merchant; any other id is a 404 page.
@@ -114,13 +116,14 @@ pub(super) async fn show(
     let page = Page::new(0, SHOWN).unwrap_or_default();
     let key = &profile.key;
     let latest = Page::new(0, 1).unwrap_or_default();
-    let (quizzes, templates, documents, notes, events, verifications) = futures_util::try_join!(
+    let (quizzes, templates, documents, notes, events, verifications, screening) = futures_util::try_join!(
         state.quizzes.list_of_profile(&profile, page),
         state.templates.list(merchant, page),
         state.documents.list(merchant, key, page),
         state.notes.list(merchant, key, page),
         state.profiles.events(merchant, key, page),
         state.verifications.of_profile(merchant, key, latest),
+        state.screening.latest(merchant, &profile.id),
     )?;
     let now = state.clock.now();
     Ok(html(
@@ -172,6 +175,7 @@ pub(super) async fn show(
                 })
                 .collect(),
             verification: verifications.items.first().map(VerificationSection::of),
+            screening: screening.as_ref().map(ScreeningSection::of),
         },
     ))
 }

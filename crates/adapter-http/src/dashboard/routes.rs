@@ -8,7 +8,7 @@ use actix_web::middleware::from_fn;
 use actix_web::web;
 
 use super::{BASE, audit, documents, home, login, origin, profile, profiles, quizzes, settings};
-use super::{error::message, templates, verification};
+use super::{error::message, screening, templates, verification};
 use crate::pages::{Referrer, security_headers};
 
 /// Who may reach an address. Its handler's extractors decide it; the table says it, for
@@ -68,6 +68,9 @@ const ROUTES: &[Route] = &[
     }),
     post("/profiles/{id}/notes", Reviewer, |r| {
         r.to(profile::add_note)
+    }),
+    post("/profiles/{id}/screening", Reviewer, |r| {
+        r.to(screening::dispose)
     }),
     post("/profiles/{id}/quizzes", Reviewer, |r| {
         r.to(quizzes::create)

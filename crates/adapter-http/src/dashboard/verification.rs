@@ -10,6 +10,7 @@ use domain::merchant::{MerchantSettings, SettingsChanges};
 use domain::services::VerificationView;
 use domain::verification::proof_of_address::MaxAge;
 use domain::verification::{CheckName, CheckStatus, Decision, MinimumAge, Policy, Reason};
+use domain::watchlist::{ListName, Threshold};
 
 use super::{AdminPosted, Button, DashboardError, Posted};
 use crate::pages::redirect_to;
@@ -124,6 +125,10 @@ pub(super) struct PolicyForm {
     pub proof_of_address_max_age_days: u16,
     pub auto_decision: bool,
     pub reasons: Vec<PolicyRow>,
+    pub screening: bool,
+    /// The lists chosen, comma-separated (empty: every list).
+    pub screening_lists: String,
+    pub screening_threshold: u8,
 }
 
 impl PolicyForm {
@@ -141,6 +146,15 @@ impl PolicyForm {
                     declines: decision == Decision::Decline,
                 })
                 .collect(),
+            screening: settings.screening.on,
+            screening_lists: settings
+                .screening
+                .lists
+                .iter()
+                .map(ListName::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            screening_threshold: settings.screening.threshold.score(),
         }
     }
 }
@@ -157,7 +171,7 @@ pub(super) async fn save_policy(
 ) -> Result<HttpResponse, DashboardError> {
     let refused = || {
         DashboardError::not_saved(
-            "The minimum age is a whole number of years from 1 to 120, a proof of address's age a whole number of days from 1 to 365, and each reason leads to decline or review.",
+            "The minimum age is a whole number of years from 1 to 120, a proof of address's age a whole number of days from 1 to 365, the screening threshold a score from 80 to 100, list names letters, digits, '.', '_' or '-' separated by commas, and each reason leads to decline or review.",
         )
     };
     let minimum_age = form
@@ -175,6 +189,31 @@ pub(super) async fn save_policy(
                 .ok_or_else(refused)
         })
         .transpose()?;
+    // The screening fields come together: a form without them keeps the settings.
+    let screening_threshold = form
+        .get("screening_threshold")
+        .map(|score| {
+            score
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .and_then(Threshold::new)
+                .ok_or_else(refused)
+        })
+        .transpose()?;
+    let screening_lists = form
+        .get("screening_lists")
+        .map(|names| {
+            names
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(ListName::parse)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(refused)
+        })
+        .transpose()?;
+    let screening = screening_threshold.map(|_| form.get("screening").is_some_and(|on| on == "1"));
     let defaults = Policy::default();
     let chosen: Vec<(&str, &str)> = form
         .iter()
@@ -192,6 +231,9 @@ pub(super) async fn save_policy(
         proof_of_address_max_age,
         policy: Some(Policy::parse(own).map_err(|_| refused())?),
         auto_decision: Some(form.get("auto_decision").is_some_and(|on| on == "1")),
+        screening,
+        screening_lists,
+        screening_threshold,
         ..SettingsChanges::default()
     };
     state

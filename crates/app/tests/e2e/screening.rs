@@ -11,6 +11,9 @@ use fixtures::lists;
 use serde_json::{Value, json};
 
 use crate::Scenario;
+use crate::dashboard::{
+    admin_of, csrf_of, first_profile_link, page, post_form, reviewer_of, signed_in,
+};
 use crate::support::{Backend, Client, Env, profile, with};
 use crate::verification::{answer, check, completed, quiz_for};
 
@@ -22,6 +25,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "screening_refuses_a_truncated_or_unknown_list_whole_and_the_version_in_force_stays",
         refused_imports,
+    ),
+    (
+        "screening_in_the_dashboard_an_admin_turns_it_on_and_a_reviewer_decides_a_match",
+        dashboard,
     ),
     (
         "screening_the_watchlist_check_fails_a_listed_client_by_the_lists_kind_and_is_off_by_default",
@@ -457,4 +464,84 @@ fn watchlist_check(backend: Backend) {
             .call("merchant/settings/update", &body)
             .assert_error(400, &[code]);
     }
+}
+
+fn dashboard(backend: Backend) {
+    let env = Env::start(backend);
+    let client = env.client();
+    let files = ofac_files(&env, &sanctioned());
+    import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    let admin = admin_of(&env.server, &env.merchant.id, "boss@example.com");
+    let boss = signed_in(&env, "boss@example.com", admin);
+    let csrf = csrf_of(&page(&env, "/dashboard/settings", &boss));
+    let saved = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &boss,
+        &format!(
+            "csrf_token={csrf}&minimum_age=18&screening=1&screening_lists=ofac-sdn&screening_threshold=85"
+        ),
+    );
+    assert_eq!(saved.status, 303, "{}", saved.text());
+    let got = client.call("merchant/settings/get", &json!({}));
+    let got = got.assert_status(200);
+    assert_eq!(
+        (
+            &got["screening"],
+            &got["screening_lists"],
+            &got["screening_threshold"]
+        ),
+        (&json!(1), &json!(["ofac-sdn"]), &json!(85))
+    );
+    let refused = post_form(
+        &env,
+        "/dashboard/settings/verification",
+        &boss,
+        &format!("csrf_token={csrf}&minimum_age=18&screening_threshold=70"),
+    );
+    assert_eq!(refused.status, 400, "a threshold under 80 is refused");
+
+    let abdul = key("abdul@example.com", "4165550121");
+    let named = json!({"first_name": "Abdulkarim", "last_name": "Al Rashid"});
+    client
+        .call("profile/create", &with_key(&abdul, named))
+        .assert_status(201);
+    let found = screening_when(&client, &abdul, |s| !matches(s).is_empty());
+    assert_eq!(matches(&found), [("1002".to_owned(), "open".to_owned())]);
+
+    let password = reviewer_of(&env.server, &env.merchant.id, "rev@example.com");
+    let cookie = signed_in(&env, "rev@example.com", password);
+    let address = first_profile_link(&page(&env, "/dashboard/profiles", &cookie));
+    let shown = page(&env, &address, &cookie);
+    let text = shown.text();
+    for expected in [
+        "Screening",
+        "AL-RASHID, Abdul Karim",
+        "ofac-sdn (sanctions)",
+    ] {
+        assert!(text.contains(expected), "{expected} on the page");
+    }
+    let csrf = csrf_of(&shown);
+    let decided = post_form(
+        &env,
+        &format!("{address}/screening"),
+        &cookie,
+        &format!(
+            "csrf_token={csrf}&list=ofac-sdn&entry_id=1002&disposition=confirmed&note=Same+passport+number"
+        ),
+    );
+    assert_eq!(decided.status, 303, "{}", decided.text());
+    let after = client.call("screening/get", &abdul);
+    let after = after.assert_status(200)["screening"].clone();
+    assert_eq!(
+        matches(&after),
+        [("1002".to_owned(), "confirmed".to_owned())]
+    );
+    let unknown = post_form(
+        &env,
+        &format!("{address}/screening"),
+        &cookie,
+        &format!("csrf_token={csrf}&list=ofac-sdn&entry_id=1002&disposition=perhaps"),
+    );
+    assert_eq!(unknown.status, 400, "an unknown decision is refused");
 }

@@ -291,6 +291,15 @@ impl ScreeningService {
         latest.ok_or(DomainError::NotFound(Resource::Screening))
     }
 
+    /// The profile's latest screening as stored (for the reviewer's page).
+    pub async fn latest(
+        &self,
+        merchant: &MerchantId,
+        profile: &crate::profile::ProfileId,
+    ) -> Result<Option<Screening>, DomainError> {
+        Ok(self.ports.store.screening(merchant, profile).await?)
+    }
+
     /// The lists key a screening of the merchant's made now would have.
     async fn current_key(
         &self,
