@@ -87,7 +87,12 @@ pub(super) async fn dispose(
     };
     let note = match form.note.trim() {
         "" => None,
-        text => Some(NoteText::parse(text).map_err(|_| refused())?.as_str().to_owned()),
+        text => Some(
+            NoteText::parse(text)
+                .map_err(|_| refused())?
+                .as_str()
+                .to_owned(),
+        ),
     };
     let input = DispositionInput {
         list: ListName::parse(&form.list).ok_or_else(refused)?,
@@ -95,7 +100,10 @@ pub(super) async fn dispose(
         disposition: Disposition::parse(&form.disposition).ok_or_else(refused)?,
         note,
     };
-    state.screening.dispose(merchant, &profile.key, input).await?;
+    state
+        .screening
+        .dispose(merchant, &profile.key, input)
+        .await?;
     Ok(redirect_to(format!(
         "{}/profiles/{}#screening",
         super::BASE,
