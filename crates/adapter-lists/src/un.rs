@@ -267,6 +267,20 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_and_a_doctype_change_nothing_but_no_entity_is_expanded() {
+        assert_eq!(un(&format!("\u{feff}{LIST}")), un(LIST));
+        let doctype = "<!DOCTYPE CONSOLIDATED_LIST [<!ENTITY name \"ABDUL\">]>\n";
+        let with_doctype = LIST.replacen("\n", &format!("\n{doctype}"), 1);
+        assert_eq!(un(&with_doctype), un(LIST));
+        let expanded = with_doctype.replace(">ABDUL<", ">&name;<");
+        let error = un(&expanded).expect_err("an entity of the DTD");
+        assert!(
+            error.to_string().contains("unknown entity &name;"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn a_truncated_list_is_refused_naming_the_open_element() {
         let cut = &LIST[..LIST.find("<ENTITY_ALIAS>").expect("an alias")];
         let error = un(cut).expect_err("truncated");
