@@ -4,7 +4,6 @@ use crate::entry::Entry;
 use crate::names::{self, Name};
 use crate::score;
 use std::collections::HashMap;
-use std::collections::hash_map::Entry as Slot;
 use time::Date;
 
 /// The person screened.
@@ -38,10 +37,11 @@ const RARE_KEY_NAMES: usize = 200;
 
 /// A key of the subject's last name gives candidates when its list of names is at most
 /// this long. Longer lists are the few codes that thousands of names share (Mohammed's
-/// MHMT, Ali's AL on real lists): their names are candidates only when they share a
-/// second word with the subject (or are one word). What that loses is a name sharing
-/// only that very common surname, whose other words sound like none of the subject's:
-/// at best a pair at Jaro-Winkler 0.8-0.9, a score in the 80s.
+/// MHMT, Ali's AL on real lists): their names are candidates only when keys pair a
+/// second word of theirs with a second word of the subject's (or they are one word).
+/// What that loses is a name sharing only that very common word, whose other words
+/// neither sound nor begin like any of the subject's: mostly different people, at times
+/// a misspelling in the 80s or low 90s (see the benchmark example's notes).
 const COMMON_KEY_NAMES: usize = 2000;
 
 /// One name of one entry, normalised.
@@ -57,14 +57,21 @@ struct IndexedName {
     words: usize,
 }
 
+/// A name that has a key, and which of its tokens have it (a bit per token).
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    name: u32,
+    tokens: u32,
+}
+
 /// One list's entries, indexed.
 #[derive(Debug, Default)]
 pub struct Index {
     entries: Vec<Entry>,
     /// Every name of every entry, in order.
     names: Vec<IndexedName>,
-    /// Blocking key (a Double Metaphone code) to the names that have it, ascending.
-    keys: HashMap<u32, Vec<u32>>,
+    /// Blocking key to the names that have it, ascending.
+    keys: HashMap<u32, Vec<Posting>>,
     /// Each entry's countries as ISO codes, those that could be read.
     countries: Vec<Vec<[u8; 2]>>,
 }
@@ -73,17 +80,15 @@ impl Index {
     /// The index of `entries`.
     pub fn new(entries: Vec<Entry>) -> Self {
         let mut names = Vec::new();
-        let mut keys: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut keys: HashMap<u32, Vec<Posting>> = HashMap::new();
         for (e, entry) in entries.iter().enumerate() {
             for (n, text) in entry.names.iter().enumerate() {
                 let normal = names::normalise(&[text]);
                 let id = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                for (key, _) in names::keys(&normal) {
-                    let list = keys.entry(key).or_default();
-                    // A name with two words of one code is listed once.
-                    if list.last() != Some(&id) {
-                        list.push(id);
-                    }
+                for (key, tokens) in names::keys(&normal) {
+                    keys.entry(key)
+                        .or_default()
+                        .push(Posting { name: id, tokens });
                 }
                 let words = normal.tokens.iter().filter(|t| t.counts()).count();
                 names.push(IndexedName {
@@ -120,8 +125,8 @@ impl Index {
     ///
     /// A name is a candidate when it shares with the subject a key of a rare word
     /// ([`RARE_KEY_NAMES`]), a key of the last name that is not too common
-    /// ([`COMMON_KEY_NAMES`]), keys of two of the subject's words, or, for a subject or
-    /// name of one word, any key.
+    /// ([`COMMON_KEY_NAMES`]), keys that pair two of the subject's words with two of the
+    /// name's, or, for a subject or name of one word, any key.
     fn candidates(&self, query: &Name) -> Vec<u32> {
         let bit = |i: usize| if i < 32 { 1u32 << i } else { 0 };
         let mut last_name = 0u32;
@@ -135,33 +140,32 @@ impl Index {
             last_name = u32::MAX;
         }
         let one_word = query.tokens.iter().filter(|t| t.counts()).count() < 2;
-        // Name to (the subject's words it shares keys with, whether it is a candidate).
-        let mut found: HashMap<u32, (u32, bool)> = HashMap::new();
+        // Name to (the subject's tokens it shares keys with, the name's tokens that have
+        // them, whether it is a candidate).
+        let mut found: HashMap<u32, (u32, u32, bool)> = HashMap::new();
         for (key, words) in names::keys(query) {
             let Some(list) = self.keys.get(&key) else {
                 continue;
             };
+            let on_last_name = words & last_name != 0;
             let direct = one_word
                 || list.len() <= RARE_KEY_NAMES
-                || (words & last_name != 0 && list.len() <= COMMON_KEY_NAMES);
-            let on_last_name = words & last_name != 0;
-            for &id in list {
-                let alone = on_last_name && self.names[id as usize].words < 2;
-                match found.entry(id) {
-                    Slot::Occupied(mut slot) => {
-                        let (shared, candidate) = slot.get_mut();
-                        *shared |= words;
-                        *candidate |= direct || alone || shared.count_ones() >= 2;
-                    }
-                    Slot::Vacant(slot) => {
-                        slot.insert((words, direct || alone || words.count_ones() >= 2));
-                    }
-                }
+                || (on_last_name && list.len() <= COMMON_KEY_NAMES);
+            for posting in list {
+                let alone = on_last_name && self.names[posting.name as usize].words < 2;
+                let (subject, listed, candidate) =
+                    found.entry(posting.name).or_insert((0, 0, false));
+                *subject |= words;
+                *listed |= posting.tokens;
+                // Two words of the subject sound like two words of the name (not both
+                // like one: "Mirmunu Mirdane" and "Mirmunu X" share "mir" twice).
+                *candidate |=
+                    direct || alone || (subject.count_ones() >= 2 && listed.count_ones() >= 2);
             }
         }
         let mut candidates: Vec<u32> = found
             .into_iter()
-            .filter(|(_, (_, candidate))| *candidate)
+            .filter(|(_, (_, _, candidate))| *candidate)
             .map(|(id, _)| id)
             .collect();
         candidates.sort_unstable();
