@@ -4,6 +4,7 @@ use crate::entry::Entry;
 use crate::names::{self, Name};
 use crate::score;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use time::Date;
 
 /// The person screened.
@@ -44,6 +45,31 @@ const RARE_KEY_NAMES: usize = 200;
 /// a misspelling in the 80s or low 90s (see the benchmark example's notes).
 const COMMON_KEY_NAMES: usize = 2000;
 
+/// Ids and codes the index made itself, hashed by one multiplication (Fibonacci
+/// hashing): SipHash's guard against chosen keys buys nothing for them, and it was a
+/// tenth of a screening's time.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u32(u32::from(*byte) ^ (self.0 as u32).rotate_left(8));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map from the index's own `u32`s.
+pub(crate) type IdMap<V> = HashMap<u32, V, BuildHasherDefault<IdHasher>>;
+
 /// One name of one entry, normalised.
 #[derive(Debug)]
 struct IndexedName {
@@ -71,7 +97,7 @@ pub struct Index {
     /// Every name of every entry, in order.
     names: Vec<IndexedName>,
     /// Blocking key to the names that have it, ascending.
-    keys: HashMap<u32, Vec<Posting>>,
+    keys: IdMap<Vec<Posting>>,
     /// Each entry's countries as ISO codes, those that could be read.
     countries: Vec<Vec<[u8; 2]>>,
 }
@@ -80,15 +106,23 @@ impl Index {
     /// The index of `entries`.
     pub fn new(entries: Vec<Entry>) -> Self {
         let mut names = Vec::new();
-        let mut keys: HashMap<u32, Vec<Posting>> = HashMap::new();
+        let mut keys: IdMap<Vec<Posting>> = IdMap::default();
+        // Each word's text numbered from 1, for the screenings' memos.
+        let mut numbers: HashMap<Box<str>, u32> = HashMap::new();
         for (e, entry) in entries.iter().enumerate() {
             for (n, text) in entry.names.iter().enumerate() {
-                let normal = names::normalise(&[text]);
+                let mut normal = names::normalise(&[text]);
+                for token in &mut normal.tokens {
+                    let next = u32::try_from(numbers.len() + 1).unwrap_or(0);
+                    token.word = *numbers.entry(token.text.clone()).or_insert(next);
+                }
                 let id = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                for (key, tokens) in names::keys(&normal) {
-                    keys.entry(key)
-                        .or_default()
-                        .push(Posting { name: id, tokens });
+                for key in names::keys(&normal) {
+                    let posting = Posting {
+                        name: id,
+                        tokens: key.tokens,
+                    };
+                    keys.entry(key.code).or_default().push(posting);
                 }
                 let words = normal.tokens.iter().filter(|t| t.counts()).count();
                 names.push(IndexedName {
@@ -124,9 +158,9 @@ impl Index {
     /// The names (indices into `names`) that may be `query`, from the keys they share.
     ///
     /// A name is a candidate when it shares with the subject a key of a rare word
-    /// ([`RARE_KEY_NAMES`]), a key of the last name that is not too common
+    /// ([`RARE_KEY_NAMES`]), the sound of the last name when not too common
     /// ([`COMMON_KEY_NAMES`]), keys that pair two of the subject's words with two of the
-    /// name's, or, for a subject or name of one word, any key.
+    /// name's, or, for a subject or name of one word, a sound.
     fn candidates(&self, query: &Name) -> Vec<u32> {
         let bit = |i: usize| if i < 32 { 1u32 << i } else { 0 };
         let mut last_name = 0u32;
@@ -142,15 +176,16 @@ impl Index {
         let one_word = query.tokens.iter().filter(|t| t.counts()).count() < 2;
         // Name to (the subject's tokens it shares keys with, the name's tokens that have
         // them, whether it is a candidate).
-        let mut found: HashMap<u32, (u32, u32, bool)> = HashMap::new();
-        for (key, words) in names::keys(query) {
-            let Some(list) = self.keys.get(&key) else {
+        let mut found: IdMap<(u32, u32, bool)> = IdMap::default();
+        for key in names::keys(query) {
+            let Some(list) = self.keys.get(&key.code) else {
                 continue;
             };
+            let words = key.tokens;
             let on_last_name = words & last_name != 0;
-            let direct = one_word
-                || list.len() <= RARE_KEY_NAMES
-                || (on_last_name && list.len() <= COMMON_KEY_NAMES);
+            // First letters are never enough alone but when rare.
+            let direct = list.len() <= RARE_KEY_NAMES
+                || (key.sound && (one_word || (on_last_name && list.len() <= COMMON_KEY_NAMES)));
             for posting in list {
                 let alone = on_last_name && self.names[posting.name as usize].words < 2;
                 let (subject, listed, candidate) =
@@ -182,9 +217,10 @@ impl Index {
         // The best name of each entry: (entry, score, name), names in order so that the
         // first of equal names wins.
         let mut best: Vec<(u32, f64, u32)> = Vec::new();
+        let mut memo = score::Memo::default();
         for id in self.candidates(&query) {
             let name = &self.names[id as usize];
-            let s = score::name_score(&query, &name.normal);
+            let s = score::name_score(&query, &name.normal, &mut memo);
             // What the date and country take off only lowers: a name below the threshold
             // is done.
             if s.round() < f64::from(threshold) {
@@ -456,6 +492,71 @@ mod tests {
                 SYLLABLES[(*seed >> 33) as usize % SYLLABLES.len()]
             })
             .collect()
+    }
+
+    #[test]
+    fn a_common_given_name_with_a_misspelled_surname_is_found_among_few() {
+        // Given names and first letters common enough that neither is a candidate alone.
+        let mut seed = 3;
+        let mut entries: Vec<Entry> = (0..2 * RARE_KEY_NAMES)
+            .map(|i| {
+                let name = if i % 2 == 0 {
+                    format!("Mohammed {}", word(&mut seed, 3))
+                } else {
+                    format!("Ahmed Pri{}", word(&mut seed, 2))
+                };
+                entry(&i.to_string(), &[&name])
+            })
+            .collect();
+        entries.push(entry("target", &["Mohammed Prigozhin"]));
+        let index = Index::new(entries);
+        for (first, last) in [("Mohammed", "Prigozhin"), ("Muhammad", "Prigoshin")] {
+            let candidates = index.candidates(&names::normalise(&[first, last]));
+            assert!(
+                candidates.len() < 10,
+                "{first} {last}: {}",
+                candidates.len()
+            );
+            let hits = index.screen(&subject(first, last), 90);
+            assert_eq!(
+                hits.first().map(|h| h.entry.id.as_str()),
+                Some("target"),
+                "{hits:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_memo_changes_no_score() {
+        let mut seed = 11;
+        let index = Index::new(
+            (0..500)
+                .map(|i| {
+                    entry(
+                        &i.to_string(),
+                        &[&format!("Mohammed {} Khan", word(&mut seed, 1 + i % 3))],
+                    )
+                })
+                .chain([entry(
+                    "x",
+                    &["Abdul Rahman Khan", "J. Khan", "Khan Mohamed"],
+                )])
+                .collect(),
+        );
+        for (first, last) in [
+            ("Mohammed Abdulrahman", "Khan"),
+            ("J", "Kahn"),
+            ("Mohamed", "Khan"),
+        ] {
+            let query = names::normalise(&[first, last]);
+            let mut memo = score::Memo::default();
+            for id in index.candidates(&query) {
+                let listed = &index.names[id as usize].normal;
+                let remembered = score::name_score(&query, listed, &mut memo);
+                let fresh = score::name_score(&query, listed, &mut score::Memo::default());
+                assert_eq!(remembered, fresh, "{first} {last} / {listed:?}");
+            }
+        }
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub(crate) struct Token {
     pub(crate) field: u8,
     /// Its Double Metaphone codes (primary, alternate), packed; 0 for none.
     pub(crate) codes: [u32; 2],
+    /// The index's number for its text (0 outside an index): a screening remembers its
+    /// similarities to the subject's words by it.
+    pub(crate) word: u32,
 }
 
 impl Token {
@@ -388,6 +391,7 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
                 segment: raw.segment,
                 field: raw.field,
                 codes,
+                word: 0,
             }
         })
         .collect();
@@ -437,17 +441,28 @@ pub(crate) fn sound_alike(a: &Token, b: &Token) -> bool {
 /// How many letters of a word make its spelling key.
 const PREFIX_KEY_LEN: usize = 3;
 
-/// The blocking keys of a name, each with the tokens it stands for (a bit per token
-/// index, at most 32), one entry per key: every word's codes, its first three letters
-/// (lowercase, so never a code, which is uppercase: a misspelling that changes the sound
-/// past the third letter, "Saman" and "Satan", still meets), and the codes of every two
-/// neighbouring tokens of a segment joined (particles included), so that "Abdul Rahman"
-/// and "Abdulrahman", "Al-Rahman" and "Alrahman" meet. A joined code that is one of its
-/// halves' (codes keep 4 letters: "mohammedali" is "mohammed"'s MHMT) is left out: it
-/// would only pass one word's evidence off as two.
-pub(crate) fn keys(name: &Name) -> Vec<(u32, u32)> {
+/// A blocking key of a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key {
+    /// A Double Metaphone code, or a word's first letters, packed.
+    pub(crate) code: u32,
+    /// The tokens that have it, a bit per token index (at most 32).
+    pub(crate) tokens: u32,
+    /// Whether it is a sound (a code) rather than a spelling (first letters): only a
+    /// sound is evidence enough alone; first letters count as a second word's.
+    pub(crate) sound: bool,
+}
+
+/// The blocking keys of a name, one per code: every word's codes, its first three
+/// letters (lowercase, so never a code, which is uppercase: a misspelling that changes the
+/// sound past the third letter, "Prigozhin" and "Prigoshin", still meets), and the codes of every
+/// two neighbouring tokens of a segment joined (particles included), so that "Abdul
+/// Rahman" and "Abdulrahman", "Al-Rahman" and "Alrahman" meet. A joined code that is one
+/// of its halves' (codes keep 4 letters: "mohammedali" is "mohammed"'s MHMT) is left out:
+/// it would only pass one word's evidence off as two.
+pub(crate) fn keys(name: &Name) -> Vec<Key> {
     let bit = |i: usize| if i < 32 { 1u32 << i } else { 0 };
-    let mut keys = Vec::new();
+    let mut keys: Vec<(u32, u32, bool)> = Vec::new();
     for (i, token) in name.tokens.iter().enumerate() {
         if token.kind == Kind::Word {
             keys.extend(
@@ -455,10 +470,10 @@ pub(crate) fn keys(name: &Name) -> Vec<(u32, u32)> {
                     .codes
                     .iter()
                     .filter(|c| **c != 0)
-                    .map(|c| (*c, bit(i))),
+                    .map(|c| (*c, bit(i), true)),
             );
             if let Some(prefix) = token.text.get(..PREFIX_KEY_LEN) {
-                keys.push((pack(prefix), bit(i)));
+                keys.push((pack(prefix), bit(i), false));
             }
         }
     }
@@ -470,16 +485,20 @@ pub(crate) fn keys(name: &Name) -> Vec<(u32, u32)> {
                 codes(&joined)
                     .into_iter()
                     .filter(|c| *c != 0 && !pair.iter().any(|t| t.codes.contains(c)))
-                    .map(|c| (c, mask)),
+                    .map(|c| (c, mask, true)),
             );
         }
     }
     keys.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(keys.len());
-    for (key, mask) in keys {
+    let mut merged: Vec<Key> = Vec::with_capacity(keys.len());
+    for (code, tokens, sound) in keys {
         match merged.last_mut() {
-            Some((last, masks)) if *last == key => *masks |= mask,
-            _ => merged.push((key, mask)),
+            Some(last) if last.code == code => last.tokens |= tokens,
+            _ => merged.push(Key {
+                code,
+                tokens,
+                sound,
+            }),
         }
     }
     merged
@@ -562,36 +581,37 @@ mod tests {
 
     #[test]
     fn keys_join_neighbours_within_a_segment() {
+        let meet = |a: &[Key], b: &[Key]| {
+            a.iter()
+                .any(|k| k.sound && b.iter().any(|j| j.code == k.code))
+        };
         let joined = keys(&normalise(&["Abdulrahman"]));
         let apart = keys(&normalise(&["Abdul Rahman"]));
         let with_particle = keys(&normalise(&["Al-Rahman"]));
         let alone = keys(&normalise(&["Alrahman"]));
-        assert!(
-            joined
-                .iter()
-                .any(|(k, _)| apart.iter().any(|(j, _)| j == k))
-        );
-        assert!(
-            alone
-                .iter()
-                .any(|(k, _)| with_particle.iter().any(|(j, _)| j == k))
-        );
+        assert!(meet(&joined, &apart));
+        assert!(meet(&alone, &with_particle));
         // A particle is never a key alone.
         let al = codes("al");
         assert!(
             !with_particle
                 .iter()
-                .any(|(k, mask)| al.contains(k) && *mask == 1)
+                .any(|k| al.contains(&k.code) && k.tokens == 1)
         );
         // A joined code that is a half's is no second key: "mohammedali" is MHMT.
         let mohammed = keys(&normalise(&["Mohammed Ali"]));
         assert!(
-            mohammed.iter().all(|(_, mask)| mask.count_ones() == 1),
+            mohammed.iter().all(|k| k.tokens.count_ones() == 1),
             "{mohammed:?}"
         );
         // Nothing joins across the comma: "kim"+"jong".
         let kim = keys(&normalise(&["KIM, Jong Un"]));
-        assert!(!kim.iter().any(|(_, mask)| *mask == 0b011));
+        assert!(!kim.iter().any(|k| k.tokens == 0b011));
+        // First letters are a key, but not a sound.
+        let typo = keys(&normalise(&["Prigoshin"]));
+        let spelt = keys(&normalise(&["Prigozhin"]));
+        assert!(!meet(&typo, &spelt));
+        assert!(typo.iter().any(|k| !k.sound && spelt.contains(k)));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! ("John" and "Mary" Smith) costs half the score rather than a few points.
 
 use crate::entry::BirthDate;
+use crate::index::IdMap;
 use crate::names::{Kind, Name, Token, sound_alike};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -92,9 +93,21 @@ pub(crate) const COUNTRY_MISMATCH_PENALTY: f64 = 3.0;
 /// than either half alone.
 const JOIN_SIMILARITY: f64 = 0.92;
 
+/// Similarities of the subject's words to the list's words met so far in one screening:
+/// a screening's candidates share their common words (that is why they are candidates),
+/// so most pairs come back hundreds of times. Keyed by the subject's token index (at most
+/// 31) and the list word's number in the index.
+#[derive(Debug, Default)]
+pub(crate) struct Memo(IdMap<f64>);
+
+/// How many bits of a memo's key the list word's number takes.
+const MEMO_WORD_BITS: u32 = 27;
+
 /// A word of a name as scored: a token, or neighbouring tokens joined.
 #[derive(Debug)]
 struct Unit<'a> {
+    /// The token's index in its name, when the unit is one token.
+    index: Option<usize>,
     text: Cow<'a, str>,
     /// The token's codes, when the unit is one token (joined units have none: Jaro-
     /// Winkler alone, not worth a Double Metaphone per candidate).
@@ -201,12 +214,14 @@ fn units<'a>(name: &'a Name, other: &Name) -> Vec<Unit<'a>> {
         }
         if j > i + 1 {
             units.push(Unit {
+                index: None,
                 text,
                 token: None,
                 initial: false,
             });
         } else if first.counts() {
             units.push(Unit {
+                index: Some(i),
                 text,
                 token: Some(first),
                 initial: first.kind == Kind::Initial,
@@ -217,8 +232,16 @@ fn units<'a>(name: &'a Name, other: &Name) -> Vec<Unit<'a>> {
     units
 }
 
-/// The score of name `a` against name `b`, 0-100 (not rounded), symmetric but for ties.
-pub(crate) fn name_score(a: &Name, b: &Name) -> f64 {
+/// The memo's key for a subject's token and a list's word, if both fit.
+fn memo_key(subject: &Unit<'_>, listed: &Unit<'_>) -> Option<u32> {
+    let index = u32::try_from(subject.index?).ok().filter(|i| *i < 32)?;
+    let word = listed.token?.word;
+    (word != 0 && word < 1 << MEMO_WORD_BITS).then_some(index << MEMO_WORD_BITS | word)
+}
+
+/// The score of the subject's name `a` against a list's name `b`, 0-100 (not rounded),
+/// symmetric but for ties. `memo` is the screening's: only for one subject.
+pub(crate) fn name_score(a: &Name, b: &Name, memo: &mut Memo) -> f64 {
     let left = units(a, b);
     let right = units(b, a);
     if left.is_empty() || right.is_empty() {
@@ -227,7 +250,11 @@ pub(crate) fn name_score(a: &Name, b: &Name) -> f64 {
     let mut pairs: Vec<(f64, usize, usize)> = Vec::with_capacity(left.len() * right.len());
     for (i, x) in left.iter().enumerate() {
         for (j, y) in right.iter().enumerate() {
-            pairs.push((similarity(x, y), i, j));
+            let s = match memo_key(x, y) {
+                Some(key) => *memo.0.entry(key).or_insert_with(|| similarity(x, y)),
+                None => similarity(x, y),
+            };
+            pairs.push((s, i, j));
         }
     }
     // Greedy pairing, most similar first: names have a handful of words, and a word
@@ -387,7 +414,7 @@ mod tests {
     use time::Month;
 
     fn score(a: &str, b: &str) -> f64 {
-        name_score(&normalise(&[a]), &normalise(&[b]))
+        name_score(&normalise(&[a]), &normalise(&[b]), &mut Memo::default())
     }
 
     #[test]
