@@ -4,8 +4,9 @@
 //! `cargo run --release -p screening --example screening_speed [seed]` prints the index's
 //! build time and p50, p95, p99 and max of 10 000 screenings. Names are drawn with
 //! Zipf's law from pools of given names (400, exponent 1) and surnames (20 000, exponent
-//! 0.7), as real lists have a few very common names (the blocking keys' longest lists are what costs); half the subjects are
-//! variants of listed names (so hits are scored through), half other people. Then the
+//! 0.7), as real lists have a few very common names (the blocking keys' longest lists
+//! are what costs); half the subjects are variants of listed names (so hits are scored
+//! through), half other people. Then the
 //! first 100 subjects are screened against every entry alone, to count the hits the
 //! blocking keys lose: syllable names are short and alike, and the commonest given name
 //! is one in seven, so this is harsher than a real list.
