@@ -116,7 +116,7 @@ impl ApiError {
             Resource::User => ("USER_NOT_FOUND", "No such dashboard user."),
             Resource::Screening => (
                 "SCREENING_NOT_FOUND",
-                "This profile was never screened: its merchant does not screen.",
+                "This profile was never screened: screening is off, or none of your lists is in force.",
             ),
             Resource::ScreeningMatch => (
                 "MATCH_NOT_FOUND",

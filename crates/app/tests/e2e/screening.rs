@@ -14,6 +14,7 @@ use crate::Scenario;
 use crate::dashboard::{
     admin_of, csrf_of, first_profile_link, page, post_form, reviewer_of, signed_in,
 };
+use crate::support::receiver::Receiver;
 use crate::support::{Backend, Client, Env, profile, with};
 use crate::verification::{answer, check, completed, quiz_for};
 
@@ -21,6 +22,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "screening_finds_a_listed_client_whatever_the_names_order_and_a_dismissal_holds_until_the_entry_changes",
         found_and_disposed,
+    ),
+    (
+        "screening_a_profile_made_before_an_import_is_found_after_it_and_another_merchants_list_is_never_used",
+        found_after_import,
     ),
     (
         "screening_refuses_a_truncated_or_unknown_list_whole_and_the_version_in_force_stays",
@@ -201,6 +206,23 @@ fn found_and_disposed(backend: Backend) {
         screening["lists"],
         json!([{"name": "ofac-sdn", "version": version["version"]}])
     );
+
+    // An alias of the entry, and the name in Cyrillic (transliterated before it is
+    // compared): the same entry.
+    for (n, first, last) in [(4, "Dima", "Kovalenko"), (5, "Дмитрий", "Коваленко")]
+    {
+        let other = key(&format!("d{n}@example.com"), &format!("416555010{n}"));
+        let named = json!({"first_name": first, "last_name": last});
+        client
+            .call("profile/create", &with_key(&other, named))
+            .assert_status(201);
+        let found = screening_when(&client, &other, |s| !matches(s).is_empty());
+        assert_eq!(
+            matches(&found),
+            [("1001".to_owned(), "open".to_owned())],
+            "{first} {last}"
+        );
+    }
 
     // Someone else is on no list.
     let ada = key("ada@example.com", "4165550102");
@@ -544,4 +566,73 @@ fn dashboard(backend: Backend) {
         &format!("csrf_token={csrf}&list=ofac-sdn&entry_id=1002&disposition=perhaps"),
     );
     assert_eq!(unknown.status, 400, "an unknown decision is refused");
+}
+
+fn found_after_import(backend: Backend) {
+    let env = Env::start_with(backend, &[crate::webhooks::ALLOW_PRIVATE]);
+    let client = env.client();
+    let receiver = Receiver::start();
+    crate::webhooks::register(&env, &receiver.url(), Some(&["screening_match"]));
+    client
+        .call("merchant/settings/update", &json!({"screening": 1}))
+        .assert_status(200);
+    // Another merchant's own list names our client: it is never used for us.
+    let other = env.server.create_merchant("Other");
+    let theirs = vec![person("T-1", &["Olena Petrenko"], 1980)];
+    let files = written(&env, &[("theirs.csv", &lists::csv(&theirs))]);
+    let args = [
+        "import",
+        "--list",
+        "theirs",
+        "--kind",
+        "internal",
+        "--format",
+        "csv",
+        "--merchant",
+    ];
+    let mut with_merchant: Vec<&str> = args.to_vec();
+    with_merchant.push(&other.id);
+    let (ok, _, err) = screening_cmd(&env, &with_merchant, &files);
+    assert!(ok, "{err}");
+
+    let olena = key("olena@example.com", "4165550131");
+    let named = json!({"first_name": "Olena", "last_name": "Petrenko"});
+    client
+        .call("profile/create", &with_key(&olena, named))
+        .assert_status(201);
+    // No list of ours is in force: she is not screened, whatever the other's list says.
+    client
+        .call("screening/get", &olena)
+        .assert_error(400, &["SCREENING_NOT_FOUND"]);
+
+    // Then a sanctions list naming her is imported: the loop finds her, with the event
+    // and its webhook, without any call of ours.
+    let mut listed = sanctioned();
+    listed.push(person("1003", &["PETRENKO, Olena"], 1980));
+    let files = ofac_files(&env, &listed);
+    import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
+    let received = receiver.wait_until(WAIT, |r| !r.is_empty());
+    let body: Value =
+        serde_json::from_str(&received.first().expect("a delivery").body).expect("a JSON body");
+    assert_eq!(body["type"], "screening_match", "{body}");
+    assert_eq!(body["data"]["email_address"], "olena@example.com", "{body}");
+    let text = body.to_string();
+    assert!(
+        !text.contains("Olena") && !text.contains("Petrenko"),
+        "no name: {text}"
+    );
+    let after = client.call("screening/get", &olena);
+    let after = after.assert_status(200)["screening"].clone();
+    assert_eq!(matches(&after), [("1003".to_owned(), "open".to_owned())]);
+    let lists: Vec<&str> = after["lists"]
+        .as_array()
+        .expect("lists")
+        .iter()
+        .map(|l| l["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(
+        lists,
+        ["ofac-sdn"],
+        "another merchant's internal list is not ours"
+    );
 }

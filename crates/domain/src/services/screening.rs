@@ -137,23 +137,21 @@ impl ScreeningService {
         Ok(versions)
     }
 
-    /// Screens `profile` under `settings` now and stores it, a `screening_match` event
-    /// for each match newly open. `date_of_birth` is the one the verification knows,
-    /// else the profile's.
+    /// Screens `profile` under `settings` now against the lists in force (`versions`,
+    /// indexed by [`Self::refresh`]) and stores it, a `screening_match` event for each
+    /// match newly open. `date_of_birth` is the one the verification knows, else the
+    /// profile's.
     async fn screen(
         &self,
         settings: &ScreeningSettings,
+        versions: &[ListVersion],
         profile: &Profile,
         date_of_birth: Option<Date>,
     ) -> Result<Screened, DomainError> {
         if !settings.on {
             return Ok(Screened::Off);
         }
-        let versions = self.refresh().await?;
-        let chosen: Vec<&ListVersion> = versions
-            .iter()
-            .filter(|v| v.serves(&profile.merchant_id) && settings.chooses(&v.name))
-            .collect();
+        let chosen = chosen(versions, &profile.merchant_id, settings);
         if chosen.is_empty() {
             return Ok(Screened::NoLists);
         }
@@ -196,10 +194,7 @@ impl ScreeningService {
             merchant_id: profile.merchant_id.clone(),
             profile_id: profile.id.clone(),
             screened_at: now,
-            lists: chosen
-                .iter()
-                .map(|v| (v.name.clone(), v.version.clone()))
-                .collect(),
+            lists: named(&chosen),
             matches,
         };
         let events = raised
@@ -234,7 +229,11 @@ impl ScreeningService {
         profile: &Profile,
         date_of_birth: Option<Date>,
     ) -> Result<Screened, DomainError> {
-        self.screen(&settings.screening, profile, date_of_birth)
+        if !settings.screening.on {
+            return Ok(Screened::Off);
+        }
+        let versions = self.refresh().await?;
+        self.screen(&settings.screening, &versions, profile, date_of_birth)
             .await
     }
 
@@ -252,7 +251,10 @@ impl ScreeningService {
             return Ok(());
         }
         let settings = self.settings(&profile.merchant_id).await?;
-        self.screen(&settings, profile, None).await.map(|_| ())
+        let versions = self.refresh().await?;
+        self.screen(&settings, &versions, profile, None)
+            .await
+            .map(|_| ())
     }
 
     async fn settings(&self, merchant: &MerchantId) -> Result<ScreeningSettings, DomainError> {
@@ -279,11 +281,13 @@ impl ScreeningService {
         let settings = self.settings(merchant).await?;
         let latest = p.store.screening(merchant, &profile.id).await?;
         if settings.on && profile.erased_at.is_none() {
-            let current = self.current_key(merchant, &settings).await?;
+            let versions = self.refresh().await?;
+            let current = lists_key(&chosen(&versions, merchant, &settings));
             if latest
                 .as_ref()
                 .is_none_or(|s| Screening::lists_key(&s.lists) != current)
-                && let Screened::Done(screening) = self.screen(&settings, &profile, None).await?
+                && let Screened::Done(screening) =
+                    self.screen(&settings, &versions, &profile, None).await?
             {
                 return Ok(screening);
             }
@@ -298,21 +302,6 @@ impl ScreeningService {
         profile: &crate::profile::ProfileId,
     ) -> Result<Option<Screening>, DomainError> {
         Ok(self.ports.store.screening(merchant, profile).await?)
-    }
-
-    /// The lists key a screening of the merchant's made now would have.
-    async fn current_key(
-        &self,
-        merchant: &MerchantId,
-        settings: &ScreeningSettings,
-    ) -> Result<String, DomainError> {
-        let versions = self.refresh().await?;
-        let chosen: Vec<(ListName, String)> = versions
-            .into_iter()
-            .filter(|v| v.serves(merchant) && settings.chooses(&v.name))
-            .map(|v| (v.name, v.version))
-            .collect();
-        Ok(Screening::lists_key(&chosen))
     }
 
     /// Records a reviewer's decision on one of the profile's matches:
@@ -366,15 +355,11 @@ impl ScreeningService {
             if !settings.on {
                 continue;
             }
-            let chosen: Vec<(ListName, String)> = versions
-                .iter()
-                .filter(|v| v.serves(&merchant.id) && settings.chooses(&v.name))
-                .map(|v| (v.name.clone(), v.version.clone()))
-                .collect();
+            let chosen = chosen(&versions, &merchant.id, settings);
             if chosen.is_empty() {
                 continue;
             }
-            let key = Screening::lists_key(&chosen);
+            let key = lists_key(&chosen);
             let due = p
                 .store
                 .due(&merchant.id, &key, now - RESCREEN_AFTER, BATCH)
@@ -383,7 +368,7 @@ impl ScreeningService {
                 let Some(profile) = p.profiles.find_by_id(&merchant.id, &id).await? else {
                     continue;
                 };
-                match self.screen(settings, &profile, None).await {
+                match self.screen(settings, &versions, &profile, None).await {
                     Ok(_) => screened += 1,
                     // Deleted meanwhile.
                     Err(DomainError::NotFound(Resource::Profile)) => {}
@@ -392,5 +377,212 @@ impl ScreeningService {
             }
         }
         Ok(Some(screened))
+    }
+}
+
+/// The lists in force (of `versions`) that `merchant` screens against under `settings`.
+fn chosen<'a>(
+    versions: &'a [ListVersion],
+    merchant: &MerchantId,
+    settings: &ScreeningSettings,
+) -> Vec<&'a ListVersion> {
+    versions
+        .iter()
+        .filter(|v| v.serves(merchant) && settings.chooses(&v.name))
+        .collect()
+}
+
+/// The lists with the versions screened against, as a screening records them.
+fn named(lists: &[&ListVersion]) -> Vec<(ListName, String)> {
+    lists
+        .iter()
+        .map(|v| (v.name.clone(), v.version.clone()))
+        .collect()
+}
+
+/// [`Screening::lists_key`] of a screening made against `lists`.
+fn lists_key(lists: &[&ListVersion]) -> String {
+    Screening::lists_key(&named(lists))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::{
+        FixedClock, MemoryMerchants, MemoryProfiles, MemoryScreening, SequentialIds, outbox,
+    };
+    use crate::merchant::Merchant;
+    use crate::paging::Page;
+    use crate::ports::ProfileRepository;
+    use crate::profile::{
+        AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ShortText,
+    };
+    use crate::watchlist::ListKind;
+    use futures_executor::block_on;
+    use time::OffsetDateTime;
+
+    struct World {
+        service: ScreeningService,
+        profiles: Arc<MemoryProfiles>,
+        store: Arc<MemoryScreening>,
+    }
+
+    fn world(screening_on: bool) -> World {
+        let profiles = Arc::new(MemoryProfiles::default());
+        let merchants = Arc::new(MemoryMerchants::default());
+        let mut settings = MerchantSettings::default();
+        settings.screening.on = screening_on;
+        merchants.insert(Merchant {
+            id: MerchantId::new("m1"),
+            name: "m1".into(),
+            settings,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        });
+        let ids = Arc::new(SequentialIds::default());
+        let store = Arc::new(MemoryScreening::new(profiles.clone()));
+        let service = ScreeningService::new(ScreeningPorts {
+            store: store.clone(),
+            merchants,
+            profiles: profiles.clone(),
+            clock: Arc::new(FixedClock::default()),
+            ids: ids.clone(),
+            outbox: outbox(ids),
+        });
+        World {
+            service,
+            profiles,
+            store,
+        }
+    }
+
+    fn client(w: &World, id: &str, first: &str, last: &str) -> ProfileId {
+        let profile = Profile::create(
+            ProfileId::new(id),
+            MerchantId::new("m1"),
+            ProfileKey {
+                email: Email::parse(&format!("{id}@example.com")).expect("valid"),
+                mobile: PhoneNumber::parse(&format!("41655501{:02}", id.len())).expect("valid"),
+            },
+            ProfileChanges {
+                first_name: ShortText::parse(first).expect("valid"),
+                last_name: ShortText::parse(last).expect("valid"),
+                attributes: AttributesPatch::default(),
+            },
+            FixedClock::default().0,
+        )
+        .expect("valid");
+        let event = Event::about(
+            "e".into(),
+            &profile,
+            Activity::ProfileCreated,
+            "",
+            profile.created_at,
+        );
+        block_on(w.profiles.insert(
+            &profile,
+            &crate::outbox::Entry {
+                event,
+                deliveries: Vec::new(),
+            },
+        ))
+        .expect("stored");
+        profile.id
+    }
+
+    fn import(w: &World, version: &str, names: &[&str]) {
+        let entries = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| screening::Entry {
+                id: format!("E{i}"),
+                names: vec![(*name).to_owned()],
+                ..screening::Entry::default()
+            })
+            .collect::<Vec<_>>();
+        let import = ListImport {
+            version: ListVersion {
+                name: ListName::parse("ofac").expect("name"),
+                kind: ListKind::Sanctions,
+                merchant_id: None,
+                version: version.into(),
+                imported_at: FixedClock::default().0,
+                entries: entries.len() as u64,
+            },
+            entries,
+        };
+        assert!(block_on(w.service.import(&import)).expect("imported"));
+    }
+
+    fn matched(w: &World, id: &str) -> Vec<String> {
+        block_on(
+            w.store
+                .screening(&MerchantId::new("m1"), &ProfileId::new(id)),
+        )
+        .expect("read")
+        .expect("screened")
+        .matches
+        .into_iter()
+        .map(|m| m.hit.entry_id)
+        .collect()
+    }
+
+    #[test]
+    fn a_rescreening_round_screens_whom_a_new_version_concerns_once_under_its_lease() {
+        let w = world(true);
+        client(&w, "ada", "Ada", "Lovelace");
+        client(&w, "ivan", "Ivan", "Petrov");
+        import(&w, "v1", &["LOVELACE, Ada"]);
+        let lease = Duration::minutes(1);
+        assert_eq!(
+            block_on(w.service.rescreen_due("a", lease)).expect("ran"),
+            Some(2)
+        );
+        assert_eq!(matched(&w, "ada"), ["E0"]);
+        assert!(matched(&w, "ivan").is_empty());
+        assert_eq!(
+            block_on(w.service.rescreen_due("a", lease)).expect("ran"),
+            Some(0),
+            "nothing is owed until a list changes"
+        );
+        assert_eq!(
+            block_on(w.service.rescreen_due("b", lease)).expect("ran"),
+            None,
+            "another instance holds the lease"
+        );
+        import(&w, "v2", &["LOVELACE, Ada", "PETROV, Ivan"]);
+        assert_eq!(
+            block_on(w.service.rescreen_due("a", lease)).expect("ran"),
+            Some(2)
+        );
+        assert_eq!(matched(&w, "ivan"), ["E1"]);
+        let events = block_on(w.profiles.events(&ProfileId::new("ada"), Page::default()))
+            .expect("read")
+            .items;
+        let raised = events
+            .iter()
+            .filter(|e| e.activity == Activity::ScreeningMatch)
+            .count();
+        assert_eq!(raised, 1, "a match found again is not raised again");
+    }
+
+    #[test]
+    fn a_merchant_that_does_not_screen_is_off_and_never_screened() {
+        let w = world(false);
+        client(&w, "ada", "Ada", "Lovelace");
+        import(&w, "v1", &["LOVELACE, Ada"]);
+        let lease = Duration::minutes(1);
+        assert_eq!(
+            block_on(w.service.rescreen_due("a", lease)).expect("ran"),
+            Some(0)
+        );
+        let key = ProfileKey {
+            email: Email::parse("ada@example.com").expect("valid"),
+            mobile: PhoneNumber::parse("4165550103").expect("valid"),
+        };
+        let got = block_on(w.service.get(&MerchantId::new("m1"), &key));
+        assert!(
+            matches!(got, Err(DomainError::NotFound(Resource::Screening))),
+            "{got:?}"
+        );
     }
 }
