@@ -6,7 +6,7 @@ consolidated XML (un.xml), the EU's financial sanctions XML (eu.xml) and the gen
 
     python3 -m venv /tmp/faker-venv && /tmp/faker-venv/bin/pip install faker
     /tmp/faker-venv/bin/python scripts/make_lists.py OUT_DIR [--entries 20000]
-        [--aliases-per-entry 3] [--seed 1]
+        [--aliases-per-entry 3] [--seed 1] [--unlisted N [--unlisted-seed S]]
 
 Names come from Faker in several locales (en_US, fr_FR, es_ES, de_DE, it_IT, tr_TR, ru_RU
 transliterated, ar_AA and zh_CN, whose own script is kept as an alias); every entry has
@@ -14,6 +14,13 @@ exactly K aliases, distinct from its other names. A fifth of the entries are com
 people have a full date of birth, a year, a range of years or none, and one or two
 nationalities. The same seed gives the same files (with the same Faker version). The
 counts that an import should find are printed last, as JSON.
+
+With --unlisted N, unlisted.csv also holds N made-up people drawn afterwards from another
+seed (--unlisted-seed, the list's seed + 1000 by default), in the same locales (given,
+family, locale; Russian transliterated as the list writes it): people who are not on the
+list but for namesakes, which a reader drops (the accuracy benchmark,
+adapter-lists' example screening_accuracy). The list's files are the same with or
+without it.
 
 Only the standard library and Faker.
 """
@@ -336,12 +343,27 @@ def write_generic(out, entries):
                         ";".join(iso for iso, _ in e["countries"])])
 
 
+def write_unlisted(out, count, seed):
+    drawer = Drawer(seed)
+    with open(os.path.join(out, "unlisted.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["given", "family", "locale"])
+        for _ in range(count):
+            locale = drawer.rng.choice(LOCALES)
+            given, family, _ = drawer.person_name(locale)
+            w.writerow([given, family, locale])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", help="the directory to write the lists into")
     parser.add_argument("--entries", type=int, default=20_000)
     parser.add_argument("--aliases-per-entry", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--unlisted", type=int, default=0,
+                        help="also write unlisted.csv: this many people not on the list")
+    parser.add_argument("--unlisted-seed", type=int, default=None,
+                        help="their seed (default: the list's seed + 1000)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     drawer = Drawer(args.seed)
@@ -350,6 +372,9 @@ def main():
     write_un(args.out, entries)
     write_eu(args.out, entries)
     write_generic(args.out, entries)
+    if args.unlisted:
+        seed = args.seed + 1000 if args.unlisted_seed is None else args.unlisted_seed
+        write_unlisted(args.out, args.unlisted, seed)
     print(json.dumps({
         "entries": len(entries),
         "people": sum(e["person"] for e in entries),
