@@ -88,6 +88,15 @@ const TITLES: &[&str] = &[
     "alhajji",
     "mullah",
     "mulla",
+    "imam",
+    "sayyid",
+    "sheikha",
+    "shaikha",
+    "madame",
+    "mme",
+    "monsieur",
+    "mademoiselle",
+    "mlle",
     "maulana",
     "mawlana",
     "maulvi",
@@ -226,8 +235,9 @@ const PARTICLES: &[&str] = &[
     "do", "zu", "ter", "te",
 ];
 
-/// Particles that are particles only between two words ("García y López"): alone at an
-/// end they are more likely an initial ("Y. Kim").
+/// Particles that are particles only between two words of one segment ("García y
+/// López"): alone at an end, followed by a full stop ("Madame E. Renier") or ending their
+/// segment (a subject's first names "Maria E") they are an initial ("Y. Kim").
 const INNER_PARTICLES: &[&str] = &["y", "e"];
 
 /// Abbreviations lists and documents write for whole names (Malaysian and South Asian
@@ -257,6 +267,8 @@ fn is_joiner(c: char) -> bool {
 /// A raw token before classification.
 struct Raw {
     text: String,
+    /// Whether a full stop follows it ("E." is an initial, "e" may be a conjunction).
+    dotted: bool,
     segment: u8,
     field: u8,
 }
@@ -276,10 +288,11 @@ fn tokenise(fields: &[&str]) -> Vec<Raw> {
         let joined: String = text.chars().filter(|c| !is_joiner(*c)).collect();
         let ascii = deunicode::deunicode(&joined);
         let mut current = String::new();
-        let mut flush = |current: &mut String, segment: u8| {
+        let mut flush = |current: &mut String, segment: u8, dotted: bool| {
             if !current.is_empty() {
                 raws.push(Raw {
                     text: std::mem::take(current),
+                    dotted,
                     segment,
                     field,
                 });
@@ -291,13 +304,13 @@ fn tokenise(fields: &[&str]) -> Vec<Raw> {
             } else if is_joiner(c) {
                 // deunicode writes some marks as apostrophes: still joiners.
             } else {
-                flush(&mut current, segment);
+                flush(&mut current, segment, c == '.');
                 if c == ',' {
                     segment = segment.saturating_add(1);
                 }
             }
         }
-        flush(&mut current, segment);
+        flush(&mut current, segment, false);
     }
     raws
 }
@@ -362,18 +375,37 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
         }
     }
 
-    let last = kept.len().saturating_sub(1);
+    // Whether a token is followed by another of its segment, and whether the one before
+    // it in its segment is a particle.
+    let followed: Vec<bool> = (0..kept.len())
+        .map(|i| {
+            kept.get(i + 1)
+                .is_some_and(|n| n.segment == kept[i].segment)
+        })
+        .collect();
+    let after_particle: Vec<bool> = (0..kept.len())
+        .map(|i| {
+            i.checked_sub(1).is_some_and(|p| {
+                kept[p].segment == kept[i].segment && PARTICLES.contains(&kept[p].text.as_str())
+            })
+        })
+        .collect();
     let mut tokens: Vec<Token> = kept
         .into_iter()
         .enumerate()
         .map(|(i, raw)| {
+            let dotted = raw.dotted;
             let text = ABBREVIATIONS
                 .iter()
                 .find(|(short, _)| *short == raw.text)
                 .map_or(raw.text, |(_, long)| (*long).to_owned());
-            let kind = if PARTICLES.contains(&text.as_str())
-                || (i > 0 && i < last && INNER_PARTICLES.contains(&text.as_str()))
-            {
+            // A particle precedes a word of its segment ("al-Rahman", "de la Cruz"): one
+            // ending its segment, not after another particle, is a word (a surname "Du":
+            // "Li", "Du"; "Wei Du"), else a one-word name would match it alone.
+            let particle = PARTICLES.contains(&text.as_str()) && (followed[i] || after_particle[i]);
+            let conjunction =
+                i > 0 && followed[i] && !dotted && INNER_PARTICLES.contains(&text.as_str());
+            let kind = if particle || conjunction {
                 Kind::Particle
             } else if text.len() == 1 {
                 Kind::Initial
@@ -577,6 +609,54 @@ mod tests {
         let subject = normalise(&["Jong Un", "Kim"]);
         let fields: Vec<u8> = subject.tokens.iter().map(|t| t.field).collect();
         assert_eq!(fields, [0, 0, 1]);
+    }
+
+    #[test]
+    fn more_titles_are_dropped() {
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["Madame Elise Renier"], &["elise", "renier"]),
+            (&["Mme Elise", "Renier"], &["elise", "renier"]),
+            (&["Monsieur Paul Renier"], &["paul", "renier"]),
+            (&["Imam Ali Hassan"], &["ali", "hassan"]),
+            (&["Mullah Omar"], &["omar"]),
+            (&["Sayyid Ali Khamenei"], &["ali", "khamenei"]),
+            (&["Sheikha Moza"], &["moza"]),
+            // Only in front: a surname stays.
+            (&["Ahmed Imam"], &["ahmed", "imam"]),
+        ];
+        for (fields, expected) in cases {
+            assert_eq!(texts(fields), *expected, "{fields:?}");
+        }
+    }
+
+    #[test]
+    fn an_e_with_a_full_stop_or_ending_its_segment_is_an_initial() {
+        use Kind::{Initial, Particle, Word};
+        assert_eq!(kinds(&["Madame E. Renier"]), [Initial, Word]);
+        assert_eq!(kinds(&["Maria E. Renier"]), [Word, Initial, Word]);
+        assert_eq!(kinds(&["Maria E", "Renier"]), [Word, Initial, Word]);
+        assert_eq!(kinds(&["Anna Y. Kim"]), [Word, Initial, Word]);
+        // The conjunction between two words of one segment.
+        assert_eq!(kinds(&["Silva e Costa"]), [Word, Particle, Word]);
+        assert_eq!(kinds(&["Garcia y Lopez"]), [Word, Particle, Word]);
+    }
+
+    #[test]
+    fn a_particle_ending_its_segment_is_a_word() {
+        use Kind::{Particle, Word};
+        assert_eq!(kinds(&["Li", "Du"]), [Word, Word]);
+        assert_eq!(kinds(&["Wei Du"]), [Word, Word]);
+        assert_eq!(kinds(&["Van", "Le"]), [Word, Word]);
+        // Before a word, or after another particle, still a particle.
+        assert_eq!(
+            kinds(&["Juan de la Cruz"]),
+            [Word, Particle, Particle, Word]
+        );
+        assert_eq!(
+            kinds(&["CRUZ, Juan de la"]),
+            [Word, Word, Particle, Particle]
+        );
+        assert_eq!(kinds(&["Rahman", "Al-Masri"]), [Word, Particle, Word]);
     }
 
     #[test]
