@@ -376,7 +376,7 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
     }
 
     // Whether a token is followed by another of its segment, and whether the one before
-    // it in its segment is a particle.
+    // it is a particle.
     let followed: Vec<bool> = (0..kept.len())
         .map(|i| {
             kept.get(i + 1)
@@ -385,11 +385,11 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
         .collect();
     let after_particle: Vec<bool> = (0..kept.len())
         .map(|i| {
-            i.checked_sub(1).is_some_and(|p| {
-                kept[p].segment == kept[i].segment && PARTICLES.contains(&kept[p].text.as_str())
-            })
+            i.checked_sub(1)
+                .is_some_and(|p| PARTICLES.contains(&kept[p].text.as_str()))
         })
         .collect();
+    let last = kept.len().saturating_sub(1);
     let mut tokens: Vec<Token> = kept
         .into_iter()
         .enumerate()
@@ -399,10 +399,11 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
                 .iter()
                 .find(|(short, _)| *short == raw.text)
                 .map_or(raw.text, |(_, long)| (*long).to_owned());
-            // A particle precedes a word of its segment ("al-Rahman", "de la Cruz"): one
-            // ending its segment, not after another particle, is a word (a surname "Du":
-            // "Li", "Du"; "Wei Du"), else a one-word name would match it alone.
-            let particle = PARTICLES.contains(&text.as_str()) && (followed[i] || after_particle[i]);
+            // A particle precedes a word ("al-Rahman", "de la Cruz"; a form's first
+            // names "P. da", last name "Silva"): one ending the name, not after another
+            // particle, is a word (a surname "Du": "Li", "Du"; "Wei Du"), else a one-word
+            // name would match it alone.
+            let particle = PARTICLES.contains(&text.as_str()) && (i < last || after_particle[i]);
             let conjunction =
                 i > 0 && followed[i] && !dotted && INNER_PARTICLES.contains(&text.as_str());
             let kind = if particle || conjunction {
@@ -642,7 +643,7 @@ mod tests {
     }
 
     #[test]
-    fn a_particle_ending_its_segment_is_a_word() {
+    fn a_particle_ending_the_name_is_a_word() {
         use Kind::{Particle, Word};
         assert_eq!(kinds(&["Li", "Du"]), [Word, Word]);
         assert_eq!(kinds(&["Wei Du"]), [Word, Word]);
@@ -657,6 +658,7 @@ mod tests {
             [Word, Word, Particle, Particle]
         );
         assert_eq!(kinds(&["Rahman", "Al-Masri"]), [Word, Particle, Word]);
+        assert_eq!(kinds(&["P. da", "Silva"]), [Kind::Initial, Particle, Word]);
     }
 
     #[test]
