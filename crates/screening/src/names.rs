@@ -383,13 +383,20 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
                 .is_some_and(|n| n.segment == kept[i].segment)
         })
         .collect();
+    // Whether a word may follow it: in its segment, or in the next field of a form (first
+    // names "P. da", last name "Silva"), not after a comma ("DU, Jie").
+    let before_word: Vec<bool> = (0..kept.len())
+        .map(|i| {
+            kept.get(i + 1)
+                .is_some_and(|n| n.segment == kept[i].segment || n.field != kept[i].field)
+        })
+        .collect();
     let after_particle: Vec<bool> = (0..kept.len())
         .map(|i| {
             i.checked_sub(1)
                 .is_some_and(|p| PARTICLES.contains(&kept[p].text.as_str()))
         })
         .collect();
-    let last = kept.len().saturating_sub(1);
     let mut tokens: Vec<Token> = kept
         .into_iter()
         .enumerate()
@@ -400,10 +407,11 @@ pub(crate) fn normalise(fields: &[&str]) -> Name {
                 .find(|(short, _)| *short == raw.text)
                 .map_or(raw.text, |(_, long)| (*long).to_owned());
             // A particle precedes a word ("al-Rahman", "de la Cruz"; a form's first
-            // names "P. da", last name "Silva"): one ending the name, not after another
-            // particle, is a word (a surname "Du": "Li", "Du"; "Wei Du"), else a one-word
-            // name would match it alone.
-            let particle = PARTICLES.contains(&text.as_str()) && (i < last || after_particle[i]);
+            // names "P. da", last name "Silva"): one ending the name or its segment before
+            // a comma, not after another particle, is a word (a surname "Du": "Li", "Du";
+            // "Wei Du"; "DU, Jie"), else a one-word name would match it alone.
+            let particle =
+                PARTICLES.contains(&text.as_str()) && (before_word[i] || after_particle[i]);
             let conjunction =
                 i > 0 && followed[i] && !dotted && INNER_PARTICLES.contains(&text.as_str());
             let kind = if particle || conjunction {
@@ -659,6 +667,8 @@ mod tests {
         );
         assert_eq!(kinds(&["Rahman", "Al-Masri"]), [Word, Particle, Word]);
         assert_eq!(kinds(&["P. da", "Silva"]), [Kind::Initial, Particle, Word]);
+        assert_eq!(kinds(&["DU, Jie"]), [Word, Word]);
+        assert_eq!(kinds(&["Jie", "DU"]), [Word, Word]);
     }
 
     #[test]
