@@ -49,7 +49,7 @@ def screened_after(server, since):
         out = subprocess.run(["psql", url, "-tAc", query], capture_output=True, text=True,
                              check=True).stdout
         return int(out.strip())
-    with sqlite3.connect(os.path.join(server.data, "idv.db")) as db:
+    with sqlite3.connect(os.path.join(server.data, "idv.sqlite3")) as db:
         return db.execute(query).fetchone()[0]
 
 

@@ -105,6 +105,23 @@ fn import(env: &Env, list: &str, kind: &str, format: &str, files: &[PathBuf]) ->
     serde_json::from_str(out.trim()).expect("one JSON line")
 }
 
+/// Imports a generic CSV as an internal list of `merchant`'s.
+fn import_internal(env: &Env, list: &str, merchant: &str, files: &[PathBuf]) {
+    let args = [
+        "import",
+        "--list",
+        list,
+        "--kind",
+        "internal",
+        "--format",
+        "csv",
+        "--merchant",
+        merchant,
+    ];
+    let (ok, _, err) = screening_cmd(env, &args, files);
+    assert!(ok, "import refused: {err}");
+}
+
 fn lists_in_force(env: &Env) -> Vec<Value> {
     let (ok, out, err) = screening_cmd(env, &["lists"], &[]);
     assert!(ok, "{err}");
@@ -175,7 +192,7 @@ fn found_and_disposed(backend: Backend) {
     let version = import(&env, "ofac-sdn", "sanctions", "ofac-csv", &files);
     assert_eq!(version["version"], version_of(&files));
     assert_eq!(version["entries"], 2);
-    assert_eq!(lists_in_force(&env), [version.clone()]);
+    assert_eq!(lists_in_force(&env), std::slice::from_ref(&version));
     client
         .call("merchant/settings/update", &json!({"screening": 1}))
         .assert_status(200);
@@ -331,7 +348,7 @@ fn refused_imports(backend: Backend) {
     assert!(err.contains("un.xml"), "names the file: {err}");
     assert_eq!(
         lists_in_force(&env),
-        [version.clone()],
+        std::slice::from_ref(&version),
         "the version in force stays"
     );
     for (args, why) in [
@@ -379,6 +396,23 @@ fn refused_imports(backend: Backend) {
     assert_eq!(lists_in_force(&env), [version]);
 }
 
+/// The verification of a quiz answered by a client of these names, born then.
+fn verified(
+    env: &Env,
+    (email, mobile): (&str, &str),
+    (first, last): (&str, &str),
+    born: &str,
+) -> Value {
+    let client = env.client();
+    let url = quiz_for(&client, email, mobile);
+    let named = json!({"first_name": first, "last_name": last});
+    client
+        .call("profile/update", &with_key(&key(email, mobile), named))
+        .assert_status(200);
+    answer(env, &url, "123456788", born);
+    completed(&client, &url)
+}
+
 fn watchlist_check(backend: Backend) {
     let env = Env::start(backend);
     let client = env.client();
@@ -387,32 +421,15 @@ fn watchlist_check(backend: Backend) {
     import(&env, "pep-fr", "pep", "csv", &files);
     let internal = vec![person("X-1", &["Bruno Keller"], 1990)];
     let files = written(&env, &[("own.csv", &lists::csv(&internal))]);
-    let args = [
-        "import",
-        "--list",
-        "own",
-        "--kind",
-        "internal",
-        "--format",
-        "csv",
-        "--merchant",
-    ];
-    let mut with_merchant: Vec<&str> = args.to_vec();
-    with_merchant.push(&env.merchant.id);
-    let (ok, _, err) = screening_cmd(&env, &with_merchant, &files);
-    assert!(ok, "{err}");
+    import_internal(&env, "own", &env.merchant.id, &files);
 
     // Off by default: not applicable.
-    let url = quiz_for(&client, "marguerite@example.com", "4165550111");
-    client
-        .call(
-            "profile/update",
-            &json!({"email_address": "marguerite@example.com", "mobile_number": "4165550111",
-                    "first_name": "Marguerite", "last_name": "Duval Leclerc"}),
-        )
-        .assert_status(200);
-    answer(&env, &url, "123456788", "1955-03-14");
-    let off = completed(&client, &url);
+    let off = verified(
+        &env,
+        ("marguerite@example.com", "4165550111"),
+        ("Marguerite", "Duval Leclerc"),
+        "1955-03-14",
+    );
     assert_eq!(
         check(&off, "watchlist")["reasons"],
         json!(["screening_off"])
@@ -421,16 +438,12 @@ fn watchlist_check(backend: Backend) {
     client
         .call("merchant/settings/update", &json!({"screening": 1}))
         .assert_status(200);
-    let url = quiz_for(&client, "marguerite2@example.com", "4165550112");
-    client
-        .call(
-            "profile/update",
-            &json!({"email_address": "marguerite2@example.com", "mobile_number": "4165550112",
-                    "first_name": "Marguerite", "last_name": "Duval-Leclerc"}),
-        )
-        .assert_status(200);
-    answer(&env, &url, "123456788", "1955-03-14");
-    let on = completed(&client, &url);
+    let on = verified(
+        &env,
+        ("marguerite2@example.com", "4165550112"),
+        ("Marguerite", "Duval-Leclerc"),
+        "1955-03-14",
+    );
     assert_eq!(on["status"], "review", "every reason goes to review: {on}");
     let watchlist = check(&on, "watchlist");
     assert_eq!(watchlist["status"], "failed");
@@ -452,16 +465,12 @@ fn watchlist_check(backend: Backend) {
             &json!({"screening_lists": ["own"]}),
         )
         .assert_status(200);
-    let url = quiz_for(&client, "bruno@example.com", "4165550113");
-    client
-        .call(
-            "profile/update",
-            &json!({"email_address": "bruno@example.com", "mobile_number": "4165550113",
-                    "first_name": "Bruno", "last_name": "Keller"}),
-        )
-        .assert_status(200);
-    answer(&env, &url, "123456788", "1990-03-14");
-    let own = completed(&client, &url);
+    let own = verified(
+        &env,
+        ("bruno@example.com", "4165550113"),
+        ("Bruno", "Keller"),
+        "1990-03-14",
+    );
     assert_eq!(
         check(&own, "watchlist")["reasons"],
         json!(["internal_list_match"])
@@ -580,20 +589,7 @@ fn found_after_import(backend: Backend) {
     let other = env.server.create_merchant("Other");
     let theirs = vec![person("T-1", &["Olena Petrenko"], 1980)];
     let files = written(&env, &[("theirs.csv", &lists::csv(&theirs))]);
-    let args = [
-        "import",
-        "--list",
-        "theirs",
-        "--kind",
-        "internal",
-        "--format",
-        "csv",
-        "--merchant",
-    ];
-    let mut with_merchant: Vec<&str> = args.to_vec();
-    with_merchant.push(&other.id);
-    let (ok, _, err) = screening_cmd(&env, &with_merchant, &files);
-    assert!(ok, "{err}");
+    import_internal(&env, "theirs", &other.id, &files);
 
     let olena = key("olena@example.com", "4165550131");
     let named = json!({"first_name": "Olena", "last_name": "Petrenko"});

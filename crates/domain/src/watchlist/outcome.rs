@@ -150,7 +150,7 @@ pub fn merge(previous: Option<&Screening>, found: Vec<Match>) -> (Vec<Match>, Ve
             found
         })
         .collect();
-    matches.sort_by(|a, b| b.hit.score.cmp(&a.hit.score));
+    matches.sort_by_key(|m| std::cmp::Reverse(m.hit.score));
     (matches, raised)
 }
 

@@ -16,9 +16,8 @@ impl Threshold {
 
     /// The threshold, if within bounds.
     pub fn new(score: i64) -> Option<Self> {
-        (i64::from(Self::MIN)..=i64::from(Self::MAX))
-            .contains(&score)
-            .then(|| Self(score as u8))
+        let score = u8::try_from(score).ok()?;
+        (Self::MIN..=Self::MAX).contains(&score).then_some(Self(score))
     }
 
     /// The score.
