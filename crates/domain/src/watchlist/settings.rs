@@ -17,7 +17,9 @@ impl Threshold {
     /// The threshold, if within bounds.
     pub fn new(score: i64) -> Option<Self> {
         let score = u8::try_from(score).ok()?;
-        (Self::MIN..=Self::MAX).contains(&score).then_some(Self(score))
+        (Self::MIN..=Self::MAX)
+            .contains(&score)
+            .then_some(Self(score))
     }
 
     /// The score.
