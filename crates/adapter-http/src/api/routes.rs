@@ -223,9 +223,10 @@ mod tests {
             .filter(|(_, kind)| *kind == Read)
             .map(|(path, _)| *path)
             .collect();
-        assert_eq!(reading.len(), 16, "{reading:?}");
+        assert_eq!(reading.len(), 17, "{reading:?}");
         for path in [
             "document/download",
+            "screening/get",
             "merchant/settings/get",
             "webhook/read",
             "webhook/delivery/read",
@@ -233,6 +234,7 @@ mod tests {
             assert_eq!(kind_of(path), Some(Read), "{path}");
         }
         for path in [
+            "screening/dispose",
             "webhook/delivery/retry",
             "webhook/rotate-secret",
             "quiz/expire",
