@@ -64,6 +64,7 @@ fn reads(o: &Objects) -> Vec<(&'static str, Value)> {
         ),
         ("verification/get", json!({"url": o.long_url})),
         ("verification/read", ada(page.clone())),
+        ("screening/get", ada(json!({}))),
     ]
 }
 
@@ -115,6 +116,10 @@ fn writes(o: &Objects, receiver: &str) -> Vec<(&'static str, Value)> {
             json!({"delivery_id": o.delivery_id}),
         ),
         ("verification/rerun", json!({"url": o.long_url})),
+        (
+            "screening/dispose",
+            ada(json!({"list": "own", "entry_id": "L-1", "disposition": "confirmed"})),
+        ),
     ]
 }
 
@@ -191,6 +196,24 @@ fn objects(env: &Env, receiver: &Receiver) -> Objects {
         .as_str()
         .expect("file id")
         .to_owned();
+    // Screened against a list of the merchant's own, so that it has a screening to read.
+    c.call("merchant/settings/update", &json!({"screening": 1}))
+        .assert_status(200);
+    let list = env.server.db.data_dir.path().join("own.csv");
+    std::fs::write(
+        &list,
+        "id,name,aliases,date_of_birth,country\nL-1,Ada Lovelace,,,\n",
+    )
+    .expect("a list written");
+    let imported = env
+        .server
+        .idv()
+        .args(["screening", "import", "--list", "own", "--kind", "internal"])
+        .args(["--format", "csv"])
+        .arg(&list)
+        .output()
+        .expect("idv runs");
+    assert!(imported.status.success(), "{imported:?}");
     // Submitted, so that it has a verification to read; read once it completed.
     let quiz = |step: &str, body: Value| {
         post_json(env, &format!("/quiz/{token}/{step}"), body).assert_status(200);
