@@ -129,7 +129,7 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
         let lists = c.check("screening_lists", lists, |names| {
             names
                 .iter()
-                .map(|n| ListName::parse(n))
+                .map(|n| ListName::parse(n.trim()))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| {
                     Invalid("list names are 1 to 64 letters, digits, '.', '_' or '-'".into())

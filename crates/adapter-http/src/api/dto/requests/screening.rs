@@ -21,9 +21,9 @@ pub struct DisposeRequest {
     #[serde(default)]
     #[schema(value_type = String, pattern = "^[A-Za-z0-9._-]{1,64}$", required)]
     pub list: Sent,
-    /// The entry's id in the list.
+    /// The entry's id in the list: not blank.
     #[serde(default)]
-    #[schema(value_type = String, required)]
+    #[schema(value_type = String, pattern = "\\S", required)]
     pub entry_id: Sent,
     /// `open`, `false_positive` or `confirmed`.
     #[serde(default)]
