@@ -12,7 +12,7 @@
 //! stop a decoder that never returns: the process [`confine`]s itself as it starts
 //! (processor time, address space, first in line for the OOM killer), and the server
 //! kills its whole group once it has run past [`DEADLINE`] (time the gate held it
-//! stopped not counted), then reaps it.
+//! stopped, or the machine had no core to spare, not counted), then reaps it.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -20,7 +20,7 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use domain::verification::{ImageReport, Wanted};
 
@@ -29,11 +29,17 @@ use rustix::process::{Pid, Resource, Rlimit, Signal, kill_process_group, setrlim
 use crate::Analyser;
 use crate::environment;
 use crate::gate::{self, Admitted};
+use crate::idle::Idle;
 
-/// How long an analysis process may run, the time the gate held it stopped not
-/// counted: its budget of processor time ([`crate::TIME_BUDGET`]) three times over, for the
-/// waits on a core and on tesseract. Past it, its group is killed.
+/// How long an analysis process may run, counting only the time the machine had a core
+/// to spare for it ([`Idle`]) and the gate did not hold it stopped: its budget of
+/// processor time ([`crate::TIME_BUDGET`]) three times over, for the waits on tesseract.
+/// Past it, its group is killed.
 pub const DEADLINE: Duration = Duration::from_secs(60);
+
+/// How long an analysis process may last by the clock, whatever the load: a machine kept
+/// busy for this long by others ends it too, so that its quiz is answered.
+pub const CEILING: Duration = Duration::from_secs(600);
 
 /// How often a running analysis's time is counted.
 const TICK: Duration = Duration::from_millis(50);
@@ -136,14 +142,22 @@ impl AnalysisCommand {
 }
 
 /// Counts the running time of the analysis group led by `leader` (not while the gate
-/// holds the analyses stopped) until `finished` says it ended, or kills the group once
-/// that time passes `deadline`; whether it killed it.
+/// holds the analyses stopped, nor while the machine has no core to spare) until
+/// `finished` says it ended, or kills the group once that time passes `deadline`, or
+/// [`CEILING`] passes by the clock; whether it killed it.
 fn watch(leader: Option<Pid>, deadline: Duration, finished: &mpsc::Receiver<()>) -> bool {
+    let started = Instant::now();
     let mut running = Duration::ZERO;
-    while running < deadline {
+    let mut machine = Idle::now();
+    while running < deadline && started.elapsed() < CEILING {
         match finished.recv_timeout(TICK) {
-            Err(RecvTimeoutError::Timeout) if gate::holding() => {}
-            Err(RecvTimeoutError::Timeout) => running += TICK,
+            Err(RecvTimeoutError::Timeout) => {
+                let now = Idle::now();
+                if now.had_spare_core_since(&machine) && !gate::holding() {
+                    running += TICK;
+                }
+                machine = now;
+            }
             _ => return false,
         }
     }

@@ -16,6 +16,7 @@ pub mod environment;
 pub mod face_match;
 pub mod faces;
 pub mod gate;
+pub mod idle;
 pub mod isolated;
 pub mod mrz;
 pub mod ocr;

@@ -30,6 +30,12 @@ use crate::state::State;
 
 /// Longest file name kept, in characters (before the extension).
 const MAX_FILE_NAME: usize = 100;
+
+/// The longest an upload's answer waits for its images' judgement (0.2 s on a quiet
+/// machine). The analysis waits for a spare core rather than give up on a good photo, so
+/// on a machine kept busy by other programs the client is answered without the judgement
+/// after this, and the verification judges the images when a core is free.
+const QUALITY_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 /// Bytes gathered before they are hashed and handed to the store, off the async workers.
 const BATCH_BYTES: usize = 256 * 1024;
 /// Longest `step` value read.
@@ -393,16 +399,20 @@ pub async fn handle(
             .map_err(api_error)?;
         // The document is stored: a store that cannot give its files back now costs the
         // answer its quality, never the upload (the verification judges them again).
-        match state.client.quality(&document).await {
-            Ok(Some(issues)) => {
+        match actix_web::rt::time::timeout(QUALITY_TIME, state.client.quality(&document)).await {
+            Ok(Ok(Some(issues))) => {
                 let made = DocumentMade::uploaded(&document, &issues);
                 Ok((made, Some(Uploaded { step, side, issues })))
             }
-            Ok(None) => {
+            Ok(Ok(None)) => {
                 tracing::info!("upload stored, its quality not judged: no room in time");
                 Ok((DocumentMade::of(&document), None))
             }
-            Err(e) => {
+            Err(_) => {
+                tracing::info!("upload stored, its quality not judged: the machine is busy");
+                Ok((DocumentMade::of(&document), None))
+            }
+            Ok(Err(e)) => {
                 tracing::warn!(error = %e, "upload stored, its quality not judged");
                 Ok((DocumentMade::of(&document), None))
             }
