@@ -536,6 +536,30 @@ pub trait IdentityIndex: Send + Sync {
     ) -> StoreResult<u64>;
 }
 
+/// A screening to store as its profile's latest, in place of the one it was made over.
+#[derive(Debug, Clone)]
+pub struct ScreeningWrite {
+    /// The screening.
+    pub screening: Screening,
+    /// The profile's latest screening when this one was made (`None`: it had none). The
+    /// write is refused when another was stored since (a reviewer's decision, another
+    /// instance's screening): what it merged would be lost.
+    pub replacing: Option<Screening>,
+    /// The events it records.
+    pub entries: Vec<Entry>,
+}
+
+/// What became of one [`ScreeningWrite`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// Stored, with its events.
+    Stored,
+    /// Not stored: the profile's latest screening is no longer the one it replaces.
+    Superseded,
+    /// Not stored: the profile is gone or was erased.
+    ProfileGone,
+}
+
 /// The lists screened against and each profile's latest screening (contract §19).
 #[async_trait]
 pub trait ScreeningStore: Send + Sync {
@@ -552,9 +576,10 @@ pub trait ScreeningStore: Send + Sync {
         merchant: &MerchantId,
         profile: &ProfileId,
     ) -> StoreResult<Option<Screening>>;
-    /// Stores `screening` as the profile's latest, with the events it records, in one
-    /// transaction; `Missing` when the profile is gone or was erased.
-    async fn save(&self, screening: &Screening, entries: &[Entry]) -> StoreResult<()>;
+    /// Stores each of `writes` that still replaces its profile's latest screening, with
+    /// its events, all in one transaction (a re-screening's batch costs one commit);
+    /// answers what became of each, in order.
+    async fn save(&self, writes: &[ScreeningWrite]) -> StoreResult<Vec<Saved>>;
     /// Up to `limit` of the merchant's profiles (not erased) never screened, last
     /// screened against other lists than `lists` ([`Screening::lists_key`]), or before
     /// `before`: the ones a re-screening owes.

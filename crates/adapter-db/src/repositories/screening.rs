@@ -6,8 +6,7 @@ use async_trait::async_trait;
 use diesel::dsl::not;
 use diesel::prelude::*;
 use domain::merchant::MerchantId;
-use domain::outbox::Entry;
-use domain::ports::{ScreeningStore, StoreError, StoreResult};
+use domain::ports::{Saved, ScreeningStore, ScreeningWrite, StoreResult};
 use domain::profile::ProfileId;
 use domain::watchlist::{
     Disposition, ListHit, ListImport, ListKind, ListName, ListVersion, Match, Screening,
@@ -18,7 +17,7 @@ use time::OffsetDateTime;
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt};
-use crate::outbox::persist;
+use crate::outbox::{SealedEntry, persist};
 use crate::schema::{profiles, screening_entries, screening_lease, screening_lists, screenings};
 use crate::timestamps::{from_db, to_db};
 
@@ -293,30 +292,24 @@ impl ScreeningStore for Database {
         row.map(ScreeningRow::into_domain).transpose()
     }
 
-    async fn save(&self, screening: &Screening, entries: &[Entry]) -> StoreResult<()> {
-        let row = ScreeningRow::of(screening);
-        let events = entries
+    async fn save(&self, writes: &[ScreeningWrite]) -> StoreResult<Vec<Saved>> {
+        let writes = writes
             .iter()
-            .map(|e| self.sealed(e))
+            .map(|write| {
+                let events = write
+                    .entries
+                    .iter()
+                    .map(|e| self.sealed(e))
+                    .collect::<StoreResult<Vec<_>>>()?;
+                let replacing = write.replacing.as_ref().map(ScreeningRow::of);
+                Ok((ScreeningRow::of(&write.screening), replacing, events))
+            })
             .collect::<StoreResult<Vec<_>>>()?;
         self.write(move |conn| {
-            let live: i64 = profiles::table
-                .filter(profiles::id.eq(&row.profile_id))
-                .filter(profiles::merchant_id.eq(&row.merchant_id))
-                .filter(profiles::erased_at.is_null())
-                .count()
-                .get_result(conn)?;
-            if live == 0 {
-                return Err(Failure::Store(StoreError::Missing));
-            }
-            diesel::delete(screenings::table.find(&row.profile_id)).execute(conn)?;
-            diesel::insert_into(screenings::table)
-                .values(&row)
-                .execute(conn)?;
-            for event in &events {
-                persist(conn, event)?;
-            }
-            Ok(())
+            writes
+                .iter()
+                .map(|(row, replacing, events)| store(conn, row, replacing.as_ref(), events))
+                .collect()
         })
         .await
     }
@@ -377,4 +370,52 @@ impl ScreeningStore for Database {
         })
         .await
     }
+}
+
+/// Stores `row` as its profile's latest screening in place of `replacing`, with its
+/// `events`: a single statement that finds the row as it was read (an update of it, or an
+/// insert where there was none), so that of two writes over the same latest one stores
+/// and the other is superseded, on either backend.
+fn store(
+    conn: &mut AnyConnection,
+    row: &ScreeningRow,
+    replacing: Option<&ScreeningRow>,
+    events: &[SealedEntry],
+) -> Result<Saved, Failure> {
+    let live: i64 = profiles::table
+        .filter(profiles::id.eq(&row.profile_id))
+        .filter(profiles::merchant_id.eq(&row.merchant_id))
+        .filter(profiles::erased_at.is_null())
+        .count()
+        .get_result(conn)?;
+    if live == 0 {
+        return Ok(Saved::ProfileGone);
+    }
+    let stored = match replacing {
+        None => on_concrete!(conn, |c| diesel::insert_into(screenings::table)
+            .values(row)
+            .on_conflict_do_nothing()
+            .execute(c))?,
+        Some(old) => diesel::update(
+            screenings::table
+                .find(&row.profile_id)
+                .filter(screenings::screened_at.eq(old.screened_at))
+                .filter(screenings::lists.eq(&old.lists))
+                .filter(screenings::matches.eq(&old.matches)),
+        )
+        .set((
+            screenings::screened_at.eq(row.screened_at),
+            screenings::lists_key.eq(&row.lists_key),
+            screenings::lists.eq(&row.lists),
+            screenings::matches.eq(&row.matches),
+        ))
+        .execute(conn)?,
+    };
+    if stored == 0 {
+        return Ok(Saved::Superseded);
+    }
+    for event in events {
+        persist(conn, event)?;
+    }
+    Ok(Saved::Stored)
 }

@@ -7,7 +7,8 @@ use time::Duration;
 
 use super::{NOW, Ports, entry, page, seed_merchant, seed_profile};
 use crate::event::{Activity, Event};
-use crate::ports::StoreError;
+use crate::outbox::Entry;
+use crate::ports::{Saved, ScreeningWrite};
 use crate::profile::Profile;
 use crate::watchlist::{
     Disposition, ListHit, ListImport, ListKind, ListName, ListVersion, Match, Screening,
@@ -39,6 +40,18 @@ fn import(list: &str, version: &str, ids: &[&str]) -> ListImport {
                 countries: vec!["IR".into()],
             })
             .collect(),
+    }
+}
+
+fn write(
+    screening: &Screening,
+    replacing: Option<&Screening>,
+    entries: Vec<Entry>,
+) -> ScreeningWrite {
+    ScreeningWrite {
+        screening: screening.clone(),
+        replacing: replacing.cloned(),
+        entries,
     }
 }
 
@@ -155,10 +168,13 @@ pub(super) async fn latest(p: Ports) {
         "Potential match",
         NOW,
     );
-    p.screening
-        .save(&first, &[entry(event)])
-        .await
-        .expect("saved");
+    assert_eq!(
+        p.screening
+            .save(&[write(&first, None, vec![entry(event)])])
+            .await
+            .expect("saved"),
+        [Saved::Stored]
+    );
     assert_eq!(
         p.screening.screening(&m1, &client.id).await.expect("read"),
         Some(first.clone())
@@ -173,7 +189,22 @@ pub(super) async fn latest(p: Ports) {
     );
     let mut second = screened(&client, &[("ofac", "v2")], NOW + Duration::hours(1));
     second.matches.truncate(1);
-    p.screening.save(&second, &[]).await.expect("saved");
+    let mut decided = first.clone();
+    decided.matches[0].disposition = Disposition::FalsePositive;
+    // Two writes over the same latest screening: the first is stored, the second (made
+    // over what is no longer the latest) superseded, and so is a first screening when
+    // there is one already.
+    assert_eq!(
+        p.screening
+            .save(&[
+                write(&second, Some(&first), Vec::new()),
+                write(&decided, Some(&first), Vec::new()),
+                write(&decided, None, Vec::new()),
+            ])
+            .await
+            .expect("saved"),
+        [Saved::Stored, Saved::Superseded, Saved::Superseded]
+    );
     assert_eq!(
         p.screening.screening(&m1, &client.id).await.expect("read"),
         Some(second)
@@ -190,8 +221,8 @@ pub(super) async fn latest(p: Ports) {
     let stranger = seed_profile(&p, &m2, "p2", "bob@example.com").await;
     let mut gone = screened(&stranger, &[], NOW);
     gone.profile_id = "nobody".into();
-    let refused = p.screening.save(&gone, &[]).await;
-    assert!(matches!(refused, Err(StoreError::Missing)), "{refused:?}");
+    let refused = p.screening.save(&[write(&gone, None, Vec::new())]).await;
+    assert_eq!(refused.expect("answered"), [Saved::ProfileGone]);
     let tombstone = Event {
         profile_id: None,
         ..Event::about("ev-del".into(), &client, Activity::ProfileDeleted, "", NOW)
@@ -220,18 +251,24 @@ pub(super) async fn due(p: Ports) {
     seed_profile(&p, &m2, "p5", "e@example.com").await;
     let lists = [("ofac", "v1"), ("un", "u1")];
     let key = Screening::lists_key(&screened(&fresh, &lists, NOW).lists);
-    p.screening
-        .save(&screened(&fresh, &lists, NOW), &[])
+    let saved = p
+        .screening
+        .save(&[
+            write(&screened(&fresh, &lists, NOW), None, Vec::new()),
+            write(
+                &screened(&stale, &lists, NOW - Duration::days(2)),
+                None,
+                Vec::new(),
+            ),
+            write(
+                &screened(&other_lists, &[("ofac", "v0")], NOW),
+                None,
+                Vec::new(),
+            ),
+        ])
         .await
         .expect("saved");
-    p.screening
-        .save(&screened(&stale, &lists, NOW - Duration::days(2)), &[])
-        .await
-        .expect("saved");
-    p.screening
-        .save(&screened(&other_lists, &[("ofac", "v0")], NOW), &[])
-        .await
-        .expect("saved");
+    assert_eq!(saved, [Saved::Stored; 3], "a batch in one call");
     let mut due = p
         .screening
         .due(&m1, &key, NOW - Duration::days(1), 10)

@@ -7,8 +7,7 @@ use time::OffsetDateTime;
 
 use super::MemoryProfiles;
 use crate::merchant::MerchantId;
-use crate::outbox::Entry;
-use crate::ports::{ScreeningStore, StoreError, StoreResult};
+use crate::ports::{Saved, ScreeningStore, ScreeningWrite, StoreResult};
 use crate::profile::ProfileId;
 use crate::watchlist::{ListImport, ListName, ListVersion, Screening};
 
@@ -101,17 +100,31 @@ impl ScreeningStore for MemoryScreening {
             .cloned())
     }
 
-    async fn save(&self, screening: &Screening, entries: &[Entry]) -> StoreResult<()> {
-        if !self.screenable(&screening.merchant_id, &screening.profile_id) {
-            return Err(StoreError::Missing);
-        }
+    async fn save(&self, writes: &[ScreeningWrite]) -> StoreResult<Vec<Saved>> {
         let mut screenings = self.screenings.lock().expect("lock");
-        screenings.retain(|s| s.profile_id != screening.profile_id);
-        screenings.push(screening.clone());
-        for entry in entries {
-            self.profiles.record(entry);
-        }
-        Ok(())
+        Ok(writes
+            .iter()
+            .map(|write| {
+                let screening = &write.screening;
+                if !self.screenable(&screening.merchant_id, &screening.profile_id) {
+                    return Saved::ProfileGone;
+                }
+                let latest = screenings
+                    .iter()
+                    .position(|s| s.profile_id == screening.profile_id);
+                if latest.map(|i| &screenings[i]) != write.replacing.as_ref() {
+                    return Saved::Superseded;
+                }
+                if let Some(i) = latest {
+                    screenings.remove(i);
+                }
+                screenings.push(screening.clone());
+                for entry in &write.entries {
+                    self.profiles.record(entry);
+                }
+                Saved::Stored
+            })
+            .collect())
     }
 
     async fn due(

@@ -18,7 +18,8 @@ use crate::event::{Activity, Event};
 use crate::merchant::{MerchantId, MerchantSettings};
 use crate::outbox::Outbox;
 use crate::ports::{
-    Clock, IdGenerator, MerchantRepository, ProfileRepository, ScreeningStore, StoreError,
+    Clock, IdGenerator, MerchantRepository, ProfileRepository, Saved, ScreeningStore,
+    ScreeningWrite, StoreError,
 };
 use crate::profile::{Profile, ProfileKey};
 use crate::watchlist::{
@@ -31,6 +32,9 @@ pub const RESCREEN_AFTER: Duration = Duration::days(1);
 /// Profiles re-screened per batch, per merchant: a batch is short, so that a merchant
 /// with many profiles never holds the others' for long.
 const BATCH: usize = 200;
+/// How many times a screening or a decision is merged again with a latest screening
+/// stored meanwhile before the call gives up.
+const SAVE_TRIES: usize = 3;
 
 /// The ports screening works over.
 #[derive(Clone)]
@@ -155,6 +159,29 @@ impl ScreeningService {
         if chosen.is_empty() {
             return Ok(Screened::NoLists);
         }
+        let found = self.found(settings, &chosen, profile, date_of_birth);
+        // Merged with the latest as read; stored in its place unless another was
+        // stored meanwhile (then merged again with that one).
+        for _ in 0..SAVE_TRIES {
+            let write = self.write(profile, &chosen, found.clone()).await?;
+            match self.ports.store.save(std::slice::from_ref(&write)).await?[..] {
+                [Saved::Stored] => return Ok(Screened::Done(write.screening)),
+                [Saved::ProfileGone] => return Err(DomainError::NotFound(Resource::Profile)),
+                _ => {}
+            }
+        }
+        Err(StoreError::Conflict.into())
+    }
+
+    /// The matches of `profile` on the `chosen` lists' indexes, scoring at least the
+    /// threshold of `settings`.
+    fn found(
+        &self,
+        settings: &ScreeningSettings,
+        chosen: &[&ListVersion],
+        profile: &Profile,
+        date_of_birth: Option<Date>,
+    ) -> Vec<Match> {
         let country = profile.attributes.country.as_ref().map(|c| c.as_str());
         let subject = Subject {
             first_name: profile.first_name.as_str(),
@@ -162,39 +189,48 @@ impl ScreeningService {
             date_of_birth: date_of_birth.or(profile.attributes.date_of_birth.map(|d| d.date())),
             country,
         };
-        let found = {
-            let known = self.indexes.read().unwrap_or_else(|p| p.into_inner());
-            chosen
-                .iter()
-                .filter_map(|v| Some((*v, known.by_list.get(&v.name)?)))
-                .flat_map(|(version, (indexed, index))| {
-                    index
-                        .screen(&subject, settings.threshold.score())
-                        .into_iter()
-                        .map(|hit| {
-                            let listed = ListHit {
-                                list: version.name.clone(),
-                                list_version: indexed.clone(),
-                                entry_id: hit.entry.id.clone(),
-                                matched_name: hit.matched_name.to_owned(),
-                                score: hit.score,
-                                kind: version.kind,
-                            };
-                            Match::open(listed, hit.entry.digest())
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect::<Vec<_>>()
-        };
+        let known = self.indexes.read().unwrap_or_else(|p| p.into_inner());
+        chosen
+            .iter()
+            .filter_map(|v| Some((*v, known.by_list.get(&v.name)?)))
+            .flat_map(|(version, (indexed, index))| {
+                index
+                    .screen(&subject, settings.threshold.score())
+                    .into_iter()
+                    .map(|hit| {
+                        let listed = ListHit {
+                            list: version.name.clone(),
+                            list_version: indexed.clone(),
+                            entry_id: hit.entry.id.clone(),
+                            matched_name: hit.matched_name.to_owned(),
+                            score: hit.score,
+                            kind: version.kind,
+                        };
+                        Match::open(listed, hit.entry.digest())
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// `profile`'s screening against `chosen` that `found` these matches, merged with
+    /// its latest as stored now (whose decisions it keeps), with a `screening_match`
+    /// event for each match newly open.
+    async fn write(
+        &self,
+        profile: &Profile,
+        chosen: &[&ListVersion],
+        found: Vec<Match>,
+    ) -> Result<ScreeningWrite, DomainError> {
         let p = &self.ports;
-        let previous = p.store.screening(&profile.merchant_id, &profile.id).await?;
-        let (matches, raised) = merge(previous.as_ref(), found);
+        let replacing = p.store.screening(&profile.merchant_id, &profile.id).await?;
+        let (matches, raised) = merge(replacing.as_ref(), found);
         let now = p.clock.now();
         let screening = Screening {
             merchant_id: profile.merchant_id.clone(),
             profile_id: profile.id.clone(),
             screened_at: now,
-            lists: named(&chosen),
+            lists: named(chosen),
             matches,
         };
         let events = raised
@@ -213,12 +249,11 @@ impl ScreeningService {
                 )
             })
             .collect();
-        let entries = p.outbox.entries(events).await?;
-        match p.store.save(&screening, &entries).await {
-            Ok(()) => Ok(Screened::Done(screening)),
-            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
-            Err(e) => Err(e.into()),
-        }
+        Ok(ScreeningWrite {
+            screening,
+            replacing,
+            entries: p.outbox.entries(events).await?,
+        })
     }
 
     /// The `watchlist` check's screening at a verification (each verification screens
@@ -315,23 +350,33 @@ impl ScreeningService {
     ) -> Result<Screening, DomainError> {
         let p = &self.ports;
         let profile = find_profile(p.profiles.as_ref(), merchant, key).await?;
-        let mut screening = p
-            .store
-            .screening(merchant, &profile.id)
-            .await?
-            .ok_or(DomainError::NotFound(Resource::Screening))?;
-        let decided = screening
-            .matches
-            .iter_mut()
-            .find(|m| m.is(&input.list, &input.entry_id))
-            .ok_or(DomainError::NotFound(Resource::ScreeningMatch))?;
-        decided.disposition = input.disposition;
-        decided.note = input.note;
-        match p.store.save(&screening, &[]).await {
-            Ok(()) => Ok(screening),
-            Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Profile)),
-            Err(e) => Err(e.into()),
+        // Decided on the latest as read; again on the one stored meanwhile, if any.
+        for _ in 0..SAVE_TRIES {
+            let replacing = p
+                .store
+                .screening(merchant, &profile.id)
+                .await?
+                .ok_or(DomainError::NotFound(Resource::Screening))?;
+            let mut screening = replacing.clone();
+            let decided = screening
+                .matches
+                .iter_mut()
+                .find(|m| m.is(&input.list, &input.entry_id))
+                .ok_or(DomainError::NotFound(Resource::ScreeningMatch))?;
+            decided.disposition = input.disposition;
+            decided.note.clone_from(&input.note);
+            let write = ScreeningWrite {
+                screening,
+                replacing: Some(replacing),
+                entries: Vec::new(),
+            };
+            match p.store.save(std::slice::from_ref(&write)).await?[..] {
+                [Saved::Stored] => return Ok(write.screening),
+                [Saved::ProfileGone] => return Err(DomainError::NotFound(Resource::Profile)),
+                _ => {}
+            }
         }
+        Err(StoreError::Conflict.into())
     }
 
     /// One round of re-screening, when `holder` holds the lease: for each merchant that
@@ -369,17 +414,19 @@ impl ScreeningService {
                 .store
                 .due(&merchant.id, &key, now - RESCREEN_AFTER, BATCH)
                 .await?;
+            let mut writes = Vec::with_capacity(due.len());
             for id in due {
+                // Deleted meanwhile: not screened.
                 let Some(profile) = p.profiles.find_by_id(&merchant.id, &id).await? else {
                     continue;
                 };
-                match self.screen(settings, &versions, &profile, None).await {
-                    Ok(_) => screened += 1,
-                    // Deleted meanwhile.
-                    Err(DomainError::NotFound(Resource::Profile)) => {}
-                    Err(e) => return Err(e),
-                }
+                let found = self.found(settings, &chosen, &profile, None);
+                writes.push(self.write(&profile, &chosen, found).await?);
             }
+            // One transaction for the batch; a profile whose screening changed meanwhile
+            // (a reviewer's decision) is still owed, and taken up in the next round.
+            let saved = p.store.save(&writes).await?;
+            screened += saved.iter().filter(|s| **s == Saved::Stored).count();
         }
         Ok(Some(screened))
     }
