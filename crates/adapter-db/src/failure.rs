@@ -50,10 +50,37 @@ pub(crate) fn corrupt(column: &str, reason: impl std::fmt::Display) -> StoreErro
     StoreError::Internal(format!("stored {column} is not valid: {reason}").into())
 }
 
+/// A fault met while doing something: what, and the error met, kept whole as its source.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}")]
+struct Fault {
+    what: &'static str,
+    #[source]
+    cause: Cause,
+}
+
 /// A fault met while doing `what`, keeping `e` whole as its cause (`what: e` in the log).
 pub(crate) fn fault(
     what: &'static str,
     e: impl std::error::Error + Send + Sync + 'static,
 ) -> Cause {
-    anyhow::Error::new(e).context(what).into()
+    Box::new(Fault {
+        what,
+        cause: Box::new(e),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn a_fault_says_what_was_being_done_and_keeps_what_went_wrong_as_its_source() {
+        let cause = std::io::Error::other("disk full");
+        let fault = fault("database task", cause);
+        assert_eq!(fault.to_string(), "database task");
+        let source = fault.source().expect("its cause");
+        assert_eq!(source.to_string(), "disk full");
+    }
 }
