@@ -73,7 +73,6 @@ pub(crate) fn fault(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
 
     #[test]
     fn a_fault_says_what_was_being_done_and_keeps_what_went_wrong_as_its_source() {
