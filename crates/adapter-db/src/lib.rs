@@ -14,6 +14,7 @@ mod storage;
 mod timestamps;
 mod writer;
 
+use domain::error::Report;
 use std::sync::Arc;
 
 use diesel::Connection;
@@ -206,7 +207,7 @@ impl Database {
                 "the write-ahead log could not be truncated after a deletion (a reader holds it); a later checkpoint will"
             ),
             Err(e) => {
-                tracing::warn!(error = %e, "checkpointing the write-ahead log after a deletion failed")
+                tracing::warn!(error = %Report(&e), "checkpointing the write-ahead log after a deletion failed")
             }
         }
     }

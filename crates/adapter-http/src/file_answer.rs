@@ -5,6 +5,7 @@ use actix_web::HttpResponse;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::web::Bytes;
 use domain::document::StoredFile;
+use domain::error::Report;
 use domain::ports::{FileDownload, StoreError};
 
 /// How a browser should treat the file.
@@ -70,7 +71,7 @@ fn pieces(
             Ok(Some(piece)) => Some((Ok(Bytes::from(piece)), Some((None, download)))),
             Ok(None) => None,
             Err(e) => {
-                tracing::error!(error = %e, "a stored file could not be read to the end");
+                tracing::error!(error = %Report(&e), "a stored file could not be read to the end");
                 Some((Err(std::io::Error::other("stored file unreadable")), None))
             }
         }

@@ -1,6 +1,7 @@
 //! Rate limits shared by the instances on one PostgreSQL database: the generic cell rate
 //! algorithm in one atomic statement per check, over the unlogged `rate_limits` table.
 
+use domain::error::Report;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -109,7 +110,7 @@ impl RateLimiter for SharedLimiter {
             Err(e) => {
                 // A limit that cannot be counted now does not refuse the request: the
                 // request's own work meets the same database and fails there if it must.
-                tracing::warn!(scope = self.scope, error = %e, "rate limit not checked");
+                tracing::warn!(scope = self.scope, error = %Report(&e), "rate limit not checked");
                 Ok(())
             }
         }

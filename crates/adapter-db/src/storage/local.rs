@@ -2,6 +2,7 @@
 //! (`sealing/file_cipher.rs`) before they are written: what lies on disk never holds a document
 //! in clear. Folders are created `0700` and files `0600`.
 
+use domain::error::Report;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
@@ -256,7 +257,7 @@ impl DocumentStore for FileStore {
                 }
             }
             let error = last.map(io_error).unwrap_or_else(|| io_error(ErrorKind::Other.into()));
-            tracing::warn!(file.id = %id, error = %error, "stored file could not be removed; the sweeper will retry");
+            tracing::warn!(file.id = %id, error = %Report(&error), "stored file could not be removed; the sweeper will retry");
             Err(error)
         })
         .await

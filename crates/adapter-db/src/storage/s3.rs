@@ -3,6 +3,7 @@
 //! leave the process: the bucket never holds a document in clear. Uploads go up as
 //! multipart uploads, invisible until completed; downloads come down as a stream.
 
+use domain::error::Report;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -156,7 +157,7 @@ impl FileUpload for ObjectUpload {
         {
             // Parts of an abandoned upload are never visible; a bucket lifecycle rule
             // removes them (docs/DEPLOY.md).
-            tracing::warn!(error = %e, "a multipart upload could not be aborted");
+            tracing::warn!(error = %Report(&e), "a multipart upload could not be aborted");
         }
     }
 }
@@ -224,7 +225,7 @@ impl DocumentStore for ObjectFiles {
         match self.store.delete(&path).await {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => {
-                tracing::warn!(file.id = %file_id, error = %e, "stored object could not be removed; the sweeper will retry");
+                tracing::warn!(file.id = %file_id, error = %Report(&e), "stored object could not be removed; the sweeper will retry");
                 Err(failed(e))
             }
         }

@@ -11,6 +11,7 @@ use askama::Template;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::DomainError;
+use domain::error::Report;
 use domain::services::{Credentials, SignIn};
 use ring::rand::{SecureRandom, SystemRandom};
 use serde::Deserialize;
@@ -169,7 +170,7 @@ pub(super) async fn sign_in(
             1,
         ),
         Err(e) => {
-            tracing::error!(error = %e, "sign-in failed");
+            tracing::error!(error = %Report(&e), "sign-in failed");
             refused(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "The service cannot be reached right now. Try again in a moment.",
@@ -187,7 +188,7 @@ pub(super) async fn sign_out(state: State, posted: Posted<Button>) -> HttpRespon
         .sign_out(&reviewer.token, &reviewer.session, &address)
         .await
     {
-        tracing::error!(error = %e, "sign-out failed");
+        tracing::error!(error = %Report(&e), "sign-out failed");
     }
     let mut to_login = redirect_to(format!("{BASE}/login"));
     let mut gone = Cookie::build(SESSION_COOKIE, "").path(BASE).finish();

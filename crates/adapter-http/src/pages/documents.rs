@@ -4,6 +4,7 @@
 //! of the body counts against its limit, whatever part it belongs to, and a form has at
 //! most `MAX_PARTS` parts.
 
+use domain::error::Report;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -413,7 +414,7 @@ pub async fn handle(
                 Ok((DocumentMade::of(&document), None))
             }
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "upload stored, its quality not judged");
+                tracing::warn!(error = %Report(&e), "upload stored, its quality not judged");
                 Ok((DocumentMade::of(&document), None))
             }
         }
