@@ -16,6 +16,18 @@ diesel::table! {
         screening -> Bool,
         screening_lists -> Text,
         screening_threshold -> Integer,
+        face_search -> Bool,
+    }
+}
+
+diesel::table! {
+    signals (id) {
+        id -> Text,
+        merchant_id -> Text,
+        profile_id -> Text,
+        kind -> Text,
+        value -> Text,
+        blocked -> Bool,
     }
 }
 
@@ -328,7 +340,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     audit_log,
     verifications,
     identity_index,
-    screenings
+    screenings,
+    signals
 );
 
 diesel::table! {

@@ -48,6 +48,7 @@ fn ports_of(db: Database) -> Ports {
         verifications: db.clone(),
         identities: db.clone(),
         screening: db.clone(),
+        signals: db.clone(),
         audit: db,
     }
 }

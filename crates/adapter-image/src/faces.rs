@@ -23,8 +23,21 @@ pub const DETECTION_LONG_SIDE: u32 = 800;
 /// without a portrait, printed fields and zone: no detection at all down to 0.01.
 pub const MIN_SCORE: f64 = 5.0;
 
-/// The detections in `gray` scoring at least [`MIN_SCORE`], with their scores.
-pub fn detect(gray: &GrayImage) -> Vec<f64> {
+/// A face found: where, in the image's own pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Face {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+/// The faces in `gray` scoring at least [`MIN_SCORE`].
+pub fn detect(gray: &GrayImage) -> Vec<Face> {
     let Some(model) = model() else {
         return Vec::new();
     };
@@ -41,16 +54,26 @@ pub fn detect(gray: &GrayImage) -> Vec<f64> {
     detector.set_score_thresh(MIN_SCORE);
     detector.set_pyramid_scale_factor(0.8);
     detector.set_slide_window_step(4, 4);
+    let scale = f64::from(gray.width()) / f64::from(width);
+    let to_image = |v: i32| (f64::from(v.max(0)) * scale).round() as u32;
     detector
         .detect(&ImageData::new(small.as_raw(), width, height))
         .iter()
-        .map(|face| face.score())
+        .map(|face| {
+            let b = face.bbox();
+            Face {
+                x: to_image(b.x()),
+                y: to_image(b.y()),
+                width: to_image(b.width() as i32),
+                height: to_image(b.height() as i32),
+            }
+        })
         .collect()
 }
 
-/// How many faces `gray` shows.
-pub fn count_faces(gray: &GrayImage) -> usize {
-    detect(gray).len()
+/// The largest of `faces`.
+pub fn largest(faces: &[Face]) -> Option<Face> {
+    faces.iter().copied().max_by_key(|f| f.width * f.height)
 }
 
 fn model() -> Option<&'static Model> {

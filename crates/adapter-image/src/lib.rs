@@ -16,6 +16,7 @@ pub mod environment;
 pub mod face_match;
 pub mod faces;
 pub mod gate;
+pub mod hashes;
 pub mod idle;
 pub mod isolated;
 pub mod mrz;
@@ -244,8 +245,15 @@ impl Analyser {
             return self.unreadable(wanted);
         }
         let faces_started = Instant::now();
-        let faces = wanted.faces.then(|| faces::count_faces(&image.gray));
+        let found = wanted.faces.then(|| faces::detect(&image.gray));
+        let faces = found.as_ref().map(Vec::len);
         let faces_ms = faces_started.elapsed().as_millis();
+        // An ID image or a selfie (what the verification looks at, not an upload's
+        // quality alone) is hashed, for photo_reuse.
+        let hashes = (wanted.barcode || wanted.mrz || wanted.faces).then(|| {
+            let face = found.as_deref().and_then(faces::largest);
+            hashes::of(&image.gray, face)
+        });
         let describe_started = Instant::now();
         // A face is described only where one was counted: the rest is the domain's.
         let descriptor = faces.map(|n| match n {
@@ -275,6 +283,7 @@ impl Analyser {
             faces,
             descriptor,
             text: None,
+            hashes,
         }
     }
 }

@@ -229,6 +229,7 @@ pub fn services(
                 ids: ids.clone(),
                 outbox: outbox.clone(),
                 screening: screening.clone(),
+                signals: db.clone(),
             },
             public_url,
         ),

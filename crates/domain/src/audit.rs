@@ -39,11 +39,13 @@ pub enum AuditAction {
     ProfileViewed,
     /// A document's file was shown or downloaded in the dashboard.
     DocumentFileViewed,
+    /// A reviewer blocked a profile's face (`face_on_blocklist`).
+    FaceBlocked,
 }
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 12] = [
+    pub const ALL: [AuditAction; 13] = [
         Self::SignedIn,
         Self::SignInFailed,
         Self::SignInLocked,
@@ -56,6 +58,7 @@ impl AuditAction {
         Self::SettingsChanged,
         Self::ProfileViewed,
         Self::DocumentFileViewed,
+        Self::FaceBlocked,
     ];
 
     /// Its name, as stored and printed.
@@ -73,6 +76,7 @@ impl AuditAction {
             Self::SettingsChanged => "settings_changed",
             Self::ProfileViewed => "profile_viewed",
             Self::DocumentFileViewed => "document_file_viewed",
+            Self::FaceBlocked => "face_blocked",
         }
     }
 

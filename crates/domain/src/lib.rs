@@ -70,6 +70,7 @@ pub mod profile;
 pub mod quiz;
 pub mod services;
 pub mod session;
+pub mod signals;
 mod statuses;
 pub mod template;
 pub mod user;

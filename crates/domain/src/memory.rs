@@ -5,8 +5,10 @@
 //! deletion takes everything under it.
 
 mod screening;
+mod signals;
 
 pub use screening::MemoryScreening;
+pub use signals::MemorySignals;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -1655,6 +1657,7 @@ impl ImageAnalysis for ScriptedImages {
                 faces: wanted.faces.then_some(0),
                 descriptor: wanted.faces.then_some(FaceDescriptor::Unavailable),
                 text: wanted.text.then_some(TextReading::Unreadable),
+                hashes: None,
             },
         }
     }

@@ -254,6 +254,10 @@ pub struct MerchantSettings {
     pub proof_of_address_max_age: MaxAge,
     /// Whether and how clients are screened against lists (contract §19).
     pub screening: ScreeningSettings,
+    /// Whether the selfie's face is kept (sealed) and searched among the merchant's
+    /// other clients' (`face_search`, contract §20): biometric data, off by default,
+    /// kept only where the merchant has its clients' consent.
+    pub face_search: bool,
 }
 
 /// A change of settings: what is `Some` is set, the rest kept.
@@ -279,6 +283,8 @@ pub struct SettingsChanges {
     pub screening_lists: Option<Vec<ListName>>,
     /// A new lowest score of a match.
     pub screening_threshold: Option<Threshold>,
+    /// Turns face search on or off.
+    pub face_search: Option<bool>,
 }
 
 impl SettingsChanges {
@@ -301,6 +307,7 @@ impl SettingsChanges {
             ("screening", self.screening.is_some()),
             ("screening_lists", self.screening_lists.is_some()),
             ("screening_threshold", self.screening_threshold.is_some()),
+            ("face_search", self.face_search.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, sent)| sent.then_some(name))
@@ -328,6 +335,7 @@ impl MerchantSettings {
                     .screening_threshold
                     .unwrap_or(self.screening.threshold),
             },
+            face_search: changes.face_search.unwrap_or(self.face_search),
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::paging::{Page, Paged};
 use crate::profile::{Email, Profile, ProfileFilter, ProfileId, ProfileKey, SubmittedFormFields};
 use crate::quiz::{Quiz, QuizLink, QuizUsage, QuizWithClient, UploadLimits};
 use crate::session::{Session, SessionToken};
+use crate::signals::{Kept, Signal};
 use crate::template::Template;
 use crate::user::{Password, PasswordHash, TotpSecret, User};
 use crate::verification::{DocumentRead, IdentityKind, ImageReport, Verification, Wanted};
@@ -598,6 +599,29 @@ pub trait ScreeningStore: Send + Sync {
         now: OffsetDateTime,
         until: OffsetDateTime,
     ) -> StoreResult<bool>;
+}
+
+/// What is kept of each profile's images to compare clients (contract §20): picture
+/// hashes and, with `face_search`, faces; sealed at rest, erased with the profile.
+#[async_trait]
+pub trait SignalStore: Send + Sync {
+    /// Keeps `signals` as the profile's, in place of those it had (its latest
+    /// verification's; its blocked faces stay); nothing when the profile is gone or was
+    /// erased.
+    async fn keep(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+        signals: &[Signal],
+    ) -> StoreResult<()>;
+    /// What the merchant keeps of its profiles other than `profile` (not erased), and
+    /// its blocked faces, whoever's.
+    async fn others(&self, merchant: &MerchantId, profile: &ProfileId) -> StoreResult<Vec<Kept>>;
+    /// Blocks the faces kept of the profile: a face within reach of one of them fails
+    /// `duplicate_face` with `face_on_blocklist`, and a later verification of the
+    /// profile keeps them. Answers how many of its faces are blocked (none when no face
+    /// was kept: `face_search` was off).
+    async fn block_faces(&self, merchant: &MerchantId, profile: &ProfileId) -> StoreResult<u64>;
 }
 
 /// Looks at one uploaded image for the checks (contract §13): its quality, and what was

@@ -21,12 +21,13 @@ use crate::repositories::profiles::{
     SUBMITTED_EMAIL, SUBMITTED_MOBILE, SUBMITTED_SSN,
 };
 use crate::repositories::quizzes::{CODE, TOKEN};
+use crate::repositories::signals::VALUE as SIGNAL;
 use crate::repositories::users::TOTP;
 use crate::repositories::verifications::{INDEXED_VALUE, indexed_row};
 use crate::repositories::webhooks::secret_context;
 use crate::schema::{
     api_keys, document_files, documents, events, identity_index, master_key, merchant_users,
-    profiles, quizzes, webhook_deliveries, webhooks,
+    profiles, quizzes, signals, webhook_deliveries, webhooks,
 };
 use crate::sealing::vault::{Column, Vault};
 
@@ -194,6 +195,7 @@ pub const REKEY_PARTS: &[RekeyPart] = &[
     ),
     field_part!("events.url", events, id, url, EVENT_URL),
     field_part!("documents.data", documents, id, data, DATA),
+    field_part!("signals.value", signals, id, value, SIGNAL),
     field_part!("quizzes.sealed_token", quizzes, id, sealed_token, TOKEN),
     field_part!("quizzes.sealed_code", quizzes, id, sealed_code, CODE),
     field_part!(

@@ -34,6 +34,7 @@ struct MerchantRow {
     screening: bool,
     screening_lists: String,
     screening_threshold: i32,
+    face_search: bool,
 }
 
 /// The settings' columns, as a change writes them.
@@ -50,6 +51,7 @@ struct SettingsRow {
     screening: bool,
     screening_lists: String,
     screening_threshold: i32,
+    face_search: bool,
 }
 
 impl SettingsRow {
@@ -79,6 +81,7 @@ impl SettingsRow {
                 .collect::<Vec<_>>()
                 .join(","),
             screening_threshold: i32::from(s.screening.threshold.score()),
+            face_search: s.face_search,
         }
     }
 }
@@ -100,6 +103,7 @@ impl MerchantRow {
             screening: s.screening,
             screening_lists: s.screening_lists,
             screening_threshold: s.screening_threshold,
+            face_search: s.face_search,
         }
     }
 
@@ -148,6 +152,7 @@ impl MerchantRow {
                     lists,
                     threshold,
                 },
+                face_search: self.face_search,
             },
             created_at: from_db("merchants.created_at", self.created_at)?,
         })

@@ -15,6 +15,7 @@ pub mod quizzes;
 pub mod rate_limits;
 pub mod screening;
 pub mod sessions;
+pub mod signals;
 pub mod templates;
 pub mod users;
 pub mod verifications;

@@ -699,6 +699,7 @@ impl ProfileRepository for Database {
                 let file_ids = erase_documents_of_profile(conn, &vault, &row.id)?;
                 crate::repositories::verifications::forget_identities(conn, &row.id)?;
                 crate::repositories::screening::forget(conn, &row.id)?;
+                crate::repositories::signals::forget(conn, &row.id)?;
                 persist(conn, &event)?;
                 Ok(file_ids)
             })

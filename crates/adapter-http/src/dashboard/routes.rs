@@ -72,6 +72,9 @@ const ROUTES: &[Route] = &[
     post("/profiles/{id}/screening", Reviewer, |r| {
         r.to(screening::dispose)
     }),
+    post("/profiles/{id}/face/block", Reviewer, |r| {
+        r.to(verification::block_face)
+    }),
     post("/profiles/{id}/quizzes", Reviewer, |r| {
         r.to(quizzes::create)
     }),

@@ -16,6 +16,7 @@ use super::{AdminPosted, Button, DashboardError, Posted};
 use crate::pages::redirect_to;
 use crate::state::State;
 use crate::timefmt::rfc3339;
+use domain::audit::AuditAction;
 
 /// One check, as a reviewer reads it.
 pub(super) struct CheckRow {
@@ -53,6 +54,8 @@ fn label(name: CheckName) -> &'static str {
         CheckName::FaceMatch => "Selfie matches the ID's portrait",
         CheckName::ProofOfAddress => "Recent bill or statement at the client's address",
         CheckName::Watchlist => "Name on no sanctions, PEP or internal list",
+        CheckName::DuplicateFace => "Face not another client's, nor blocked",
+        CheckName::PhotoReuse => "Photos not another client's, selfie not a photo of the ID",
     }
 }
 
@@ -129,6 +132,7 @@ pub(super) struct PolicyForm {
     /// The lists chosen, comma-separated (empty: every list).
     pub screening_lists: String,
     pub screening_threshold: u8,
+    pub face_search: bool,
 }
 
 impl PolicyForm {
@@ -155,6 +159,7 @@ impl PolicyForm {
                 .collect::<Vec<_>>()
                 .join(", "),
             screening_threshold: settings.screening.threshold.score(),
+            face_search: settings.face_search,
         }
     }
 }
@@ -213,7 +218,10 @@ pub(super) async fn save_policy(
                 .ok_or_else(refused)
         })
         .transpose()?;
-    let screening = screening_threshold.map(|_| form.get("screening").is_some_and(|on| on == "1"));
+    // Checkboxes of the same form: sent only when ticked, so read only with the rest.
+    let ticked = |name| screening_threshold.map(|_| form.get(name).is_some_and(|on| on == "1"));
+    let screening = ticked("screening");
+    let face_search = ticked("face_search");
     let defaults = Policy::default();
     let chosen: Vec<(&str, &str)> = form
         .iter()
@@ -234,6 +242,7 @@ pub(super) async fn save_policy(
         screening,
         screening_lists,
         screening_threshold,
+        face_search,
         ..SettingsChanges::default()
     };
     state
@@ -247,5 +256,40 @@ pub(super) async fn save_policy(
     Ok(redirect_to(format!(
         "{}/settings#verification",
         super::BASE
+    )))
+}
+
+/// `POST /dashboard/profiles/{id}/face/block`: a reviewer blocks the profile's face
+/// (contract §20): a selfie of it fails `duplicate_face` with `face_on_blocklist` from
+/// then on, under any identity. Refused, with the reason, when no face is kept of it.
+pub(super) async fn block_face(
+    state: State,
+    Posted { reviewer, .. }: Posted<BTreeMap<String, String>>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, DashboardError> {
+    let merchant = &reviewer.session.merchant_id;
+    let profile = super::profile::find(&state, merchant, &id).await?;
+    let blocked = state
+        .verifications
+        .block_face(merchant, &profile.id)
+        .await?;
+    if blocked == 0 {
+        return Err(DashboardError::not_saved(
+            "No face is kept of this profile: face search was off at its verification, or it has none. Turn face search on in the settings, then verify the quiz again.",
+        ));
+    }
+    state
+        .audit
+        .record(
+            merchant,
+            &reviewer.initiator(),
+            AuditAction::FaceBlocked,
+            profile.id.as_str(),
+        )
+        .await?;
+    Ok(redirect_to(format!(
+        "{}/profiles/{}#verification",
+        super::BASE,
+        profile.id.as_str()
     )))
 }

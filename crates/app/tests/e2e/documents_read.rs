@@ -13,7 +13,7 @@ use time::{Date, Duration, OffsetDateTime};
 use crate::Scenario;
 use crate::client_pages::{post_json, upload_side as upload};
 use crate::dashboard;
-use crate::support::{Backend, Env, leaks};
+use crate::support::{Backend, Client, Env, leaks};
 use crate::verification::{CHECKS, check, completed};
 
 pub const SCENARIOS: &[Scenario] = &[
@@ -103,7 +103,7 @@ pub fn passport_of(licence: &Licence) -> Passport {
 }
 
 /// The mobile number of the client with this e-mail (each client its own).
-fn mobile_of(email: &str) -> String {
+pub fn mobile_of(email: &str) -> String {
     let n: u32 = email.bytes().map(u32::from).sum();
     format!("416555{:04}", n % 10_000)
 }
@@ -111,6 +111,11 @@ fn mobile_of(email: &str) -> String {
 /// Sends the sample holder a quiz asking for `steps`, the profile keeping the holder's
 /// names and `number`; returns the token and the long address.
 pub fn quiz(env: &Env, email: &str, number: &str, steps: Value) -> (String, String) {
+    quiz_of(&env.client(), email, number, steps)
+}
+
+/// The same, for the merchant `client` signs for.
+pub fn quiz_of(client: &Client, email: &str, number: &str, steps: Value) -> (String, String) {
     let licence = holder();
     let body = json!({
         "email_address": email,
@@ -120,7 +125,7 @@ pub fn quiz(env: &Env, email: &str, number: &str, steps: Value) -> (String, Stri
         "driver_licence_id": number,
         "template": {"list": steps},
     });
-    let out = env.client().call("quiz/create", &body);
+    let out = client.call("quiz/create", &body);
     let long = out.assert_status(201)["long_url"]
         .as_str()
         .expect("long url")

@@ -38,6 +38,7 @@ mod review;
 mod screening;
 mod settings;
 mod sign_in;
+mod signals;
 mod storage;
 mod support;
 mod templates;
@@ -192,7 +193,7 @@ fn main() {
         );
     }
     for backend in [Backend::Sqlite, Backend::Postgres] {
-        for &(name, scenario) in documents_read::SCENARIOS {
+        for &(name, scenario) in documents_read::SCENARIOS.iter().chain(signals::SCENARIOS) {
             let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
                 scenario(backend);
                 Ok(())
@@ -216,7 +217,7 @@ fn main() {
             );
         }
         for backend in [Backend::Sqlite, Backend::Postgres] {
-            for &(name, scenario) in face_match::SCENARIOS {
+            for &(name, scenario) in face_match::SCENARIOS.iter().chain(signals::FACE_SCENARIOS) {
                 let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
                     scenario(backend);
                     Ok(())

@@ -112,7 +112,7 @@ fn verification_settings(backend: Backend) {
     assert_eq!(got["minimum_age"], 18);
     assert_eq!(got["auto_decision"], 0);
     let policy = got["policy"].as_object().expect("every reason");
-    assert_eq!(policy.len(), 33, "every failure reason: {policy:?}");
+    assert_eq!(policy.len(), 37, "every failure reason: {policy:?}");
     for reason in ["document_expired", "minimum_age_not_met", "ssn_invalid"] {
         assert_eq!(policy[reason], "decline", "{reason}");
     }

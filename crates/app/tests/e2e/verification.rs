@@ -39,7 +39,7 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// The checks every verification lists, in order.
-pub const CHECKS: [&str; 18] = [
+pub const CHECKS: [&str; 20] = [
     "ssn_format",
     "minimum_age",
     "duplicate_identity",
@@ -58,6 +58,8 @@ pub const CHECKS: [&str; 18] = [
     "face_match",
     "proof_of_address",
     "watchlist",
+    "duplicate_face",
+    "photo_reuse",
 ];
 
 /// How long a test waits for a verification it queued. A job claimed by a server that was

@@ -13,6 +13,7 @@ macro_rules! checks {
 pub mod files;
 pub mod limits;
 mod screening;
+mod signals;
 mod verifications;
 mod webhooks;
 
@@ -36,8 +37,9 @@ use crate::outbox::Entry;
 use crate::paging::Page;
 use crate::ports::{
     AuditLog, DocumentRepository, IdentityIndex, MerchantRepository, NoteRepository,
-    ProfileRepository, ProfileWrite, QuizRepository, ScreeningStore, SessionRepository, StoreError,
-    Subscriptions, TemplateRepository, UserRepository, VerificationRepository, WebhookRepository,
+    ProfileRepository, ProfileWrite, QuizRepository, ScreeningStore, SessionRepository,
+    SignalStore, StoreError, Subscriptions, TemplateRepository, UserRepository,
+    VerificationRepository, WebhookRepository,
 };
 use crate::profile::{
     AttributesPatch, DateOfBirth, Email, Patch, PhoneNumber, Profile, ProfileChanges,
@@ -79,6 +81,8 @@ pub struct Ports {
     pub audit: Arc<dyn AuditLog>,
     /// Lists and screenings (of `profiles`).
     pub screening: Arc<dyn ScreeningStore>,
+    /// What is kept of profiles' images (of `profiles`).
+    pub signals: Arc<dyn SignalStore>,
 }
 
 debug_as_name!(Ports);
@@ -126,6 +130,8 @@ pub const CHECKS: &[(&str, Check)] = checks![
     "a_screening_is_the_profiles_latest_and_goes_with_it" => screening::latest,
     "due_profiles_are_unscreened_stale_or_screened_on_other_lists" => screening::due,
     "the_rescreening_lease_has_one_holder_at_a_time" => screening::lease,
+    "kept_signals_are_the_merchants_other_profiles_and_its_blocked_faces" => signals::kept_per_merchant,
+    "a_profiles_signals_go_with_it_when_deleted_or_erased" => signals::gone_with_the_profile,
 ];
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 10:00 UTC);
@@ -1367,6 +1373,7 @@ async fn merchant_keys(p: Ports) {
                 .collect(),
             threshold: crate::watchlist::Threshold::new(85).expect("valid"),
         },
+        face_search: true,
     };
     p.merchants
         .save_settings(&m, &settings)
@@ -1829,8 +1836,8 @@ mod tests {
     use super::*;
     use crate::memory::{
         MemoryAudit, MemoryDocuments, MemoryIdentityIndex, MemoryMerchants, MemoryNotes,
-        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemorySessions, MemoryTemplates,
-        MemoryUsers, MemoryVerifications, MemoryWebhooks,
+        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemorySessions, MemorySignals,
+        MemoryTemplates, MemoryUsers, MemoryVerifications, MemoryWebhooks,
     };
 
     fn memory_ports() -> Ports {
@@ -1852,6 +1859,7 @@ mod tests {
             verifications: Arc::new(MemoryVerifications(data.clone())),
             identities: Arc::new(MemoryIdentityIndex::default()),
             screening: Arc::new(MemoryScreening::new(data.clone())),
+            signals: Arc::new(MemorySignals::new(data.clone())),
             notes: Arc::new(MemoryNotes(data)),
         }
     }

@@ -15,9 +15,10 @@ use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{
     Clock, DocumentRepository, DocumentStore, IdGenerator, IdentityIndex, ImageAnalysis,
-    MerchantRepository, ProfileRepository, QuizRepository, StoreError, VerificationRepository,
+    MerchantRepository, ProfileRepository, QuizRepository, SignalStore, StoreError,
+    VerificationRepository,
 };
-use crate::profile::{Profile, ProfileKey, ProfileStatus};
+use crate::profile::{Profile, ProfileId, ProfileKey, ProfileStatus};
 use crate::quiz::{Quiz, QuizLink, QuizLinks};
 use crate::verification::{
     Claimed, DocumentRead, Examined, Facts, IdentityKind, Verification, VerificationStatus, checks,
@@ -60,6 +61,8 @@ pub struct VerificationPorts {
     pub outbox: Outbox,
     /// Screening against the merchant's lists.
     pub screening: ScreeningService,
+    /// What is kept of the merchant's profiles' images, to compare clients.
+    pub signals: Arc<dyn SignalStore>,
 }
 
 debug_as_name!(VerificationPorts);
@@ -239,6 +242,12 @@ impl VerificationService {
             .screening
             .for_verification(settings, profile, date_of_birth.map(|d| d.date()))
             .await?;
+        // The others' first: the profile's own are kept in place of its earlier ones.
+        let kept = p.signals.others(&job.merchant_id, &profile.id).await?;
+        let signals = crate::signals::signals_of(&images, settings.face_search);
+        p.signals
+            .keep(&job.merchant_id, &profile.id, &signals)
+            .await?;
         let claimed = Claimed::of(profile);
         // What proofs of address say is kept with them, beside what IDs say.
         let proofs = proof_of_address::reads(&images, &claimed, submitted_on);
@@ -263,6 +272,8 @@ impl VerificationService {
             claimed,
             images,
             screened,
+            face_search: settings.face_search,
+            kept,
         };
         Ok((facts, stored))
     }
@@ -379,6 +390,18 @@ impl VerificationService {
         })
     }
 
+    /// Blocks the face kept of the merchant's profile: a selfie within reach of it fails
+    /// `duplicate_face` with `face_on_blocklist`, whoever sends it. Answers how many of
+    /// the profile's faces are blocked: none when no face was kept of it (`face_search`
+    /// was off at its verification, or it was erased).
+    pub async fn block_face(
+        &self,
+        merchant: &MerchantId,
+        profile: &ProfileId,
+    ) -> Result<u64, DomainError> {
+        Ok(self.ports.signals.block_faces(merchant, profile).await?)
+    }
+
     /// Queues another verification of the merchant's submitted quiz at `link`
     /// (`NotFound(Verification)` when it was never submitted).
     pub async fn rerun(
@@ -442,8 +465,8 @@ mod tests {
     use crate::event::Event as LoggedEvent;
     use crate::memory::{
         FixedClock, MemoryDocuments, MemoryFiles, MemoryIdentityIndex, MemoryMerchants,
-        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemoryVerifications, ScriptedImages,
-        SequentialIds, outbox,
+        MemoryProfiles, MemoryQuizzes, MemoryScreening, MemorySignals, MemoryVerifications,
+        ScriptedImages, SequentialIds, outbox,
     };
     use crate::merchant::Merchant;
     use crate::profile::{
@@ -507,6 +530,7 @@ mod tests {
                 outbox: outbox(ids.clone()),
                 ids,
                 screening,
+                signals: Arc::new(MemorySignals::new(data.clone())),
             },
             "https://idv.example",
         );

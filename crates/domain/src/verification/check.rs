@@ -44,11 +44,17 @@ pub enum CheckName {
     /// The client's name is on none of the merchant's sanctions, PEP or internal lists
     /// (contract §19).
     Watchlist,
+    /// The selfie's face is not another profile's of the merchant, nor a blocked one
+    /// (contract §20).
+    DuplicateFace,
+    /// No image is a picture another profile of the merchant sent, and the selfie is not
+    /// a photo of the ID's portrait (contract §20).
+    PhotoReuse,
 }
 
 impl CheckName {
     /// Every check, in report order.
-    pub const ALL: [CheckName; 18] = [
+    pub const ALL: [CheckName; 20] = [
         Self::SsnFormat,
         Self::MinimumAge,
         Self::DuplicateIdentity,
@@ -67,6 +73,8 @@ impl CheckName {
         Self::FaceMatch,
         Self::ProofOfAddress,
         Self::Watchlist,
+        Self::DuplicateFace,
+        Self::PhotoReuse,
     ];
 
     /// Its name in the API.
@@ -90,6 +98,8 @@ impl CheckName {
             Self::FaceMatch => "face_match",
             Self::ProofOfAddress => "proof_of_address",
             Self::Watchlist => "watchlist",
+            Self::DuplicateFace => "duplicate_face",
+            Self::PhotoReuse => "photo_reuse",
         }
     }
 
@@ -200,6 +210,14 @@ pub enum Reason {
     PepPotentialMatch,
     /// The name matches an entry of an internal list.
     InternalListMatch,
+    /// The selfie's face is the face of another profile of the merchant.
+    FaceUsedByAnotherProfile,
+    /// The selfie's face is one a reviewer blocked.
+    FaceOnBlocklist,
+    /// An image is a picture another profile of the merchant sent.
+    PhotoUsedByAnotherProfile,
+    /// The selfie is a photo of the ID's portrait rather than of a person.
+    SelfieIsDocumentPhoto,
     /// Not applicable: no SSN was given.
     NoSsn,
     /// Not applicable: no date of birth is known.
@@ -226,11 +244,13 @@ pub enum Reason {
     ScreeningOff,
     /// Not applicable: no list the merchant screens against is imported.
     NoLists,
+    /// Not applicable: the merchant keeps no faces to search (`face_search` off).
+    FaceSearchOff,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 45] = [
+    pub const ALL: [Reason; 50] = [
         Self::SsnInvalid,
         Self::MinimumAgeNotMet,
         Self::SsnUsedByAnotherProfile,
@@ -264,6 +284,10 @@ impl Reason {
         Self::SanctionsPotentialMatch,
         Self::PepPotentialMatch,
         Self::InternalListMatch,
+        Self::FaceUsedByAnotherProfile,
+        Self::FaceOnBlocklist,
+        Self::PhotoUsedByAnotherProfile,
+        Self::SelfieIsDocumentPhoto,
         Self::NoSsn,
         Self::NoDateOfBirth,
         Self::NoFingerprint,
@@ -276,6 +300,7 @@ impl Reason {
         Self::FaceMatcherUnavailable,
         Self::ScreeningOff,
         Self::NoLists,
+        Self::FaceSearchOff,
     ];
 
     /// Its code in the API.
@@ -314,6 +339,10 @@ impl Reason {
             Self::SanctionsPotentialMatch => "sanctions_potential_match",
             Self::PepPotentialMatch => "pep_potential_match",
             Self::InternalListMatch => "internal_list_match",
+            Self::FaceUsedByAnotherProfile => "face_used_by_another_profile",
+            Self::FaceOnBlocklist => "face_on_blocklist",
+            Self::PhotoUsedByAnotherProfile => "photo_used_by_another_profile",
+            Self::SelfieIsDocumentPhoto => "selfie_is_document_photo",
             Self::NoSsn => "no_ssn",
             Self::NoDateOfBirth => "no_date_of_birth",
             Self::NoFingerprint => "no_fingerprint",
@@ -326,6 +355,7 @@ impl Reason {
             Self::FaceMatcherUnavailable => "face_matcher_unavailable",
             Self::ScreeningOff => "screening_off",
             Self::NoLists => "no_lists",
+            Self::FaceSearchOff => "face_search_off",
         }
     }
 
@@ -351,6 +381,7 @@ impl Reason {
                 | Self::FaceMatcherUnavailable
                 | Self::ScreeningOff
                 | Self::NoLists
+                | Self::FaceSearchOff
         )
     }
 }
@@ -479,6 +510,6 @@ mod tests {
         assert!(Reason::FaceMismatch.is_failure());
         assert!(!Reason::NoSsn.is_failure());
         assert!(!Reason::FaceMatcherUnavailable.is_failure());
-        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 33);
+        assert_eq!(Reason::ALL.iter().filter(|r| r.is_failure()).count(), 37);
     }
 }

@@ -13,7 +13,7 @@ use crate::profile::Profile;
 use crate::template::Feature;
 
 /// The steps whose files are identity documents.
-pub(super) const ID_STEPS: [Feature; 3] = [
+pub(crate) const ID_STEPS: [Feature; 3] = [
     Feature::DriverLicenceUpload,
     Feature::PassportUpload,
     Feature::OtherIdUpload,

@@ -22,7 +22,7 @@ pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
     BarcodeReading, DocumentRead, DocumentText, FaceDescriptor, ImageReport, MARKED_AGES,
-    MrzReading, PdfEdit, QualityIssue, ReadSource, TextReading, Wanted,
+    MrzReading, PdfEdit, PhotoHashes, QualityIssue, ReadSource, TextReading, Wanted,
 };
 
 use time::{Date, OffsetDateTime};
@@ -134,6 +134,10 @@ pub struct Facts {
     pub images: Vec<Examined>,
     /// The profile screened against the merchant's lists.
     pub screened: crate::watchlist::Screened,
+    /// Whether the merchant keeps and searches its clients' faces (`face_search`).
+    pub face_search: bool,
+    /// What the merchant keeps of its other profiles' images, and its blocked faces.
+    pub kept: Vec<crate::signals::Kept>,
 }
 
 /// Every check of `facts`, in report order.
@@ -166,6 +170,8 @@ pub fn checks(facts: &Facts) -> Vec<Check> {
             facts.proof_of_address_max_age,
         ),
         crate::watchlist::watchlist(&facts.screened),
+        crate::signals::duplicate_face(facts.face_search, &facts.images, &facts.kept),
+        crate::signals::photo_reuse(&facts.images, &facts.kept),
     ]
 }
 
@@ -267,6 +273,8 @@ mod tests {
             },
             images: images(licence_read()),
             screened: crate::watchlist::Screened::Off,
+            face_search: false,
+            kept: Vec::new(),
         }
     }
 
@@ -294,6 +302,8 @@ mod tests {
                 CheckName::FaceMatch => CheckStatus::NotApplicable,
                 CheckName::ProofOfAddress => CheckStatus::NotApplicable,
                 CheckName::Watchlist => CheckStatus::NotApplicable,
+                // No face search; the test's images carry no hashes.
+                CheckName::DuplicateFace | CheckName::PhotoReuse => CheckStatus::NotApplicable,
                 _ => CheckStatus::Passed,
             };
             assert_eq!(check.status, expected, "{check:?}");

@@ -191,7 +191,7 @@ mod tests {
             Decision::Decline,
             "unnamed reasons keep their default"
         );
-        assert_eq!(policy.effective().len(), 33);
+        assert_eq!(policy.effective().len(), 37);
         assert_eq!(policy.choices().count(), 2);
         assert!(Policy::parse([("no_ssn", "decline")]).is_err());
         assert!(Policy::parse([("nothing", "decline")]).is_err());

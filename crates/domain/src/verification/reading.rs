@@ -212,6 +212,17 @@ pub enum FaceDescriptor {
     Found(Vec<f32>),
 }
 
+/// An image's perceptual hashes (64 bits each): two images whose hashes differ by a few
+/// bits are one picture, re-saved, resized or re-compressed (contract §20).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhotoHashes {
+    /// The whole image's.
+    pub picture: Option<u64>,
+    /// Its largest face's own picture's (the face cut out, a margin around it): the
+    /// same on a card's portrait and on a photo of that portrait.
+    pub portrait: Option<u64>,
+}
+
 /// What the analysis found in one image; what was not [`Wanted`] is `None`.
 // Not `Eq`: a face descriptor is made of floats.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -230,6 +241,10 @@ pub struct ImageReport {
     /// Its text, when wanted.
     #[serde(default)]
     pub text: Option<TextReading>,
+    /// Its perceptual hashes, when a barcode, a zone or faces were wanted (an ID image
+    /// or a selfie, for `photo_reuse`).
+    #[serde(default)]
+    pub hashes: Option<PhotoHashes>,
 }
 
 impl ImageReport {
@@ -242,6 +257,7 @@ impl ImageReport {
             faces: wanted.faces.then_some(0),
             descriptor: wanted.faces.then_some(FaceDescriptor::NotFound),
             text: wanted.text.then_some(TextReading::Unreadable),
+            hashes: None,
         }
     }
 }

@@ -41,6 +41,11 @@ pub struct SettingsView {
     /// The lowest score (0-100) of a match: 80 to 100, 90 by default.
     #[schema(minimum = 80, maximum = 100)]
     pub screening_threshold: u8,
+    /// 1 when the selfie's face is kept (sealed) and searched among the merchant's other
+    /// clients' (the `duplicate_face` check): biometric data, only with the clients'
+    /// consent; 0 by default.
+    #[schema(minimum = 0, maximum = 1)]
+    pub face_search: u8,
 }
 
 impl SettingsView {
@@ -66,6 +71,7 @@ impl SettingsView {
                 .map(|n| n.as_str().to_owned())
                 .collect(),
             screening_threshold: settings.screening.threshold.score(),
+            face_search: u8::from(settings.face_search),
         }
     }
 }

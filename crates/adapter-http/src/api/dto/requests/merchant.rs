@@ -74,6 +74,11 @@ struct SettingsFields {
     #[serde(default)]
     #[schema(schema_with = rules::screening_threshold)]
     pub screening_threshold: Sent,
+    /// Whether the selfie's face is kept and searched among the merchant's other clients'
+    /// (1 or 0): turn it on only with the clients' consent.
+    #[serde(default)]
+    #[schema(schema_with = rules::flag)]
+    pub face_search: Sent,
 }
 
 impl SettingsFields {
@@ -89,6 +94,7 @@ impl SettingsFields {
             &self.screening,
             &self.screening_lists,
             &self.screening_threshold,
+            &self.face_search,
         ]
         .iter()
         .any(|field| field.is_sent())
@@ -139,6 +145,7 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
         let threshold = c.check("screening_threshold", threshold, |score| {
             Threshold::new(score).ok_or_else(|| Invalid("must be 80 to 100".into()))
         });
+        let face_search = c.flag("face_search", &r.face_search);
         c.finish(|| {
             Some(SettingsChanges {
                 quiz_expiry_days: days,
@@ -151,6 +158,7 @@ impl TryFrom<SettingsRequest> for SettingsChanges {
                 screening,
                 screening_lists: lists,
                 screening_threshold: threshold,
+                face_search,
             })
         })
     }

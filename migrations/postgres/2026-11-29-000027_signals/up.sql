@@ -1,0 +1,15 @@
+-- Signals across clients (contract §20).
+-- The merchant's setting: faces are kept and searched only with its clients' consent.
+ALTER TABLE merchants ADD COLUMN face_search BOOLEAN NOT NULL DEFAULT FALSE;
+
+-- What is kept of each profile's images: picture hashes, and faces with face_search.
+-- The value is sealed; everything goes with the profile.
+CREATE TABLE signals (
+    id          TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL,
+    profile_id  TEXT NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    blocked     BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE INDEX signals_of_merchant ON signals (merchant_id, profile_id);

@@ -1,0 +1,2 @@
+DROP TABLE signals;
+ALTER TABLE merchants DROP COLUMN face_search;
