@@ -1,6 +1,7 @@
 //! Access (contract §14), in a real Chromium: every client page passes axe-core's WCAG 2.2
-//! A and AA rules in each language at phone and desktop width, and a client completes a
-//! whole quiz with the keyboard alone.
+//! A and AA rules in each language at 320 and 390 px (phones) and 1280 px, and fits the
+//! window there without scrolling sideways (Reflow, which axe does not test); and a
+//! client completes a whole quiz with the keyboard alone.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -68,14 +69,32 @@ async fn audit(browser: &Client, axe: &str, name: &str, url: &str, found: &mut V
     audit_shown(browser, axe, name, found).await;
 }
 
-/// Adds what axe finds on the page shown to `found`, each line named by the page.
+/// Adds what axe finds on the page shown to `found`, each line named by the page, and
+/// whether the page scrolls sideways (WCAG 2.2's Reflow, 1.4.10, which axe does not test).
 async fn audit_shown(browser: &Client, axe: &str, name: &str, found: &mut Vec<String>) {
     for violation in violations(browser, axe).await {
         found.push(format!("{name}: {violation}"));
     }
+    if let Some(overflow) = sideways(browser).await {
+        found.push(format!("{name}: reflow: {overflow}"));
+    }
 }
 
-pub fn every_client_page_passes_axe_in_each_language_at_both_widths(backend: Backend) {
+/// How the page shown is wider than the window, with the widest elements at fault; `None`
+/// when it fits.
+pub async fn sideways(browser: &Client) -> Option<String> {
+    let script = "const w = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth <= w) return null;
+        const wide = [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > w + 1)
+            .map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} (${Math.round(e.getBoundingClientRect().right)} px)`)
+            .slice(0, 5);
+        return `${document.documentElement.scrollWidth} px wide in a ${w} px window: ${wide.join(', ')}`;";
+    let out = browser.execute(script, vec![]).await.expect("measured");
+    out.as_str().map(str::to_owned)
+}
+
+pub fn every_client_page_passes_axe_and_reflows_in_each_language_at_each_width(backend: Backend) {
     let axe = std::fs::read_to_string(axe_path()).expect("axe-core installed (.ci/run)");
     let env = Env::start(backend);
     let scratch = tempfile::tempdir().expect("scratch folder");
@@ -89,7 +108,12 @@ pub fn every_client_page_passes_axe_in_each_language_at_both_widths(backend: Bac
         .expect("runtime");
     let mut found = Vec::new();
     runtime.block_on(async {
-        for (screen, width) in [(Screen::Phone, "390"), (Screen::Desktop, "1280")] {
+        let screens = [
+            (Screen::NarrowPhone, "320"),
+            (Screen::Phone, "390"),
+            (Screen::Desktop, "1280"),
+        ];
+        for (screen, width) in screens {
             let profile = scratch.path().join(format!("profile-{width}"));
             let browser = session(&driver, &profile, screen).await;
             for lang in LANGUAGES {

@@ -17,6 +17,10 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// A common phone's viewport width, in CSS pixels.
 const PHONE_WIDTH: u32 = 390;
 
+/// The narrowest screen a page must fit without scrolling sideways (WCAG 2.2's Reflow,
+/// 1.4.10: 320 CSS pixels).
+const NARROW_WIDTH: u32 = 320;
+
 /// Whether the browser and its driver are installed (`.ci/run` installs them).
 pub fn available() -> bool {
     std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists()
@@ -60,6 +64,8 @@ fn free_port() -> u16 {
 pub enum Screen {
     /// A phone, touch and all, [`PHONE_WIDTH`] wide.
     Phone,
+    /// A small phone, [`NARROW_WIDTH`] wide.
+    NarrowPhone,
     /// A laptop's window.
     Desktop,
 }
@@ -74,9 +80,14 @@ pub async fn session(driver: &Driver, profile_dir: &std::path::Path, screen: Scr
             "--no-first-run", "--disable-quic", "--window-size=1280,1000",
             format!("--user-data-dir={}", profile_dir.display())],
     });
-    if let Screen::Phone = screen {
+    let phone = match screen {
+        Screen::Phone => Some(PHONE_WIDTH),
+        Screen::NarrowPhone => Some(NARROW_WIDTH),
+        Screen::Desktop => None,
+    };
+    if let Some(width) = phone {
         options["mobileEmulation"] =
-            json!({"deviceMetrics": {"width": PHONE_WIDTH, "height": 844, "pixelRatio": 2.0}});
+            json!({"deviceMetrics": {"width": width, "height": 844, "pixelRatio": 2.0}});
     }
     let capabilities = json!({ "goog:chromeOptions": options });
     let deadline = Instant::now() + Duration::from_secs(20);

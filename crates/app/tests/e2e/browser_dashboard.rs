@@ -109,6 +109,17 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
             .await
             .expect("phone width");
         screenshot(&browser, "dashboard-profile-phone.png").await;
+        // Reflow (WCAG 2.2, 1.4.10): at 320 px neither the profile nor the list scrolls
+        // sideways (a table scrolls in its own box).
+        browser.set_window_size(320, 844).await.expect("narrow");
+        let list_url = format!("{}/dashboard/profiles", env.server.base_url);
+        for url in [profile_url.as_str(), list_url.as_str()] {
+            browser.goto(url).await.expect("page");
+            wait_for(&browser, "</main>").await;
+            let overflow = crate::accessibility::sideways(&browser).await;
+            assert_eq!(overflow, None, "{url} at 320 px");
+        }
+        browser.goto(profile_url.as_str()).await.expect("back");
         browser.set_window_size(1280, 1000).await.expect("desktop");
 
         // Open the passport on its own.

@@ -251,8 +251,8 @@ fn main() {
             browser_dashboard::a_reviewer_works_in_a_real_browser,
         ),
         (
-            "browser::every_client_page_passes_axe_in_each_language_at_both_widths",
-            accessibility::every_client_page_passes_axe_in_each_language_at_both_widths,
+            "browser::every_client_page_passes_axe_and_reflows_in_each_language_at_each_width",
+            accessibility::every_client_page_passes_axe_and_reflows_in_each_language_at_each_width,
         ),
         (
             "browser::a_client_completes_a_whole_quiz_with_the_keyboard_alone",
