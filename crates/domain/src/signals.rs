@@ -2,11 +2,15 @@
 //! (`duplicate_face`) and the same picture sent by another profile, or a selfie that is a
 //! photo of the ID's own portrait (`photo_reuse`).
 //!
-//! What is kept of a verification's images, per profile: each image's perceptual hash
-//! (always: a hash says nothing of a face, only whether two pictures are one) and, when
-//! the merchant has turned `face_search` on (its clients' consent to keeping biometric
-//! data), the description of the selfie's face. Both are sealed at rest, erased with the
-//! profile, never answered by the API nor sent in a webhook; the checks give counts only.
+//! What is kept of a verification's images, per profile: the selfie's perceptual hash,
+//! the hash of each face's own picture (the selfie's, the ID portraits'), and, when the
+//! merchant has turned `face_search` on (its clients' consent to keeping biometric data),
+//! the description of the selfie's face. An ID image's whole-picture hash is not kept: it
+//! is the card's layout, the same for every holder of a state's licence (two holders'
+//! licence backs hash 0 bits apart, two passport pages 1), so comparing it would call
+//! every second client a reuse; an ID photo reused is found by its portrait. All are
+//! sealed at rest, erased with the profile, never answered by the API nor sent in a
+//! webhook; the checks give counts only.
 
 use crate::document::Side;
 use crate::profile::ProfileId;
@@ -16,7 +20,7 @@ use crate::verification::face_match::distance;
 use crate::verification::{Check, CheckName, Detail, Reason};
 use crate::verification::{FaceDescriptor, PhotoHashes};
 
-/// The most bits two pictures' hashes (64 bits) may differ by for them to be one picture
+/// The most bits two selfies' hashes (64 bits) may differ by for them to be one picture
 /// re-saved, resized, re-compressed or cropped by a few percent. Measured
 /// (`docs/verification.md`): copies 0 to 5 bits apart, different photos 18 and more.
 pub const SAME_PICTURE_BITS: u32 = 8;
@@ -36,8 +40,10 @@ pub const SAME_FACE_HUNDREDTHS: i64 = 45;
 /// One thing kept of a profile's images.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Signal {
-    /// An image's perceptual hash (64 bits).
+    /// The selfie's perceptual hash (64 bits).
     Picture(u64),
+    /// A face's own picture's hash (40 bits): the selfie's face, an ID's portrait.
+    Portrait(u64),
     /// The selfie's face described by the face matcher (kept only with `face_search`).
     Face(Vec<f32>),
 }
@@ -53,14 +59,21 @@ pub struct Kept {
     pub blocked: bool,
 }
 
-/// What is kept of the quiz's `images`: every ID image's and selfie's picture hash, and
-/// the selfie's face's description when `face_search` is on.
+/// What is kept of the quiz's `images`: the selfie's picture hash, every face's own
+/// picture's hash, and the selfie's face's description when `face_search` is on.
 pub fn signals_of(images: &[Examined], face_search: bool) -> Vec<Signal> {
-    let mut signals: Vec<Signal> = looked_at(images)
-        .filter_map(|i| i.report.hashes.as_ref()?.picture)
+    let selfie = selfie(images);
+    let mut signals: Vec<Signal> = selfie
+        .and_then(|s| s.report.hashes?.picture)
         .map(Signal::Picture)
+        .into_iter()
+        .chain(
+            looked_at(images)
+                .filter_map(portrait_of)
+                .map(Signal::Portrait),
+        )
         .collect();
-    if face_search && let Some(face) = selfie(images).and_then(face_of) {
+    if face_search && let Some(face) = selfie.and_then(face_of) {
         signals.push(Signal::Face(face.to_vec()));
     }
     signals
@@ -107,51 +120,47 @@ pub fn duplicate_face(face_search: bool, images: &[Examined], kept: &[Kept]) -> 
     decided(CheckName::DuplicateFace, reasons, profiles).on(selfie.document_id.clone())
 }
 
-/// `photo_reuse`: each ID image and the selfie against the pictures the merchant keeps
-/// of its other profiles (`photo_used_by_another_profile`, `details.profiles` how many),
-/// and the selfie's face against the portraits on the ID's fronts
-/// (`selfie_is_document_photo`: a photo of the card rather than of a person). Needs no
-/// face matcher. Not applicable when the quiz holds no ID image or selfie.
+/// `photo_reuse`: the selfie against the selfies the merchant keeps of its other
+/// profiles, and each face's own picture (the selfie's, the ID portraits') against theirs
+/// (`photo_used_by_another_profile`, `details.profiles` how many); and the selfie's face
+/// against the portraits on the ID's fronts (`selfie_is_document_photo`: a photo of the
+/// card, or of its portrait's picture, rather than of a person). Needs no face matcher.
+/// Not applicable when the quiz holds no selfie and no face to compare.
 pub fn photo_reuse(images: &[Examined], kept: &[Kept]) -> Check {
-    let hashed: Vec<&Examined> = looked_at(images)
-        .filter(|i| {
-            i.report
-                .hashes
-                .as_ref()
-                .is_some_and(|h| h.picture.is_some())
-        })
-        .collect();
-    if hashed.is_empty() {
+    let picture = selfie(images).and_then(|s| s.report.hashes?.picture);
+    let portraits: Vec<u64> = looked_at(images).filter_map(portrait_of).collect();
+    if picture.is_none() && portraits.is_empty() {
         return Check::not_applicable(CheckName::PhotoReuse, Reason::NoDocument);
     }
-    let pictures: Vec<u64> = hashed
-        .iter()
-        .filter_map(|i| i.report.hashes.as_ref()?.picture)
-        .collect();
     let reused = kept.iter().filter(|k| match k.signal {
-        Signal::Picture(other) => pictures.iter().any(|p| same_picture(*p, other)),
-        _ => false,
+        Signal::Picture(other) => picture.is_some_and(|p| same_picture(p, other)),
+        Signal::Portrait(other) => portraits.iter().any(|p| same_portrait(*p, other)),
+        Signal::Face(_) => false,
     });
     let profiles = distinct_profiles(reused);
     let mut reasons = Vec::new();
     if profiles > 0 {
         reasons.push(Reason::PhotoUsedByAnotherProfile);
     }
-    if let Some(selfie) = selfie(images)
-        && let Some(own) = portrait_of(selfie)
+    if let Some(own) = selfie(images).and_then(portrait_of)
         && looked_at(images)
             .filter(|i| ID_STEPS.contains(&i.step) && i.side != Some(Side::Back))
             .filter_map(portrait_of)
-            .any(|portrait| (own ^ portrait).count_ones() <= SAME_PORTRAIT_BITS)
+            .any(|portrait| same_portrait(own, portrait))
     {
         reasons.push(Reason::SelfieIsDocumentPhoto);
     }
     decided(CheckName::PhotoReuse, reasons, profiles)
 }
 
-/// Whether two perceptual hashes are of one picture.
+/// Whether two pictures' hashes are of one picture.
 pub fn same_picture(a: u64, b: u64) -> bool {
     (a ^ b).count_ones() <= SAME_PICTURE_BITS
+}
+
+/// Whether two faces' own pictures' hashes are of one picture.
+pub fn same_portrait(a: u64, b: u64) -> bool {
+    (a ^ b).count_ones() <= SAME_PORTRAIT_BITS
 }
 
 fn decided(name: CheckName, reasons: Vec<Reason>, profiles: usize) -> Check {
@@ -240,16 +249,18 @@ mod tests {
     }
 
     #[test]
-    fn a_picture_another_profile_sent_is_reuse_and_a_few_bits_apart_still_is() {
+    fn a_selfie_or_a_portrait_another_profile_sent_is_reuse_and_a_few_bits_apart_still_is() {
         let images = [
             image("d1", Feature::SelfieUpload, 0xF0F0_0000_FFFF_0000, Some(1)),
-            image("d2", Feature::DriverLicenceUpload, 0x1234, Some(0xFFFF)),
+            image("d2", Feature::DriverLicenceUpload, 0x1234, Some(0xFF_FF00)),
         ];
         let near = 0xF0F0_0000_FFFF_0000 ^ 0b1011_0001; // 4 bits apart
         let other = [
             kept("p2", Signal::Picture(near), false),
-            kept("p3", Signal::Picture(near), false),
+            kept("p3", Signal::Portrait(0xFF_FF00 ^ 0b111), false),
             kept("p4", Signal::Picture(!0), false),
+            // A card's layout: another holder's licence hashes the same, and is no reuse.
+            kept("p5", Signal::Picture(0x1234), false),
         ];
         let check = photo_reuse(&images, &other);
         assert_eq!(check.status, CheckStatus::Failed);
@@ -314,14 +325,15 @@ mod tests {
     }
 
     #[test]
-    fn what_is_kept_is_every_picture_and_the_face_only_with_face_search() {
+    fn what_is_kept_is_the_selfie_the_faces_pictures_and_the_face_only_with_face_search() {
         let images = [
             image("d1", Feature::SelfieUpload, 1, Some(7)),
             image("d2", Feature::DriverLicenceUpload, 2, Some(8)),
         ];
         assert_eq!(
             signals_of(&images, false),
-            [Signal::Picture(1), Signal::Picture(2)]
+            [Signal::Picture(1), Signal::Portrait(7), Signal::Portrait(8)],
+            "the selfie's picture, every face's: never an ID's layout"
         );
         assert_eq!(
             signals_of(&images, true).last(),

@@ -20,6 +20,7 @@ use crate::sealing::vault::{Column, Vault};
 pub(crate) const VALUE: Column = Column("signals.value");
 
 const PICTURE: &str = "picture";
+const PORTRAIT: &str = "portrait";
 const FACE: &str = "face";
 
 #[derive(Queryable, Selectable, Insertable)]
@@ -38,6 +39,7 @@ impl SignalRow {
         let id = ulid::Ulid::new().to_string();
         let (kind, plain) = match signal {
             Signal::Picture(hash) => (PICTURE, format!("{hash:016x}")),
+            Signal::Portrait(hash) => (PORTRAIT, format!("{hash:016x}")),
             Signal::Face(face) => (
                 FACE,
                 serde_json::to_string(face).map_err(|e| corrupt(VALUE.0, e))?,
@@ -58,6 +60,9 @@ impl SignalRow {
         let signal = match self.kind.as_str() {
             PICTURE => u64::from_str_radix(&plain, 16)
                 .map(Signal::Picture)
+                .map_err(|e| corrupt(VALUE.0, e))?,
+            PORTRAIT => u64::from_str_radix(&plain, 16)
+                .map(Signal::Portrait)
                 .map_err(|e| corrupt(VALUE.0, e))?,
             FACE => serde_json::from_str(&plain)
                 .map(Signal::Face)

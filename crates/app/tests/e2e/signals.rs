@@ -1,11 +1,15 @@
 //! Signals across clients (contract §20), over HTTP: another client's selfie sent again,
-//! resized and re-compressed, fails `photo_reuse`, and so does a selfie that is a photo
-//! of the licence's own portrait; another person, another merchant's client and a
-//! deleted profile's photo pass. With the `face-match` feature and `face_search` on, the
+//! resized and re-compressed, fails `photo_reuse`, as does another client's licence and a
+//! selfie that is a photo of the licence's own portrait; another person, another holder's
+//! licence of the same design, another merchant's client and a deleted profile's photo
+//! pass. With the `face-match` feature and `face_search` on, the
 //! same person's other photo under a second identity fails `duplicate_face`, as does a
 //! face a reviewer blocked in the dashboard; `face_search` off is `not_applicable`.
 
+use std::time::{Duration, Instant};
+
 use fixtures::degrade;
+use fixtures::licence::Licence;
 use image::{RgbImage, imageops};
 use serde_json::{Value, json};
 
@@ -16,10 +20,19 @@ use crate::documents_read::{face, holder, mobile_of, outcome, quiz, quiz_of, upl
 use crate::support::{Backend, Client, Env};
 use crate::verification::{check, completed};
 
-pub const SCENARIOS: &[Scenario] = &[(
-    "photo_reuse_finds_another_clients_selfie_resized_and_recompressed_and_a_selfie_taken_of_the_licence_portrait",
-    photos,
-)];
+pub const SCENARIOS: &[Scenario] = &[
+    (
+        "photo_reuse_finds_another_clients_selfie_resized_and_recompressed_and_a_selfie_taken_of_the_licence_portrait",
+        photos,
+    ),
+    (
+        "photo_reuse_finds_a_profiles_photo_no_more_once_retention_erased_it",
+        erased_by_retention,
+    ),
+];
+
+/// How long the restarted server may take to erase what retention owes.
+const ERASED_WITHIN: Duration = Duration::from_secs(60);
 
 /// Run with the `face-match` feature (their names hold "face").
 pub const FACE_SCENARIOS: &[Scenario] = &[(
@@ -46,6 +59,25 @@ fn selfie_quiz_of(env: &Env, client: &Client, email: &str, selfie: &[u8]) -> Val
 
 fn profiles(verification: &Value, name: &str) -> Value {
     check(verification, name)["details"]["profiles"].clone()
+}
+
+/// A quiz of the merchant `client` signs for, asking `email`'s client for `licence`'s two
+/// sides, its portrait the face photo `portrait`; its verification.
+fn licence_quiz(
+    env: &Env,
+    client: &Client,
+    email: &str,
+    licence: &Licence,
+    portrait: &str,
+) -> Value {
+    let steps = json!({"driver_licence_upload": 1});
+    let (token, url) = quiz_of(client, email, &licence.number, steps);
+    let front = degrade::jpeg(&licence.front(Some(&face(portrait))), 90);
+    upload_usable(env, &token, "driver_licence_upload", Some("front"), &front);
+    let back = degrade::png(&licence.back());
+    upload_usable(env, &token, "driver_licence_upload", Some("back"), &back);
+    post_json(env, &format!("/quiz/{token}/submit"), json!({})).assert_status(200);
+    completed(client, &url)
 }
 
 /// The licence's portrait, as a phone photographs the card's corner: cut out of the
@@ -94,6 +126,37 @@ fn photos(backend: Backend) {
         outcome(&other, "photo_reuse"),
         ("passed".to_owned(), json!([])),
         "{other}"
+    );
+
+    // Two clients' licences of one design, another holder and portrait each, are not one
+    // picture; a licence another client sent is (a merchant of their own: the portraits
+    // are the selfies' pictures above).
+    let cards = env.server.client(&env.server.create_merchant("Cards"));
+    let licence = holder();
+    let mut robert = holder();
+    robert.first_name = "ROBERT".into();
+    robert.last_name = "MARTINEZ".into();
+    robert.number = "B7654321".into();
+    let first_card = licence_quiz(&env, &cards, "card1@example.com", &licence, "obama.jpg");
+    assert_eq!(
+        outcome(&first_card, "photo_reuse"),
+        ("passed".to_owned(), json!([])),
+        "{first_card}"
+    );
+    let other_card = licence_quiz(&env, &cards, "card2@example.com", &robert, "obama2.jpg");
+    assert_eq!(
+        outcome(&other_card, "photo_reuse"),
+        ("passed".to_owned(), json!([])),
+        "another holder's licence of the same design: {other_card}"
+    );
+    let same_card = licence_quiz(&env, &cards, "card3@example.com", &licence, "obama.jpg");
+    assert_eq!(
+        outcome(&same_card, "photo_reuse"),
+        (
+            "failed".to_owned(),
+            json!(["photo_used_by_another_profile"])
+        ),
+        "{same_card}"
     );
 
     // Another merchant's clients are never searched.
@@ -242,5 +305,68 @@ fn faces(backend: Backend) {
         outcome(&off, "duplicate_face"),
         ("not_applicable".to_owned(), json!(["face_search_off"])),
         "{off}"
+    );
+}
+
+/// A client approved 31 days ago under a retention of 30 days: once the restarted server
+/// has erased its personal data, its selfie is another client's no more.
+fn erased_by_retention(backend: Backend) {
+    let mut env = Env::start(backend);
+    let c = env.client();
+    c.call("merchant/settings/update", &json!({"retention_days": 30}))
+        .assert_status(200);
+    let original = face("obama.jpg");
+    let email = "gone@example.com";
+    selfie_quiz(&env, email, &degrade::jpeg(&original, 90));
+    let who = json!({"email_address": email, "mobile_number": mobile_of(email)});
+    let mut decided = who.clone();
+    decided["status"] = json!("Approved");
+    c.call("profile/update-status", &decided).assert_status(200);
+    let copy = degrade::jpeg(&degrade::scale(&original, 0.8), 70);
+    let before = selfie_quiz(&env, "before@example.com", &copy);
+    assert_eq!(
+        outcome(&before, "photo_reuse"),
+        (
+            "failed".to_owned(),
+            json!(["photo_used_by_another_profile"])
+        ),
+        "{before}"
+    );
+
+    let moved = env.server.db.execute(&format!(
+        "UPDATE profiles SET status_changed_at = status_changed_at - {} \
+         WHERE email_address = '{email}'",
+        31 * 24 * 60 * 60
+    ));
+    assert_eq!(moved, 1);
+    env.server.kill();
+    env.server.restart();
+    let c = env.client();
+    let deadline = Instant::now() + ERASED_WITHIN;
+    loop {
+        let mut read = who.clone();
+        read["limit"] = json!(50);
+        let events = c.call("event/read", &read);
+        let erased = events.assert_status(200)["events"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e["activity"] == "personal_data_erased"));
+        if erased {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no personal_data_erased event");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let after = selfie_quiz(&env, "after@example.com", &copy);
+    let (status, reasons) = outcome(&after, "photo_reuse");
+    assert_eq!(status, "failed", "{after}");
+    assert_eq!(
+        reasons,
+        json!(["photo_used_by_another_profile"]),
+        "the copy sent before is still another client's: {after}"
+    );
+    assert_eq!(
+        profiles(&after, "photo_reuse"),
+        json!(1),
+        "but the erased client's is found no more: {after}"
     );
 }

@@ -31,7 +31,7 @@ pub(super) async fn kept_per_merchant(p: Ports) {
     s.keep(&m1, &ada.id, &[Signal::Picture(1), face.clone()])
         .await
         .expect("kept");
-    s.keep(&m1, &bob.id, &[Signal::Picture(2)])
+    s.keep(&m1, &bob.id, &[Signal::Portrait(2)])
         .await
         .expect("kept");
     s.keep(&m2, &eve.id, &[Signal::Picture(3)])
@@ -50,7 +50,7 @@ pub(super) async fn kept_per_merchant(p: Ports) {
     );
     assert_eq!(
         s.others(&m1, &ada.id).await.expect("read"),
-        [kept(&bob, Signal::Picture(2), false)]
+        [kept(&bob, Signal::Portrait(2), false)]
     );
     // A later verification's replace the earlier ones.
     s.keep(&m1, &bob.id, &[Signal::Picture(5)])
