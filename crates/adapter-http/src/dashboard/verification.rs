@@ -23,7 +23,8 @@ pub(super) struct CheckRow {
     pub label: &'static str,
     pub outcome: &'static str,
     pub failed: bool,
-    pub reasons: String,
+    /// Each reason in words, with its code (the API's, and the policy's).
+    pub reasons: Vec<(&'static str, &'static str)>,
 }
 
 /// The latest verification, as a reviewer reads it.
@@ -59,6 +60,62 @@ fn label(name: CheckName) -> &'static str {
     }
 }
 
+/// A reason as a reviewer reads it.
+fn words(reason: Reason) -> &'static str {
+    match reason {
+        Reason::SsnInvalid => "The SSN cannot have been issued",
+        Reason::MinimumAgeNotMet => "Younger than the minimum age",
+        Reason::SsnUsedByAnotherProfile => "The SSN is another client's too",
+        Reason::DocumentUsedByAnotherProfile => "The document is another client's too",
+        Reason::DeviceUsedByOtherProfiles => "The device is shared by several clients",
+        Reason::ImageTooSmall => "A photo is too small",
+        Reason::ImageBlurry => "A photo is blurry",
+        Reason::ImageTooDark => "A photo is too dark",
+        Reason::ImageTooBright => "A photo has glare or is too bright",
+        Reason::ImageUnreadable => "A file could not be read as an image",
+        Reason::BarcodeNotFound => "No barcode found on the licence",
+        Reason::BarcodeInvalid => "The barcode holds no licence record",
+        Reason::MrzNotFound => "No machine-readable zone found",
+        Reason::MrzCheckDigitInvalid => "A check digit of the machine-readable zone is wrong",
+        Reason::DocumentExpired => "The document has expired",
+        Reason::DocumentDatesInconsistent => "The document's dates disagree",
+        Reason::NameMismatch => "The name read differs from the client's",
+        Reason::DateOfBirthMismatch => "The date of birth read differs from the client's",
+        Reason::DocumentNumberMismatch => "The licence number read differs from the client's",
+        Reason::AddressMismatch => "The address read differs from the client's",
+        Reason::NoFace => "No face in the selfie",
+        Reason::MultipleFaces => "Several faces in the selfie",
+        Reason::PortraitNotFound => "No portrait found on the ID",
+        Reason::FaceMismatch => "The selfie is not the ID's portrait",
+        Reason::PoaNameMismatch => "The bill or statement names someone else",
+        Reason::PoaAddressMismatch => "The bill or statement is for another address",
+        Reason::PoaTooOld => "The bill or statement is too old",
+        Reason::PoaDateNotFound => "No issue date found on the bill or statement",
+        Reason::PoaUnreadable => "The bill or statement could not be read",
+        Reason::PoaPdfModified => "The PDF was edited after it was made",
+        Reason::SanctionsPotentialMatch => "The name matches a sanctions list",
+        Reason::PepPotentialMatch => "The name matches a list of politically exposed persons",
+        Reason::InternalListMatch => "The name matches one of your lists",
+        Reason::FaceUsedByAnotherProfile => "The face is another client's",
+        Reason::FaceOnBlocklist => "The face was blocked by a reviewer",
+        Reason::PhotoUsedByAnotherProfile => "A photo is another client's",
+        Reason::SelfieIsDocumentPhoto => "The selfie is a photo of the ID's portrait",
+        Reason::NoSsn => "No SSN given",
+        Reason::NoDateOfBirth => "No date of birth known",
+        Reason::NoFingerprint => "No device fingerprint taken",
+        Reason::NoDocumentNumber => "No licence number kept to compare",
+        Reason::NoDocument => "No document for this check",
+        Reason::NothingRead => "Nothing read from the documents",
+        Reason::NoAddress => "No address to compare",
+        Reason::OcrUnavailable => "No text reader on this server",
+        Reason::ImageAnalysisUnavailable => "Images were not read by this version",
+        Reason::FaceMatcherUnavailable => "No face matcher on this server",
+        Reason::ScreeningOff => "Screening is off",
+        Reason::NoLists => "No list imported to screen against",
+        Reason::FaceSearchOff => "Face search is off",
+    }
+}
+
 impl VerificationSection {
     pub(super) fn of(found: &VerificationView) -> Self {
         let v = &found.verification;
@@ -73,12 +130,7 @@ impl VerificationSection {
                     CheckStatus::NotApplicable => "Not checked",
                 },
                 failed: c.status == CheckStatus::Failed,
-                reasons: c
-                    .reasons
-                    .iter()
-                    .map(Reason::as_str)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                reasons: c.reasons.iter().map(|r| (words(*r), r.as_str())).collect(),
             })
             .collect();
         // Failed first; otherwise the report's order (the sort is stable).

@@ -396,6 +396,10 @@ fn dashboard(backend: Backend) {
         .expect("a verification section")..];
     assert!(section.contains("Declined"), "{section}");
     let failed = section.find("ssn_invalid").expect("the failed check");
+    assert!(
+        section.contains("The SSN cannot have been issued (<code>ssn_invalid</code>)"),
+        "its reason in words, with its code: {section}"
+    );
     let passed = section.find("Old enough").expect("a passed check");
     assert!(failed < passed, "failed checks first");
     assert!(!text.contains("666123456"), "never the SSN in clear");
