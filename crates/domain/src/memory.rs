@@ -208,6 +208,16 @@ pub struct MemoryProfiles {
 debug_as_name!(MemoryProfiles);
 
 impl MemoryProfiles {
+    /// Whether the merchant's profile is there with its personal data (not deleted, not
+    /// erased): what the stores kept beside a profile answer for.
+    pub(crate) fn holds(&self, merchant: &MerchantId, profile: &ProfileId) -> bool {
+        self.profiles
+            .lock()
+            .expect("lock")
+            .iter()
+            .any(|p| p.id == *profile && p.merchant_id == *merchant && p.erased_at.is_none())
+    }
+
     /// Simulates another writer: the next update finds the stored profile changed by
     /// `mutation` (and its revision bumped) and fails with `Conflict`.
     pub fn fail_next_update_with_conflict_after(

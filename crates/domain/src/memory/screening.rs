@@ -31,16 +31,6 @@ impl MemoryScreening {
             lease: Mutex::default(),
         }
     }
-
-    /// Whether the profile is there with its personal data.
-    fn screenable(&self, merchant: &MerchantId, profile: &ProfileId) -> bool {
-        self.profiles
-            .profiles
-            .lock()
-            .expect("lock")
-            .iter()
-            .any(|p| p.id == *profile && p.merchant_id == *merchant && p.erased_at.is_none())
-    }
 }
 
 #[async_trait]
@@ -87,7 +77,7 @@ impl ScreeningStore for MemoryScreening {
         merchant: &MerchantId,
         profile: &ProfileId,
     ) -> StoreResult<Option<Screening>> {
-        if !self.screenable(merchant, profile) {
+        if !self.profiles.holds(merchant, profile) {
             // Deleted or erased: its screening went with it.
             return Ok(None);
         }
@@ -106,7 +96,10 @@ impl ScreeningStore for MemoryScreening {
             .iter()
             .map(|write| {
                 let screening = &write.screening;
-                if !self.screenable(&screening.merchant_id, &screening.profile_id) {
+                if !self
+                    .profiles
+                    .holds(&screening.merchant_id, &screening.profile_id)
+                {
                     return Saved::ProfileGone;
                 }
                 let latest = screenings

@@ -26,16 +26,6 @@ impl MemorySignals {
             kept: Mutex::default(),
         }
     }
-
-    /// Whether the profile is there with its personal data.
-    fn live(&self, merchant: &MerchantId, profile: &ProfileId) -> bool {
-        self.profiles
-            .profiles
-            .lock()
-            .expect("lock")
-            .iter()
-            .any(|p| p.id == *profile && p.merchant_id == *merchant && p.erased_at.is_none())
-    }
 }
 
 #[async_trait]
@@ -46,7 +36,7 @@ impl SignalStore for MemorySignals {
         profile: &ProfileId,
         signals: &[Signal],
     ) -> StoreResult<()> {
-        if !self.live(merchant, profile) {
+        if !self.profiles.holds(merchant, profile) {
             return Ok(());
         }
         let mut kept = self.kept.lock().expect("lock");
@@ -67,7 +57,7 @@ impl SignalStore for MemorySignals {
         Ok(kept
             .iter()
             .filter(|(m, k)| m == merchant && (k.profile_id != *profile || k.blocked))
-            .filter(|(m, k)| self.live(m, &k.profile_id))
+            .filter(|(m, k)| self.profiles.holds(m, &k.profile_id))
             .map(|(_, k)| k.clone())
             .collect())
     }
