@@ -79,12 +79,18 @@ pub fn signals_of(images: &[Examined], face_search: bool) -> Vec<Signal> {
     signals
 }
 
-/// `duplicate_face`: the selfie's face against the faces the merchant keeps of its other
-/// profiles (`face_used_by_another_profile`, `details.profiles` how many) and against
-/// the faces a reviewer blocked (`face_on_blocklist`). Not applicable when `face_search`
-/// is off, when this build cannot describe faces, and when the quiz holds no selfie with
-/// exactly one face described.
-pub fn duplicate_face(face_search: bool, images: &[Examined], kept: &[Kept]) -> Check {
+/// `duplicate_face`: the selfie's face against the faces the merchant keeps of its
+/// profiles other than `own` (`face_used_by_another_profile`, `details.profiles` how
+/// many) and against the faces a reviewer blocked, `own`'s included
+/// (`face_on_blocklist`). Not applicable when `face_search` is off, when this build
+/// cannot describe faces, and when the quiz holds no selfie with exactly one face
+/// described.
+pub fn duplicate_face(
+    face_search: bool,
+    own: &ProfileId,
+    images: &[Examined],
+    kept: &[Kept],
+) -> Check {
     let na = |reason| Check::not_applicable(CheckName::DuplicateFace, reason);
     if !face_search {
         return na(Reason::FaceSearchOff);
@@ -110,7 +116,7 @@ pub fn duplicate_face(face_search: bool, images: &[Examined], kept: &[Kept]) -> 
         })
         .collect();
     let mut reasons = Vec::new();
-    let profiles = distinct_profiles(same.iter().copied());
+    let profiles = distinct_profiles(same.iter().copied().filter(|k| k.profile_id != *own));
     if profiles > 0 {
         reasons.push(Reason::FaceUsedByAnotherProfile);
     }
@@ -240,6 +246,11 @@ mod tests {
         }
     }
 
+    /// The profile verified.
+    fn own() -> ProfileId {
+        ProfileId::new("p1")
+    }
+
     fn profiles(check: &Check) -> Option<&Detail> {
         check
             .details
@@ -294,34 +305,42 @@ mod tests {
         let images = [image("d1", Feature::SelfieUpload, 1, None)];
         let face = |x: f32| Signal::Face(vec![x, 0.0]);
         let same = [kept("p2", face(0.3), false), kept("p3", face(0.9), false)];
-        let check = duplicate_face(true, &images, &same);
+        let check = duplicate_face(true, &own(), &images, &same);
         assert_eq!(check.reasons, [Reason::FaceUsedByAnotherProfile]);
         assert_eq!(profiles(&check), Some(&Detail::Number(1)));
         let blocked = [kept("p2", face(0.1), true)];
         assert_eq!(
-            duplicate_face(true, &images, &blocked).reasons,
+            duplicate_face(true, &own(), &images, &blocked).reasons,
             [Reason::FaceUsedByAnotherProfile, Reason::FaceOnBlocklist]
         );
         assert_eq!(
-            duplicate_face(true, &images, &same[1..]).status,
+            duplicate_face(true, &own(), &images, &same[1..]).status,
             CheckStatus::Passed
         );
+        // Its own face blocked: on the blocklist, and no other profile's.
+        let own_blocked = [kept("p1", face(0.1), true)];
+        let check = duplicate_face(true, &own(), &images, &own_blocked);
+        assert_eq!(check.reasons, [Reason::FaceOnBlocklist]);
+        assert_eq!(profiles(&check), Some(&Detail::Number(0)));
         assert_eq!(
-            duplicate_face(false, &images, &same).reasons,
+            duplicate_face(false, &own(), &images, &same).reasons,
             [Reason::FaceSearchOff]
         );
         let mut unmatched = images.clone();
         unmatched[0].report.descriptor = Some(FaceDescriptor::Unavailable);
         assert_eq!(
-            duplicate_face(true, &unmatched, &same).reasons,
+            duplicate_face(true, &own(), &unmatched, &same).reasons,
             [Reason::FaceMatcherUnavailable]
         );
         unmatched[0].report.descriptor = Some(FaceDescriptor::NotFound);
         assert_eq!(
-            duplicate_face(true, &unmatched, &same).reasons,
+            duplicate_face(true, &own(), &unmatched, &same).reasons,
             [Reason::NoFace]
         );
-        assert_eq!(duplicate_face(true, &[], &same).reasons, [Reason::NoFace]);
+        assert_eq!(
+            duplicate_face(true, &own(), &[], &same).reasons,
+            [Reason::NoFace]
+        );
     }
 
     #[test]

@@ -272,6 +272,7 @@ impl VerificationService {
             claimed,
             images,
             screened,
+            profile_id: profile.id.clone(),
             face_search: settings.face_search,
             kept,
         };

@@ -134,6 +134,8 @@ pub struct Facts {
     pub images: Vec<Examined>,
     /// The profile screened against the merchant's lists.
     pub screened: crate::watchlist::Screened,
+    /// The profile verified.
+    pub profile_id: crate::profile::ProfileId,
     /// Whether the merchant keeps and searches its clients' faces (`face_search`).
     pub face_search: bool,
     /// What the merchant keeps of its other profiles' images, and its blocked faces.
@@ -170,7 +172,12 @@ pub fn checks(facts: &Facts) -> Vec<Check> {
             facts.proof_of_address_max_age,
         ),
         crate::watchlist::watchlist(&facts.screened),
-        crate::signals::duplicate_face(facts.face_search, &facts.images, &facts.kept),
+        crate::signals::duplicate_face(
+            facts.face_search,
+            &facts.profile_id,
+            &facts.images,
+            &facts.kept,
+        ),
         crate::signals::photo_reuse(&facts.images, &facts.kept),
     ]
 }
@@ -273,6 +280,7 @@ mod tests {
             },
             images: images(licence_read()),
             screened: crate::watchlist::Screened::Off,
+            profile_id: "p1".into(),
             face_search: false,
             kept: Vec::new(),
         }
