@@ -58,6 +58,18 @@ quality-image_too_dark = move to a brighter place
 quality-image_too_bright = avoid reflections and direct light on the document
 quality-image_unreadable = the file could not be read as an image; send a JPEG or PNG photo
 
+## Camera guide
+
+camera-open = Use the camera
+camera-shoot = Take the photo
+camera-close = Close the camera
+camera-preview = What the camera sees
+camera-frame = Hold the document inside the frame. The photo is taken when it is sharp and still.
+camera-face = Look at the camera with your face inside the oval. The photo is taken when it is sharp and still.
+camera-still = Sharp: hold still…
+camera-taking = Taking the photo and sending it…
+camera-unavailable = The camera could not be opened. Choose a file instead.
+
 ## Your details
 
 details-heading = Your details

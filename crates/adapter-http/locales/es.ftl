@@ -56,6 +56,18 @@ quality-image_too_dark = busque un lugar con más luz
 quality-image_too_bright = evite los reflejos y la luz directa sobre el documento
 quality-image_unreadable = el archivo no se pudo leer como imagen; envíe una foto JPEG o PNG
 
+## Guía de la cámara
+
+camera-open = Usar la cámara
+camera-shoot = Tomar la foto
+camera-close = Cerrar la cámara
+camera-preview = Lo que ve la cámara
+camera-frame = Mantenga el documento dentro del marco. La foto se toma cuando está nítida y quieta.
+camera-face = Mire a la cámara con la cara dentro del óvalo. La foto se toma cuando está nítida y quieta.
+camera-still = Nítida: no se mueva…
+camera-taking = Tomando la foto y enviándola…
+camera-unavailable = No se pudo abrir la cámara. Elija un archivo en su lugar.
+
 ## Sus datos
 
 details-heading = Sus datos

@@ -56,6 +56,18 @@ quality-image_too_dark = placez-vous dans un endroit plus éclairé
 quality-image_too_bright = évitez les reflets et la lumière directe sur le document
 quality-image_unreadable = le fichier n’a pas pu être lu comme une image ; envoyez une photo JPEG ou PNG
 
+## Guide de prise de vue
+
+camera-open = Utiliser l’appareil photo
+camera-shoot = Prendre la photo
+camera-close = Fermer l’appareil photo
+camera-preview = Ce que voit l’appareil photo
+camera-frame = Tenez le document dans le cadre. La photo est prise dès qu’elle est nette et immobile.
+camera-face = Regardez l’appareil, le visage dans l’ovale. La photo est prise dès qu’elle est nette et immobile.
+camera-still = C’est net : ne bougez plus…
+camera-taking = Prise de la photo et envoi…
+camera-unavailable = L’appareil photo n’a pas pu être ouvert. Choisissez plutôt un fichier.
+
 ## Vos informations
 
 details-heading = Vos informations

@@ -13,25 +13,11 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::decode::Decoded;
 
-/// The contract's minimum: the short side, as uploaded, in pixels.
-pub const MIN_SHORT_SIDE: u32 = 600;
+use domain::verification::quality_limits::{MIN_BRIGHTNESS, MIN_SHARPNESS, MIN_SHORT_SIDE};
 
 /// The width sharpness is measured at, so that it does not depend on the resolution a
 /// document was photographed at.
 const SHARPNESS_WIDTH: u32 = 1000;
-
-/// Under this [`sharpness`] an image is blurred. Measured (PNG / JPEG q70): the
-/// passport page 0.866 / 0.866, the same without portrait 0.885, three official
-/// portraits 0.830-0.934 / 0.837-0.939; blurred with a gaussian of sigma 1: page 0.706,
-/// portraits 0.383-0.554; sigma 2: page 0.483 / 0.503, page without portrait 0.653 /
-/// 0.664, portraits 0.266-0.387 / 0.439-0.537; sigma 3: page 0.323 / 0.378, without
-/// portrait 0.528 / 0.560, portraits 0.326-0.440 / 0.496-0.608.
-pub const MIN_SHARPNESS: f64 = 0.72;
-
-/// Under this [`brightness`] (0-255) an image is too dark. Measured: the passport page
-/// 241, with its zone only 241, portraits on dark backgrounds 191-211, two portraits
-/// side by side 236; the page darkened to 30 %: 72 (to 45 %: 108).
-pub const MIN_BRIGHTNESS: f64 = 110.0;
 
 /// The width glare is looked for at.
 const GLARE_WIDTH: u32 = 400;

@@ -8,7 +8,7 @@ use domain::merchant::Language;
 use domain::quiz::QuizState;
 use domain::services::QuizSession;
 use domain::template::{Feature, Requirement, StepKind};
-use domain::verification::QualityIssue;
+use domain::verification::{QualityIssue, quality_limits};
 use serde::Serialize;
 
 use super::locale::{Locale, language_name};
@@ -63,6 +63,9 @@ pub struct UploadForm {
     pub multiple: bool,
     /// `user` (the front camera) for a selfie, `environment` for a document.
     pub capture: &'static str,
+    /// The outline the camera guide draws over its preview: `face`, `card` (ID-1),
+    /// `page` (a passport's data page) or `sheet` (a letter or A4 page).
+    pub shape: &'static str,
     /// What the last upload to this form came to, told once after it.
     pub notice: Option<QualityNotice>,
 }
@@ -237,6 +240,23 @@ pub struct QuizPage {
     pub us_states: &'static [Region],
     pub ca_regions: &'static [Region],
     pub countries: &'static [(&'static str, &'static str)],
+    pub camera: CameraLimits,
+}
+
+/// The `document_quality` limits the camera guide judges each frame by, given to the
+/// page's script so that it measures against the server's own figures.
+pub struct CameraLimits {
+    pub min_short_side: u32,
+    pub min_sharpness: f64,
+    pub min_brightness: f64,
+}
+
+impl CameraLimits {
+    const OF_THE_SERVER: Self = Self {
+        min_short_side: quality_limits::MIN_SHORT_SIDE,
+        min_sharpness: quality_limits::MIN_SHARPNESS,
+        min_brightness: quality_limits::MIN_BRIGHTNESS,
+    };
 }
 
 impl QuizPage {
@@ -351,6 +371,7 @@ impl QuizPage {
             us_states: &regions::US,
             ca_regions: &regions::CA,
             countries: regions::countries(),
+            camera: CameraLimits::OF_THE_SERVER,
             lang: t.language.as_str(),
             keep: t.query(),
             merchant,
@@ -382,6 +403,12 @@ fn upload_forms(
             .filter(|u| u.step == step && u.side == side)
             .map(|u| QualityNotice::of(u, t))
     };
+    let shape = match step {
+        Feature::SelfieUpload => "face",
+        Feature::PassportUpload => "page",
+        _ if step.has_sides() => "card",
+        _ => "sheet",
+    };
     let form = |side: Option<Side>, label: &str, multiple: bool, capture| UploadForm {
         side: side.map(|s| s.as_str()),
         input: match side {
@@ -397,6 +424,7 @@ fn upload_forms(
         },
         multiple,
         capture,
+        shape,
         notice: notice(side),
     };
     match step {

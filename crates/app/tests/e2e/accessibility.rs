@@ -22,7 +22,7 @@ const LANGUAGES: [&str; 3] = ["en", "fr", "es"];
 
 /// axe-core as `.ci/run` installs it (`npm ci` beside this file's `axe/package.json`), or
 /// where `IDV_AXE_CORE` points.
-fn axe_path() -> PathBuf {
+pub fn axe_path() -> PathBuf {
     std::env::var_os("IDV_AXE_CORE").map_or_else(
         || {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -71,7 +71,7 @@ async fn audit(browser: &Client, axe: &str, name: &str, url: &str, found: &mut V
 
 /// Adds what axe finds on the page shown to `found`, each line named by the page, and
 /// whether the page scrolls sideways (WCAG 2.2's Reflow, 1.4.10, which axe does not test).
-async fn audit_shown(browser: &Client, axe: &str, name: &str, found: &mut Vec<String>) {
+pub async fn audit_shown(browser: &Client, axe: &str, name: &str, found: &mut Vec<String>) {
     for violation in violations(browser, axe).await {
         found.push(format!("{name}: {violation}"));
     }

@@ -72,14 +72,32 @@ pub enum Screen {
 
 /// A browser session through `driver`, its profile kept in `profile_dir`.
 pub async fn session(driver: &Driver, profile_dir: &std::path::Path, screen: Screen) -> Client {
+    session_with(driver, profile_dir, screen, &[]).await
+}
+
+/// A browser session given Chromium's `extra` arguments too (a fake camera, say).
+pub async fn session_with(
+    driver: &Driver,
+    profile_dir: &std::path::Path,
+    screen: Screen,
+    extra: &[String],
+) -> Client {
     // The closed network here refuses Chromium's background traffic: turn it off.
-    let mut options = json!({
-        "binary": CHROMIUM,
-        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--no-first-run", "--disable-quic", "--window-size=1280,1000",
-            format!("--user-data-dir={}", profile_dir.display())],
-    });
+    let mut args = vec![
+        "--headless=new".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-dev-shm-usage".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--disable-sync".to_owned(),
+        "--no-first-run".to_owned(),
+        "--disable-quic".to_owned(),
+        "--window-size=1280,1000".to_owned(),
+        format!("--user-data-dir={}", profile_dir.display()),
+    ];
+    args.extend_from_slice(extra);
+    let mut options = json!({ "binary": CHROMIUM, "args": args });
     let phone = match screen {
         Screen::Phone => Some(PHONE_WIDTH),
         Screen::NarrowPhone => Some(NARROW_WIDTH),

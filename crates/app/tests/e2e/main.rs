@@ -9,6 +9,7 @@ mod auth;
 mod backup;
 mod browser;
 mod browser_dashboard;
+mod camera;
 mod children;
 mod client_abuse;
 mod client_pages;
@@ -237,7 +238,7 @@ fn main() {
              installed; the browser tests are reported as ignored."
         );
     }
-    let browser_tests: [Scenario; 5] = [
+    let browser_tests: [Scenario; 7] = [
         (
             "browser::quiz_in_a_real_browser",
             browser::quiz_in_a_real_browser,
@@ -257,6 +258,14 @@ fn main() {
         (
             "browser::a_client_completes_a_whole_quiz_with_the_keyboard_alone",
             accessibility::a_client_completes_a_whole_quiz_with_the_keyboard_alone,
+        ),
+        (
+            "browser::the_camera_guide_refuses_a_blurred_card_and_takes_the_sharp_one",
+            camera::the_camera_guide_refuses_a_blurred_card_and_takes_the_sharp_one,
+        ),
+        (
+            "browser::with_the_camera_refused_the_file_input_still_works",
+            camera::with_the_camera_refused_the_file_input_still_works,
         ),
     ];
     for (name, test) in browser_tests {

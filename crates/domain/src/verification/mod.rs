@@ -23,6 +23,7 @@ pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
     BarcodeReading, DocumentRead, DocumentText, FaceDescriptor, ImageReport, MARKED_AGES,
     MrzReading, PdfEdit, PhotoHashes, QualityIssue, ReadSource, TextReading, Wanted,
+    quality_limits,
 };
 
 use time::{Date, OffsetDateTime};

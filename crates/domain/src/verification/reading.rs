@@ -123,6 +123,31 @@ impl QualityIssue {
     }
 }
 
+/// The limits `document_quality` judges an image by. The server measures an upload
+/// against them (the image analysis) and the quiz page's camera guide measures each
+/// frame against the same figures before it takes the shot, so a shot the guide took is
+/// not refused for the same reason once uploaded.
+pub mod quality_limits {
+    /// The short side, as uploaded, in pixels (the contract's minimum).
+    pub const MIN_SHORT_SIDE: u32 = 600;
+
+    /// Under this sharpness (0 to 1: the share of the Laplacian's variance a gaussian
+    /// blur of sigma 1 takes away, at 1000 pixels wide) an image is blurred. Measured
+    /// (PNG / JPEG q70): the passport page 0.866 / 0.866, the same without portrait
+    /// 0.885, three official portraits 0.830-0.934 / 0.837-0.939; blurred with a
+    /// gaussian of sigma 1: page 0.706, portraits 0.383-0.554; sigma 2: page 0.483 /
+    /// 0.503, page without portrait 0.653 / 0.664, portraits 0.266-0.387 / 0.439-0.537;
+    /// sigma 3: page 0.323 / 0.378, without portrait 0.528 / 0.560, portraits
+    /// 0.326-0.440 / 0.496-0.608.
+    pub const MIN_SHARPNESS: f64 = 0.72;
+
+    /// Under this brightness (the grey level 95 % of the pixels are under, 0-255) an
+    /// image is too dark. Measured: the passport page 241, with its zone only 241,
+    /// portraits on dark backgrounds 191-211, two portraits side by side 236; the page
+    /// darkened to 30 %: 72 (to 45 %: 108).
+    pub const MIN_BRIGHTNESS: f64 = 110.0;
+}
+
 /// What a licence's barcode gave.
 // One reading per image, moved once: boxing the read would only add an allocation.
 #[allow(clippy::large_enum_variant)]
