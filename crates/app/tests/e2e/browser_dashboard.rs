@@ -76,6 +76,10 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
             .await
             .expect("dashboard");
         wait_for(&browser, "Sign in").await;
+        browser.set_window_size(320, 844).await.expect("narrow");
+        let overflow = crate::accessibility::sideways(&browser).await;
+        assert_eq!(overflow, None, "the sign-in page at 320 px");
+        browser.set_window_size(1280, 1000).await.expect("desktop");
         fill(&browser, "#email", EMAIL).await;
         fill(&browser, "#password", password).await;
         click(&browser, "form[action='/dashboard/login'] button").await;
@@ -109,15 +113,37 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
             .await
             .expect("phone width");
         screenshot(&browser, "dashboard-profile-phone.png").await;
-        // Reflow (WCAG 2.2, 1.4.10): at 320 px neither the profile nor the list scrolls
-        // sideways (a table scrolls in its own box).
-        browser.set_window_size(320, 844).await.expect("narrow");
-        let list_url = format!("{}/dashboard/profiles", env.server.base_url);
-        for url in [profile_url.as_str(), list_url.as_str()] {
-            browser.goto(url).await.expect("page");
-            wait_for(&browser, "</main>").await;
-            let overflow = crate::accessibility::sideways(&browser).await;
-            assert_eq!(overflow, None, "{url} at 320 px");
+        // Reflow (WCAG 2.2, 1.4.10): at 320 and 390 px no page of the dashboard scrolls
+        // sideways (a wide table scrolls in its own box).
+        let quiz_url: Value = browser
+            .execute(
+                "const a = document.querySelector(\"a[href^='/dashboard/quizzes/']\");\
+                 return a ? a.href : null;",
+                vec![],
+            )
+            .await
+            .expect("script");
+        let quiz_url = quiz_url
+            .as_str()
+            .expect("the profile lists its quiz")
+            .to_owned();
+        let page = |path: &str| format!("{}/dashboard/{path}", env.server.base_url);
+        let pages = [
+            profile_url.to_string(),
+            quiz_url,
+            page("profiles"),
+            page("templates"),
+            page("audit"),
+            page("settings"),
+        ];
+        for width in [320, 390] {
+            browser.set_window_size(width, 844).await.expect("narrow");
+            for url in &pages {
+                browser.goto(url).await.expect("page");
+                wait_for(&browser, "</main>").await;
+                let overflow = crate::accessibility::sideways(&browser).await;
+                assert_eq!(overflow, None, "{url} at {width} px");
+            }
         }
         browser.goto(profile_url.as_str()).await.expect("back");
         browser.set_window_size(1280, 1000).await.expect("desktop");
