@@ -5,12 +5,14 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use domain::audit::AuditAction;
-use domain::document::{Document, DocumentStatus, Evidence, FileType};
+use domain::document::{Document, DocumentStatus, Evidence, FileType, Side};
 use domain::event::Actor;
+use domain::ids::QuizId;
 use domain::note::NoteText;
 use domain::paging::Page;
 use domain::profile::{Profile, ProfileId, ProfileStatus};
 use domain::quiz::Quiz;
+use domain::template::Feature;
 use serde::Deserialize;
 
 use super::reading::{ReadTable, tables};
@@ -45,9 +47,20 @@ struct FileRow {
     side: &'static str,
 }
 
+/// One card of the documents section: the documents a quiz received for one step, the
+/// sides of a card together (front first), each with its own verdict.
+struct DocumentCard {
+    /// The first document's id, naming the card.
+    id: String,
+    step: &'static str,
+    parts: Vec<DocumentRow>,
+}
+
 struct DocumentRow {
     id: String,
     step: &'static str,
+    /// Which side of a card it is, for a step that asks for each.
+    side: Option<Side>,
     status: &'static str,
     created_at: String,
     files: Vec<FileRow>,
@@ -87,7 +100,7 @@ struct ProfilePage<'a> {
     submitted: Vec<Field>,
     quizzes: Vec<QuizRow>,
     templates: Vec<TemplateOption>,
-    documents: Vec<DocumentRow>,
+    documents: Vec<DocumentCard>,
     notes: Vec<NoteRow>,
     events: Vec<EventRow>,
     verification: Option<VerificationSection>,
@@ -151,12 +164,7 @@ pub(super) async fn show(
                     name: t.name,
                 })
                 .collect(),
-            documents: documents
-                .1
-                .items
-                .iter()
-                .map(|d| document_row(&profile, d))
-                .collect(),
+            documents: document_cards(&profile, &documents.1.items),
             notes: notes
                 .items
                 .iter()
@@ -201,10 +209,46 @@ fn quiz_row(state: &State, quiz: &Quiz, now: time::OffsetDateTime) -> QuizRow {
     }
 }
 
+/// The documents, listed as they come, gathered one card per quiz and step.
+fn document_cards(profile: &Profile, documents: &[Document]) -> Vec<DocumentCard> {
+    let mut cards: Vec<(&QuizId, Feature, DocumentCard)> = Vec::new();
+    for d in documents {
+        let row = document_row(profile, d);
+        match cards
+            .iter_mut()
+            .find(|(quiz, step, _)| **quiz == d.quiz_id && *step == d.step)
+        {
+            Some((_, _, card)) => card.parts.push(row),
+            None => cards.push((
+                &d.quiz_id,
+                d.step,
+                DocumentCard {
+                    id: row.id.clone(),
+                    step: row.step,
+                    parts: vec![row],
+                },
+            )),
+        }
+    }
+    cards
+        .into_iter()
+        .map(|(_, _, mut card)| {
+            // Front, then back, then what names no side (stable: newest first within).
+            card.parts.sort_by_key(|p| match p.side {
+                Some(Side::Front) => 0,
+                Some(Side::Back) => 1,
+                None => 2,
+            });
+            card
+        })
+        .collect()
+}
+
 fn document_row(profile: &Profile, d: &Document) -> DocumentRow {
     DocumentRow {
         id: d.id.to_string(),
         step: d.step.label(),
+        side: d.files().iter().find_map(|f| f.side),
         status: d.status.as_str(),
         created_at: rfc3339(d.created_at),
         files: d
@@ -226,6 +270,17 @@ fn document_row(profile: &Profile, d: &Document) -> DocumentRow {
             } => Some(format!("Signed “{signed_name}” at {}", rfc3339(*signed_at))),
             Evidence::Fingerprint { fingerprint } => Some(format!("Device {fingerprint}")),
         },
+    }
+}
+
+impl DocumentRow {
+    /// The side's heading on the card: empty for a document that is not a side.
+    fn side_label(&self) -> &'static str {
+        match self.side {
+            Some(Side::Front) => "Front",
+            Some(Side::Back) => "Back",
+            None => "",
+        }
     }
 }
 

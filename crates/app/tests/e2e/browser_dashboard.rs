@@ -3,13 +3,16 @@
 //! note and send a new link; then the signed API shows all of it.
 
 use fantoccini::{Client, Locator};
+use fixtures::degrade;
 use serde_json::{Value, json};
 
 use crate::browser::{Driver, Screen, click, fill, screenshot, session, wait_for};
 use crate::client_pages::{post_json, send_quiz, upload};
 use crate::dashboard::reviewer;
+use crate::documents_read;
 use crate::support::{Backend, Env};
 use crate::templates::create_template;
+use crate::verification::completed;
 
 /// A specimen passport page (rendered once by Chromium from an SVG drawing).
 const PASSPORT: &[u8] = include_bytes!("../fixtures/specimen-passport.png");
@@ -239,4 +242,98 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
         });
         assert!(by_reviewer, "{activity} by the reviewer in {events:?}");
     }
+}
+
+/// Signs `EMAIL` in with `password` on the dashboard's sign-in page.
+async fn sign_in(browser: &Client, env: &Env, password: &str) {
+    browser
+        .goto(&format!("{}/dashboard", env.server.base_url))
+        .await
+        .expect("dashboard");
+    wait_for(browser, "Sign in").await;
+    fill(browser, "#email", EMAIL).await;
+    fill(browser, "#password", password).await;
+    click(browser, "form[action='/dashboard/login'] button").await;
+    wait_for(browser, "Signed in as").await;
+}
+
+/// A verified licence on the profile's page: one card holding both sides, what was read
+/// from its barcode beside what was typed across the card's whole width, and the failed
+/// check first in the verification's table.
+pub fn a_licence_is_one_card_with_its_sides_and_what_was_read(backend: Backend) {
+    let env = Env::start(backend);
+    let password = reviewer(&env, EMAIL);
+    let licence = documents_read::holder();
+    let (token, url) = documents_read::quiz(
+        &env,
+        "jane@example.com",
+        &licence.number,
+        json!({"driver_licence_upload": 1, "address_submit": 1}),
+    );
+    let front = degrade::jpeg(&licence.front(None), 90);
+    let back = degrade::png(&licence.back());
+    documents_read::upload_usable(&env, &token, "driver_licence_upload", Some("front"), &front);
+    documents_read::upload_usable(&env, &token, "driver_licence_upload", Some("back"), &back);
+    // Another postal code than the card's: `address_match` fails.
+    documents_read::type_and_submit(&env, &token, &licence, "90210", None);
+    let verification = completed(&env.client(), &url);
+    documents_read::failed(&verification, "address_match", "address_mismatch");
+
+    let scratch = tempfile::tempdir().expect("scratch folder");
+    let driver = Driver::start();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
+        sign_in(&browser, &env, &password).await;
+        click(&browser, "a[href^='/dashboard/profiles/']").await;
+        wait_for(&browser, "What the client submitted").await;
+        let layout = browser
+            .execute(
+                "const cards = [...document.querySelectorAll('article.document')];
+                 const card = cards[0];
+                 const table = card.querySelector('table.read');
+                 const inner = card.clientWidth
+                     - parseFloat(getComputedStyle(card).paddingLeft)
+                     - parseFloat(getComputedStyle(card).paddingRight);
+                 return {
+                     cards: cards.map(c => c.querySelector('h3').textContent.trim()),
+                     sides: [...card.querySelectorAll('.side h4')]
+                         .map(h => h.firstChild.textContent.trim()),
+                     side_by_side: card.querySelectorAll('.side')[0].getBoundingClientRect().top
+                         === card.querySelectorAll('.side')[1].getBoundingClientRect().top,
+                     read_caption: table.caption.textContent,
+                     read_share: Math.round(table.getBoundingClientRect().width / inner * 100),
+                     first_check: document.querySelector('#verification ~ div tbody tr, \
+                         section[aria-labelledby=verification] tbody tr').className,
+                 };",
+                vec![],
+            )
+            .await
+            .expect("layout read");
+        assert_eq!(layout["cards"], json!(["Driver's licence"]), "{layout}");
+        assert_eq!(layout["sides"], json!(["Front", "Back"]), "{layout}");
+        assert_eq!(layout["side_by_side"], json!(true), "{layout}");
+        assert_eq!(
+            layout["read_caption"],
+            "Read from the barcode, beside what was typed"
+        );
+        assert!(
+            layout["read_share"].as_u64().is_some_and(|s| s >= 99),
+            "the read table spans the card: {layout}"
+        );
+        assert_eq!(layout["first_check"], "failed", "{layout}");
+        screenshot(&browser, "dashboard-verification-desktop.png").await;
+        browser
+            .execute(
+                "document.getElementById('documents').scrollIntoView();",
+                vec![],
+            )
+            .await
+            .expect("scrolled");
+        screenshot(&browser, "dashboard-licence-desktop.png").await;
+        browser.close().await.expect("session closed");
+    });
 }

@@ -238,7 +238,7 @@ fn main() {
              installed; the browser tests are reported as ignored."
         );
     }
-    let browser_tests: [Scenario; 7] = [
+    let browser_tests: [Scenario; 8] = [
         (
             "browser::quiz_in_a_real_browser",
             browser::quiz_in_a_real_browser,
@@ -250,6 +250,10 @@ fn main() {
         (
             "browser::a_reviewer_works_in_the_dashboard_in_a_real_browser",
             browser_dashboard::a_reviewer_works_in_a_real_browser,
+        ),
+        (
+            "browser::a_licence_is_one_card_with_its_sides_and_what_was_read",
+            browser_dashboard::a_licence_is_one_card_with_its_sides_and_what_was_read,
         ),
         (
             "browser::every_client_page_passes_axe_and_reflows_in_each_language_at_each_width",
