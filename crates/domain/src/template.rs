@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 
 use crate::ids::TemplateId;
 use crate::merchant::MerchantId;
+use crate::profile::LongText;
 use crate::validation::Invalid;
 
 /// One verification step a template can ask for, in the interface's order. Its name in
@@ -233,13 +234,11 @@ impl FeatureList {
     }
 }
 
-/// A template's name: 1 to 100 characters.
+/// A template's name: 1 to 100 characters typed by a person, trimmed and normalised,
+/// without control or invisible characters (a NUL, which PostgreSQL cannot store, or a
+/// bidirectional control that shows the name in a reviewer's list as another).
 pub fn parse_template_name(raw: &str) -> Result<String, Invalid> {
-    let name = raw.trim();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(Invalid::new("must be 1 to 100 characters"));
-    }
-    Ok(name.to_owned())
+    LongText::parse_typed(raw).map(|name| name.as_str().to_owned())
 }
 
 /// A merchant's stored template.
@@ -333,5 +332,11 @@ mod tests {
         assert!(parse_template_name(&"n".repeat(100)).is_ok());
         assert!(parse_template_name(&"n".repeat(101)).is_err());
         assert!(parse_template_name(" ").is_err());
+        assert!(parse_template_name("a\u{0}b").is_err());
+        assert!(parse_template_name("a\u{202e}b").is_err());
+        assert_eq!(
+            parse_template_name(" Cafe\u{301} ").as_deref(),
+            Ok("Caf\u{e9}")
+        );
     }
 }

@@ -126,6 +126,15 @@ fn lists_are_checked(backend: Backend) {
         &json!({"template_name": "x".repeat(101), "list": {"ssn_submit": 1}}),
     )
     .assert_error(400, &["TEMPLATE_NAME_INVALID"]);
+    // A NUL (which PostgreSQL cannot store: it was a 500 there), another control
+    // character, a bidirectional control.
+    for name in ["a\u{0}b", "a\u{1e}b", "Basic\u{202e}cipsaB"] {
+        c.call(
+            "template/create",
+            &json!({"template_name": name, "list": {"ssn_submit": 1}}),
+        )
+        .assert_error(400, &["TEMPLATE_NAME_INVALID"]);
+    }
     let read = c.call("template/read", &json!({"offset": 0, "limit": 10}));
     assert_eq!(read.assert_status(200)["total_count"], 0, "nothing stored");
 }

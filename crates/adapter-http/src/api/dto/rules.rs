@@ -342,9 +342,16 @@ pub fn template_list(asks_for_something: bool) -> Object {
     list.build()
 }
 
-/// A template's name: 1 to 100 characters besides the blanks around it.
+/// A template's name: 1 to 100 characters, not blank, without control nor invisible
+/// characters.
 pub fn template_name() -> Object {
-    string(anchored(r"\S(?:[\s\S]{0,98}\S)?"), "1 to 100 characters.").build()
+    string(
+        text_pattern(),
+        "1 to 100 characters, no control characters.",
+    )
+    .min_length(Some(1))
+    .max_length(Some(100))
+    .build()
 }
 
 /// A name left as it is when `null` or blank (template/update, quiz/create).
