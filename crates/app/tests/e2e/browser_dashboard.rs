@@ -83,9 +83,7 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
         let overflow = crate::accessibility::sideways(&browser).await;
         assert_eq!(overflow, None, "the sign-in page at 320 px");
         browser.set_window_size(1280, 1000).await.expect("desktop");
-        fill(&browser, "#email", EMAIL).await;
-        fill(&browser, "#password", password).await;
-        click(&browser, "form[action='/dashboard/login'] button").await;
+        sign_in(&browser, &env, password).await;
         wait_for(&browser, "grace@example.com").await;
 
         fill(&browser, "#q", "lovelace").await;
@@ -287,7 +285,7 @@ pub fn a_licence_is_one_card_with_its_sides_and_what_was_read(backend: Backend) 
         .expect("runtime");
     runtime.block_on(async {
         let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
-        sign_in(&browser, &env, &password).await;
+        sign_in(&browser, &env, password).await;
         click(&browser, "a[href^='/dashboard/profiles/']").await;
         wait_for(&browser, "What the client submitted").await;
         let layout = browser
