@@ -50,6 +50,8 @@ pub struct Database {
     /// handles concurrent writers itself.
     writer: Option<Writer>,
     vault: Arc<Vault>,
+    /// The merchants' signals, opened, as this server last read them.
+    signal_index: Arc<repositories::signals::SignalIndex>,
 }
 
 impl std::fmt::Debug for Database {
@@ -101,6 +103,7 @@ impl Database {
             backend,
             writer,
             vault,
+            signal_index: Arc::default(),
         })
     }
 

@@ -21,6 +21,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    signal_versions (merchant_id) {
+        merchant_id -> Text,
+        version -> BigInt,
+    }
+}
+
+diesel::table! {
+    signal_changes (merchant_id, version) {
+        merchant_id -> Text,
+        version -> BigInt,
+        profile_id -> Text,
+    }
+}
+
+diesel::table! {
     signals (id) {
         id -> Text,
         merchant_id -> Text,

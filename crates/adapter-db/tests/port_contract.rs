@@ -225,6 +225,17 @@ fn explain(conn: &mut PgConnection, sql: &str) -> String {
         .join("\n")
 }
 
+/// Two servers' pools on one database (each holds its own copy of the signals).
+fn signals_across_servers(url: &str) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (one, other) = (ports_of(open(url)), ports_of(open(url)));
+    runtime.block_on(domain::contract::signals_across_servers(one, other));
+}
+
 fn main() {
     if let Ok(url) = std::env::var(EXITING_CHILD) {
         return exit_while_connecting(&url);
@@ -255,6 +266,18 @@ fn main() {
             .with_ignored_flag(skip_postgres),
         );
     }
+    let across = "signals_kept_by_one_server_are_seen_by_another";
+    trials.push(Trial::test(format!("sqlite::{across}"), || {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        signals_across_servers(&dir.path().join("two.sqlite3").display().to_string());
+        Ok(())
+    }));
+    trials.push(
+        Trial::test(format!("postgres::{across}"), || {
+            on_postgres("across", |_, url| signals_across_servers(url))
+        })
+        .with_ignored_flag(skip_postgres),
+    );
     for &(name, check) in LIMITER_CHECKS {
         trials.push(
             Trial::test(format!("postgres::limiter::{name}"), move || {

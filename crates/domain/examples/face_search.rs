@@ -40,7 +40,7 @@ fn main() {
     let kept: Vec<Kept> = (0..faces)
         .map(|i| Kept {
             profile_id: ProfileId::new(format!("p{i}")),
-            signal: Signal::Face(draw.face()),
+            signal: Signal::Face(draw.face().into()),
             blocked: false,
         })
         .collect();

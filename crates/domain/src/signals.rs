@@ -12,6 +12,8 @@
 //! sealed at rest, erased with the profile, never answered by the API nor sent in a
 //! webhook; the checks give counts only.
 
+use std::sync::Arc;
+
 use crate::document::Side;
 use crate::profile::ProfileId;
 use crate::template::Feature;
@@ -44,8 +46,9 @@ pub enum Signal {
     Picture(u64),
     /// A face's own picture's hash (40 bits): the selfie's face, an ID's portrait.
     Portrait(u64),
-    /// The selfie's face described by the face matcher (kept only with `face_search`).
-    Face(Vec<f32>),
+    /// The selfie's face described by the face matcher (kept only with `face_search`);
+    /// shared, so that a server's copy of the merchant's signals hands it out uncopied.
+    Face(Arc<[f32]>),
 }
 
 /// A signal kept of one of the merchant's profiles.
@@ -74,7 +77,7 @@ pub fn signals_of(images: &[Examined], face_search: bool) -> Vec<Signal> {
         )
         .collect();
     if face_search && let Some(face) = selfie.and_then(face_of) {
-        signals.push(Signal::Face(face.to_vec()));
+        signals.push(Signal::Face(face.into()));
     }
     signals
 }
@@ -303,7 +306,7 @@ mod tests {
     #[test]
     fn the_same_face_under_another_profile_or_blocked_fails_and_another_passes() {
         let images = [image("d1", Feature::SelfieUpload, 1, None)];
-        let face = |x: f32| Signal::Face(vec![x, 0.0]);
+        let face = |x: f32| Signal::Face(vec![x, 0.0].into());
         let same = [kept("p2", face(0.3), false), kept("p3", face(0.9), false)];
         let check = duplicate_face(true, &own(), &images, &same);
         assert_eq!(check.reasons, [Reason::FaceUsedByAnotherProfile]);
@@ -356,7 +359,7 @@ mod tests {
         );
         assert_eq!(
             signals_of(&images, true).last(),
-            Some(&Signal::Face(vec![0.0, 0.0]))
+            Some(&Signal::Face(vec![0.0, 0.0].into()))
         );
     }
 }

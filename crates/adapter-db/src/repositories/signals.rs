@@ -1,7 +1,12 @@
 //! `SignalStore`: what is kept of each profile's images to compare clients (contract
 //! §20), one row per signal, its value sealed (a face's description is biometric data; a
-//! picture's hash is kept as carefully). The merchant's signals are read whole and
-//! compared in the domain: no database compares a sealed value.
+//! picture's hash is kept as carefully). No database compares a sealed value: the
+//! merchant's signals are compared in the domain, from a copy each server holds opened
+//! in memory ([`SignalIndex`]), read whole once and then kept in step through the
+//! database's log of changes (migration 000028), whichever server made them.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use diesel::prelude::*;
@@ -13,7 +18,7 @@ use domain::signals::{Kept, Signal};
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt};
-use crate::schema::{profiles, signals};
+use crate::schema::{profiles, signal_changes, signal_versions, signals};
 use crate::sealing::vault::{Column, Vault};
 
 /// The sealed value's column, in its associated data.
@@ -42,7 +47,7 @@ impl SignalRow {
             Signal::Portrait(hash) => (PORTRAIT, format!("{hash:016x}")),
             Signal::Face(face) => (
                 FACE,
-                serde_json::to_string(face).map_err(|e| corrupt(VALUE.0, e))?,
+                serde_json::to_string(&face[..]).map_err(|e| corrupt(VALUE.0, e))?,
             ),
         };
         Ok(Self {
@@ -64,8 +69,8 @@ impl SignalRow {
             PORTRAIT => u64::from_str_radix(&plain, 16)
                 .map(Signal::Portrait)
                 .map_err(|e| corrupt(VALUE.0, e))?,
-            FACE => serde_json::from_str(&plain)
-                .map(Signal::Face)
+            FACE => serde_json::from_str::<Vec<f32>>(&plain)
+                .map(|face| Signal::Face(face.into()))
                 .map_err(|e| corrupt(VALUE.0, e))?,
             other => return Err(corrupt("signals.kind", other)),
         };
@@ -74,6 +79,144 @@ impl SignalRow {
             signal,
             blocked: self.blocked,
         })
+    }
+}
+
+/// Changes the log keeps per merchant (the migration's figure): a copy further behind is
+/// read whole again.
+const CHANGES_KEPT: i64 = 100_000;
+
+/// Profiles whose rows are read in one query, after changes.
+const PROFILES_AT_ONCE: usize = 500;
+
+/// Each merchant's signals as this server last read them, opened.
+#[derive(Default)]
+pub(crate) struct SignalIndex {
+    merchants: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Copy>>>>,
+}
+
+impl SignalIndex {
+    fn of(&self, merchant: &str) -> Arc<tokio::sync::Mutex<Copy>> {
+        let mut merchants = self.merchants.lock().expect("signal index lock");
+        merchants.entry(merchant.to_owned()).or_default().clone()
+    }
+}
+
+/// One merchant's signals, by profile, at the version of the log they were read at.
+#[derive(Default)]
+struct Copy {
+    /// `None` before the first read.
+    version: Option<i64>,
+    profiles: HashMap<String, Vec<Kept>>,
+}
+
+/// What the database holds that a copy at some version does not.
+enum News {
+    Nothing,
+    /// The rows now held of the profiles changed since (none for a profile gone).
+    Profiles {
+        version: i64,
+        changed: Vec<String>,
+        rows: Vec<SignalRow>,
+    },
+    /// Every row of the merchant: the copy is new, or too far behind the log.
+    All {
+        version: i64,
+        rows: Vec<SignalRow>,
+    },
+}
+
+/// What changed for `merchant` since `since`. Versions are committed in their order (the
+/// writer holds the version's row until it commits), so the changes up to the version
+/// read are all there; rows read a moment later may already be newer, and are read
+/// again at the next version, which names their profile.
+fn news_since(
+    conn: &mut AnyConnection,
+    merchant: &str,
+    since: Option<i64>,
+) -> Result<News, Failure> {
+    let version = signal_versions::table
+        .find(merchant)
+        .select(signal_versions::version)
+        .first::<i64>(conn)
+        .optional()?
+        .unwrap_or(0);
+    let of_merchant = || {
+        signals::table
+            .filter(signals::merchant_id.eq(merchant))
+            .select(SignalRow::as_select())
+    };
+    match since {
+        Some(since) if since == version => Ok(News::Nothing),
+        Some(since) if (0..=CHANGES_KEPT).contains(&(version - since)) => {
+            let changed: Vec<String> = signal_changes::table
+                .filter(signal_changes::merchant_id.eq(merchant))
+                .filter(signal_changes::version.gt(since))
+                .filter(signal_changes::version.le(version))
+                .select(signal_changes::profile_id)
+                .distinct()
+                .load(conn)?;
+            let mut rows = Vec::new();
+            for some in changed.chunks(PROFILES_AT_ONCE) {
+                rows.extend(
+                    of_merchant()
+                        .filter(signals::profile_id.eq_any(some))
+                        .load(conn)?,
+                );
+            }
+            Ok(News::Profiles {
+                version,
+                changed,
+                rows,
+            })
+        }
+        _ => Ok(News::All {
+            version,
+            rows: of_merchant().load(conn)?,
+        }),
+    }
+}
+
+impl Copy {
+    fn apply(&mut self, news: News, vault: &Vault) -> StoreResult<()> {
+        let (version, rows) = match news {
+            News::Nothing => return Ok(()),
+            News::Profiles {
+                version,
+                changed,
+                rows,
+            } => {
+                for profile in &changed {
+                    self.profiles.remove(profile);
+                }
+                (version, rows)
+            }
+            News::All { version, rows } => {
+                self.profiles.clear();
+                (version, rows)
+            }
+        };
+        for row in rows {
+            let kept = row.open(vault)?;
+            self.profiles
+                .entry(kept.profile_id.as_str().to_owned())
+                .or_default()
+                .push(kept);
+        }
+        self.version = Some(version);
+        Ok(())
+    }
+
+    /// The signals of every profile but `profile`, and `profile`'s blocked faces.
+    fn others(&self, profile: &ProfileId) -> Vec<Kept> {
+        self.profiles
+            .iter()
+            .flat_map(|(whose, kept)| {
+                let own = whose == profile.as_str();
+                kept.iter().filter(move |k| !own || k.blocked)
+            })
+            .cloned()
+            .collect()
     }
 }
 
@@ -123,21 +266,15 @@ impl SignalStore for Database {
     }
 
     async fn others(&self, merchant: &MerchantId, profile: &ProfileId) -> StoreResult<Vec<Kept>> {
-        let (merchant, profile) = (merchant.as_str().to_owned(), profile.as_str().to_owned());
-        let rows: Vec<SignalRow> = self
-            .read(move |conn| {
-                Ok(signals::table
-                    .filter(signals::merchant_id.eq(&merchant))
-                    .filter(
-                        signals::profile_id
-                            .ne(&profile)
-                            .or(signals::blocked.eq(true)),
-                    )
-                    .select(SignalRow::as_select())
-                    .load(conn)?)
-            })
+        // One merchant's copy is brought up to date by one verification at a time.
+        let copy = self.signal_index.of(merchant.as_str());
+        let mut copy = copy.lock().await;
+        let (merchant, since) = (merchant.as_str().to_owned(), copy.version);
+        let news = self
+            .read(move |conn| news_since(conn, &merchant, since))
             .await?;
-        rows.into_iter().map(|row| row.open(&self.vault)).collect()
+        copy.apply(news, &self.vault)?;
+        Ok(copy.others(profile))
     }
 
     async fn block_faces(&self, merchant: &MerchantId, profile: &ProfileId) -> StoreResult<u64> {

@@ -93,6 +93,12 @@ pub type CheckOn<S> = fn(S) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 /// One promise of the contract, run on fresh ports.
 pub type Check = CheckOn<Ports>;
 
+/// Two sets of ports on one storage, as two servers on one database see it: what one
+/// keeps, blocks or deletes of the signals, the other's next read sees.
+pub async fn signals_across_servers(one: Ports, other: Ports) {
+    signals::across_servers(one, other).await;
+}
+
 /// Every check, by a name that reads as the promise.
 pub const CHECKS: &[(&str, Check)] = checks![
     "profiles_are_unique_per_merchant_by_email_and_by_mobile" => unique_profiles,
@@ -1867,5 +1873,12 @@ mod tests {
     #[test]
     fn the_memory_adapters_keep_the_port_contract() {
         run_all(memory_ports, futures_executor::block_on);
+    }
+
+    #[test]
+    fn memory_signals_are_one_store_for_every_server() {
+        // Memory is one store, whoever reads it: both servers are the same ports.
+        let ports = memory_ports();
+        futures_executor::block_on(signals_across_servers(ports.clone(), ports));
     }
 }

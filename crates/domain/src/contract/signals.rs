@@ -26,7 +26,7 @@ pub(super) async fn kept_per_merchant(p: Ports) {
     let ada = seed_profile(&p, &m1, "p1", "ada@example.com").await;
     let bob = seed_profile(&p, &m1, "p2", "bob@example.com").await;
     let eve = seed_profile(&p, &m2, "p3", "eve@example.com").await;
-    let face = Signal::Face(vec![0.25, -0.5, 0.125]);
+    let face = Signal::Face(vec![0.25, -0.5, 0.125].into());
     let s = &p.signals;
     s.keep(&m1, &ada.id, &[Signal::Picture(1), face.clone()])
         .await
@@ -94,11 +94,17 @@ pub(super) async fn gone_with_the_profile(p: Ports) {
     let cy = seed_profile(&p, &m1, "p3", "cy@example.com").await;
     let s = &p.signals;
     for (who, n) in [(&ada, 1), (&bob, 2)] {
-        s.keep(&m1, &who.id, &[Signal::Picture(n), Signal::Face(vec![0.5])])
-            .await
-            .expect("kept");
+        s.keep(
+            &m1,
+            &who.id,
+            &[Signal::Picture(n), Signal::Face(vec![0.5].into())],
+        )
+        .await
+        .expect("kept");
     }
     s.block_faces(&m1, &ada.id).await.expect("blocked");
+    // Read once before: a store that keeps a copy must see the erasure and the deletion.
+    assert_eq!(s.others(&m1, &cy.id).await.expect("read").len(), 4);
     let mut erased = ada.clone();
     erased.erase_personal_data(NOW);
     erased.revision += 1;
@@ -129,4 +135,49 @@ pub(super) async fn gone_with_the_profile(p: Ports) {
         .await
         .expect("nothing kept of an erased profile");
     assert!(s.others(&m1, &cy.id).await.expect("read").is_empty());
+}
+
+/// Two servers on one storage: what one keeps, blocks or deletes, the other's next read
+/// sees, though it read before (a server may hold the merchant's signals in memory).
+pub(super) async fn across_servers(one: Ports, other: Ports) {
+    let m1 = seed_merchant(&one, "m1").await;
+    let ada = seed_profile(&one, &m1, "p1", "ada@example.com").await;
+    let bob = seed_profile(&one, &m1, "p2", "bob@example.com").await;
+    let cy = seed_profile(&one, &m1, "p3", "cy@example.com").await;
+    let seen = || async { sorted(other.signals.others(&m1, &cy.id).await.expect("read")) };
+    assert!(seen().await.is_empty());
+    one.signals
+        .keep(&m1, &ada.id, &[Signal::Picture(1)])
+        .await
+        .expect("kept");
+    assert_eq!(seen().await, [kept(&ada, Signal::Picture(1), false)]);
+    one.signals
+        .keep(&m1, &ada.id, &[Signal::Picture(2)])
+        .await
+        .expect("kept");
+    let face = Signal::Face(vec![0.5, 0.25].into());
+    one.signals
+        .keep(&m1, &bob.id, std::slice::from_ref(&face))
+        .await
+        .expect("kept");
+    one.signals
+        .block_faces(&m1, &bob.id)
+        .await
+        .expect("blocked");
+    assert_eq!(
+        seen().await,
+        sorted(vec![
+            kept(&ada, Signal::Picture(2), false),
+            kept(&bob, face.clone(), true),
+        ])
+    );
+    let tombstone = Event {
+        profile_id: None,
+        ..Event::about("ev-del".into(), &ada, Activity::ProfileDeleted, "", NOW)
+    };
+    one.profiles
+        .delete(&ada, &entry(tombstone))
+        .await
+        .expect("deleted");
+    assert_eq!(seen().await, [kept(&bob, face, true)]);
 }

@@ -1,0 +1,4 @@
+DROP TRIGGER signal_changed ON signals;
+DROP FUNCTION signal_changed();
+DROP TABLE signal_changes;
+DROP TABLE signal_versions;

@@ -1,0 +1,5 @@
+DROP TRIGGER signals_deleted;
+DROP TRIGGER signals_updated;
+DROP TRIGGER signals_inserted;
+DROP TABLE signal_changes;
+DROP TABLE signal_versions;
