@@ -1,3 +1,10 @@
+-- A profile's signals are replaced at each of its verifications and go with it: found by
+-- the profile alone (the merchant's index leads with the merchant), or each replacement
+-- and each cascaded delete reads the whole table.
+CREATE INDEX signals_of_profile ON signals (profile_id);
+-- A server reads a merchant's signals whole in pages, in the order of their ids.
+CREATE INDEX signals_in_order ON signals (merchant_id, id);
+
 -- The servers hold each merchant's signals in memory (adapter-db's signal index) and keep
 -- in step with the database, whichever instance wrote: every change to a signal row
 -- advances its merchant's version and names the profile it touched, in the same
@@ -29,8 +36,10 @@ BEGIN
         RETURNING version INTO advanced;
     INSERT INTO signal_changes (merchant_id, version, profile_id)
         VALUES (changed.merchant_id, advanced, changed.profile_id);
+    -- The one change that falls out of the log: a point, not a range, which would walk
+    -- every deleted entry not yet vacuumed at each change.
     DELETE FROM signal_changes
-        WHERE merchant_id = changed.merchant_id AND version <= advanced - 100000;
+        WHERE merchant_id = changed.merchant_id AND version = advanced - 100000;
     RETURN NULL;
 END
 $$ LANGUAGE plpgsql;

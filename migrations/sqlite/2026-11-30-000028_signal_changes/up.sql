@@ -1,3 +1,10 @@
+-- A profile's signals are replaced at each of its verifications and go with it: found by
+-- the profile alone (the merchant's index leads with the merchant), or each replacement
+-- and each cascaded delete reads the whole table.
+CREATE INDEX signals_of_profile ON signals (profile_id);
+-- A server reads a merchant's signals whole in pages, in the order of their ids.
+CREATE INDEX signals_in_order ON signals (merchant_id, id);
+
 -- The servers hold each merchant's signals in memory (adapter-db's signal index) and keep
 -- in step with the database, whichever instance wrote: every change to a signal row
 -- advances its merchant's version and names the profile it touched, in the same
@@ -23,7 +30,7 @@ CREATE TRIGGER signals_inserted AFTER INSERT ON signals BEGIN
         SELECT merchant_id, version, NEW.profile_id FROM signal_versions
         WHERE merchant_id = NEW.merchant_id;
     DELETE FROM signal_changes WHERE merchant_id = NEW.merchant_id
-        AND version <= (SELECT version FROM signal_versions
+        AND version = (SELECT version FROM signal_versions
                         WHERE merchant_id = NEW.merchant_id) - 100000;
 END;
 
@@ -34,7 +41,7 @@ CREATE TRIGGER signals_updated AFTER UPDATE ON signals BEGIN
         SELECT merchant_id, version, NEW.profile_id FROM signal_versions
         WHERE merchant_id = NEW.merchant_id;
     DELETE FROM signal_changes WHERE merchant_id = NEW.merchant_id
-        AND version <= (SELECT version FROM signal_versions
+        AND version = (SELECT version FROM signal_versions
                         WHERE merchant_id = NEW.merchant_id) - 100000;
 END;
 
@@ -45,6 +52,6 @@ CREATE TRIGGER signals_deleted AFTER DELETE ON signals BEGIN
         SELECT merchant_id, version, OLD.profile_id FROM signal_versions
         WHERE merchant_id = OLD.merchant_id;
     DELETE FROM signal_changes WHERE merchant_id = OLD.merchant_id
-        AND version <= (SELECT version FROM signal_versions
+        AND version = (SELECT version FROM signal_versions
                         WHERE merchant_id = OLD.merchant_id) - 100000;
 END;

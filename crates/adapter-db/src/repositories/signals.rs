@@ -89,6 +89,10 @@ const CHANGES_KEPT: i64 = 100_000;
 /// Profiles whose rows are read in one query, after changes.
 const PROFILES_AT_ONCE: usize = 500;
 
+/// Rows read (and opened) at a time when a copy is read whole, so that the sealed rows
+/// of a large merchant are never all in memory beside the copy.
+const ROWS_AT_ONCE: i64 = 5_000;
+
 /// Each merchant's signals as this server last read them, opened.
 #[derive(Default)]
 pub(crate) struct SignalIndex {
@@ -110,19 +114,19 @@ struct Copy {
     profiles: HashMap<String, Vec<Kept>>,
 }
 
-/// What the database holds that a copy at some version does not.
+/// What the database holds that a copy at some version does not, opened.
 enum News {
     Nothing,
-    /// The rows now held of the profiles changed since (none for a profile gone).
+    /// What is now kept of the profiles changed since (nothing for a profile gone).
     Profiles {
         version: i64,
         changed: Vec<String>,
-        rows: Vec<SignalRow>,
+        kept: Vec<Kept>,
     },
-    /// Every row of the merchant: the copy is new, or too far behind the log.
+    /// Everything the merchant keeps: the copy is new, or too far behind the log.
     All {
         version: i64,
-        rows: Vec<SignalRow>,
+        kept: Vec<Kept>,
     },
 }
 
@@ -132,6 +136,7 @@ enum News {
 /// again at the next version, which names their profile.
 fn news_since(
     conn: &mut AnyConnection,
+    vault: &Vault,
     merchant: &str,
     since: Option<i64>,
 ) -> Result<News, Failure> {
@@ -146,6 +151,11 @@ fn news_since(
             .filter(signals::merchant_id.eq(merchant))
             .select(SignalRow::as_select())
     };
+    let open = |rows: Vec<SignalRow>| -> Result<Vec<Kept>, Failure> {
+        rows.into_iter()
+            .map(|row| row.open(vault).map_err(Failure::Store))
+            .collect()
+    };
     match since {
         Some(since) if since == version => Ok(News::Nothing),
         Some(since) if (0..=CHANGES_KEPT).contains(&(version - since)) => {
@@ -156,55 +166,64 @@ fn news_since(
                 .select(signal_changes::profile_id)
                 .distinct()
                 .load(conn)?;
-            let mut rows = Vec::new();
+            let mut kept = Vec::new();
             for some in changed.chunks(PROFILES_AT_ONCE) {
-                rows.extend(
+                kept.extend(open(
                     of_merchant()
                         .filter(signals::profile_id.eq_any(some))
                         .load(conn)?,
-                );
+                )?);
             }
             Ok(News::Profiles {
                 version,
                 changed,
-                rows,
+                kept,
             })
         }
-        _ => Ok(News::All {
-            version,
-            rows: of_merchant().load(conn)?,
-        }),
+        _ => {
+            let mut kept = Vec::new();
+            let mut after = String::new();
+            loop {
+                let rows: Vec<SignalRow> = of_merchant()
+                    .filter(signals::id.gt(&after))
+                    .order(signals::id.asc())
+                    .limit(ROWS_AT_ONCE)
+                    .load(conn)?;
+                let Some(last) = rows.last() else { break };
+                after = last.id.clone();
+                kept.extend(open(rows)?);
+            }
+            Ok(News::All { version, kept })
+        }
     }
 }
 
 impl Copy {
-    fn apply(&mut self, news: News, vault: &Vault) -> StoreResult<()> {
-        let (version, rows) = match news {
-            News::Nothing => return Ok(()),
+    fn apply(&mut self, news: News) {
+        let (version, kept) = match news {
+            News::Nothing => return,
             News::Profiles {
                 version,
                 changed,
-                rows,
+                kept,
             } => {
                 for profile in &changed {
                     self.profiles.remove(profile);
                 }
-                (version, rows)
+                (version, kept)
             }
-            News::All { version, rows } => {
+            News::All { version, kept } => {
                 self.profiles.clear();
-                (version, rows)
+                (version, kept)
             }
         };
-        for row in rows {
-            let kept = row.open(vault)?;
+        for one in kept {
             self.profiles
-                .entry(kept.profile_id.as_str().to_owned())
+                .entry(one.profile_id.as_str().to_owned())
                 .or_default()
-                .push(kept);
+                .push(one);
         }
         self.version = Some(version);
-        Ok(())
     }
 
     /// The signals of every profile but `profile`, and `profile`'s blocked faces.
@@ -269,11 +288,15 @@ impl SignalStore for Database {
         // One merchant's copy is brought up to date by one verification at a time.
         let copy = self.signal_index.of(merchant.as_str());
         let mut copy = copy.lock().await;
-        let (merchant, since) = (merchant.as_str().to_owned(), copy.version);
+        let (merchant, since, vault) = (
+            merchant.as_str().to_owned(),
+            copy.version,
+            self.vault.clone(),
+        );
         let news = self
-            .read(move |conn| news_since(conn, &merchant, since))
+            .read(move |conn| news_since(conn, &vault, &merchant, since))
             .await?;
-        copy.apply(news, &self.vault)?;
+        copy.apply(news);
         Ok(copy.others(profile))
     }
 
