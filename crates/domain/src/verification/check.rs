@@ -2,9 +2,23 @@
 //! run, the document it is about, and what it compared (never a personal value in clear).
 
 use crate::ids::DocumentId;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// Every check a verification runs, in the order a report lists them (contract §13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    VariantArray,
+    IntoStaticStr,
+    EnumString,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum CheckName {
     /// The SSN is one the Social Security Administration could have issued.
     SsnFormat,
@@ -54,63 +68,22 @@ pub enum CheckName {
 
 impl CheckName {
     /// Every check, in report order.
-    pub const ALL: [CheckName; 20] = [
-        Self::SsnFormat,
-        Self::MinimumAge,
-        Self::DuplicateIdentity,
-        Self::DuplicateDevice,
-        Self::DocumentQuality,
-        Self::Barcode,
-        Self::Mrz,
-        Self::DocumentExpiry,
-        Self::DocumentDates,
-        Self::NameMatch,
-        Self::DateOfBirthMatch,
-        Self::DocumentNumberMatch,
-        Self::AddressMatch,
-        Self::SelfieFace,
-        Self::DocumentPortrait,
-        Self::FaceMatch,
-        Self::ProofOfAddress,
-        Self::Watchlist,
-        Self::DuplicateFace,
-        Self::PhotoReuse,
-    ];
+    pub const ALL: &'static [CheckName] = <Self as VariantArray>::VARIANTS;
 
     /// Its name in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::SsnFormat => "ssn_format",
-            Self::MinimumAge => "minimum_age",
-            Self::DuplicateIdentity => "duplicate_identity",
-            Self::DuplicateDevice => "duplicate_device",
-            Self::DocumentQuality => "document_quality",
-            Self::Barcode => "barcode",
-            Self::Mrz => "mrz",
-            Self::DocumentExpiry => "document_expiry",
-            Self::DocumentDates => "document_dates",
-            Self::NameMatch => "name_match",
-            Self::DateOfBirthMatch => "date_of_birth_match",
-            Self::DocumentNumberMatch => "document_number_match",
-            Self::AddressMatch => "address_match",
-            Self::SelfieFace => "selfie_face",
-            Self::DocumentPortrait => "document_portrait",
-            Self::FaceMatch => "face_match",
-            Self::ProofOfAddress => "proof_of_address",
-            Self::Watchlist => "watchlist",
-            Self::DuplicateFace => "duplicate_face",
-            Self::PhotoReuse => "photo_reuse",
-        }
+        self.into()
     }
 
     /// The check of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.as_str() == name)
+        name.parse().ok()
     }
 }
 
 /// How a check came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum CheckStatus {
     /// Nothing wrong was found.
     Passed,
@@ -124,24 +97,31 @@ pub enum CheckStatus {
 impl CheckStatus {
     /// Its name in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Passed => "passed",
-            Self::Failed => "failed",
-            Self::NotApplicable => "not_applicable",
-        }
+        self.into()
     }
 
     /// The status of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Passed, Self::Failed, Self::NotApplicable]
-            .into_iter()
-            .find(|s| s.as_str() == name)
+        name.parse().ok()
     }
 }
 
 /// Why a check failed, or why it could not run. A merchant's policy maps each failure
 /// reason to a decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    VariantArray,
+    IntoStaticStr,
+    EnumString,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Reason {
     /// The SSN cannot have been issued (area 000, 666 or 900-999, group 00, serial 0000,
     /// or a number known from advertising).
@@ -250,118 +230,16 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 50] = [
-        Self::SsnInvalid,
-        Self::MinimumAgeNotMet,
-        Self::SsnUsedByAnotherProfile,
-        Self::DocumentUsedByAnotherProfile,
-        Self::DeviceUsedByOtherProfiles,
-        Self::ImageTooSmall,
-        Self::ImageBlurry,
-        Self::ImageTooDark,
-        Self::ImageTooBright,
-        Self::ImageUnreadable,
-        Self::BarcodeNotFound,
-        Self::BarcodeInvalid,
-        Self::MrzNotFound,
-        Self::MrzCheckDigitInvalid,
-        Self::DocumentExpired,
-        Self::DocumentDatesInconsistent,
-        Self::NameMismatch,
-        Self::DateOfBirthMismatch,
-        Self::DocumentNumberMismatch,
-        Self::AddressMismatch,
-        Self::NoFace,
-        Self::MultipleFaces,
-        Self::PortraitNotFound,
-        Self::FaceMismatch,
-        Self::PoaNameMismatch,
-        Self::PoaAddressMismatch,
-        Self::PoaTooOld,
-        Self::PoaDateNotFound,
-        Self::PoaUnreadable,
-        Self::PoaPdfModified,
-        Self::SanctionsPotentialMatch,
-        Self::PepPotentialMatch,
-        Self::InternalListMatch,
-        Self::FaceUsedByAnotherProfile,
-        Self::FaceOnBlocklist,
-        Self::PhotoUsedByAnotherProfile,
-        Self::SelfieIsDocumentPhoto,
-        Self::NoSsn,
-        Self::NoDateOfBirth,
-        Self::NoFingerprint,
-        Self::NoDocumentNumber,
-        Self::NoDocument,
-        Self::NothingRead,
-        Self::NoAddress,
-        Self::OcrUnavailable,
-        Self::ImageAnalysisUnavailable,
-        Self::FaceMatcherUnavailable,
-        Self::ScreeningOff,
-        Self::NoLists,
-        Self::FaceSearchOff,
-    ];
+    pub const ALL: &'static [Reason] = <Self as VariantArray>::VARIANTS;
 
     /// Its code in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::SsnInvalid => "ssn_invalid",
-            Self::MinimumAgeNotMet => "minimum_age_not_met",
-            Self::SsnUsedByAnotherProfile => "ssn_used_by_another_profile",
-            Self::DocumentUsedByAnotherProfile => "document_used_by_another_profile",
-            Self::DeviceUsedByOtherProfiles => "device_used_by_other_profiles",
-            Self::ImageTooSmall => "image_too_small",
-            Self::ImageBlurry => "image_blurry",
-            Self::ImageTooDark => "image_too_dark",
-            Self::ImageTooBright => "image_too_bright",
-            Self::ImageUnreadable => "image_unreadable",
-            Self::BarcodeNotFound => "barcode_not_found",
-            Self::BarcodeInvalid => "barcode_invalid",
-            Self::MrzNotFound => "mrz_not_found",
-            Self::MrzCheckDigitInvalid => "mrz_check_digit_invalid",
-            Self::DocumentExpired => "document_expired",
-            Self::DocumentDatesInconsistent => "document_dates_inconsistent",
-            Self::NameMismatch => "name_mismatch",
-            Self::DateOfBirthMismatch => "date_of_birth_mismatch",
-            Self::DocumentNumberMismatch => "document_number_mismatch",
-            Self::AddressMismatch => "address_mismatch",
-            Self::NoFace => "no_face",
-            Self::MultipleFaces => "multiple_faces",
-            Self::PortraitNotFound => "portrait_not_found",
-            Self::FaceMismatch => "face_mismatch",
-            Self::PoaNameMismatch => "poa_name_mismatch",
-            Self::PoaAddressMismatch => "poa_address_mismatch",
-            Self::PoaTooOld => "poa_too_old",
-            Self::PoaDateNotFound => "poa_date_not_found",
-            Self::PoaUnreadable => "poa_unreadable",
-            Self::PoaPdfModified => "poa_pdf_modified",
-            Self::SanctionsPotentialMatch => "sanctions_potential_match",
-            Self::PepPotentialMatch => "pep_potential_match",
-            Self::InternalListMatch => "internal_list_match",
-            Self::FaceUsedByAnotherProfile => "face_used_by_another_profile",
-            Self::FaceOnBlocklist => "face_on_blocklist",
-            Self::PhotoUsedByAnotherProfile => "photo_used_by_another_profile",
-            Self::SelfieIsDocumentPhoto => "selfie_is_document_photo",
-            Self::NoSsn => "no_ssn",
-            Self::NoDateOfBirth => "no_date_of_birth",
-            Self::NoFingerprint => "no_fingerprint",
-            Self::NoDocumentNumber => "no_document_number",
-            Self::NoDocument => "no_document",
-            Self::NothingRead => "nothing_read",
-            Self::NoAddress => "no_address",
-            Self::OcrUnavailable => "ocr_unavailable",
-            Self::ImageAnalysisUnavailable => "image_analysis_unavailable",
-            Self::FaceMatcherUnavailable => "face_matcher_unavailable",
-            Self::ScreeningOff => "screening_off",
-            Self::NoLists => "no_lists",
-            Self::FaceSearchOff => "face_search_off",
-        }
+        self.into()
     }
 
     /// The reason of this code.
     pub fn parse(code: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.as_str() == code)
+        code.parse().ok()
     }
 
     /// Whether a failed check can give this reason (the others only say why a check did
@@ -480,10 +358,10 @@ mod tests {
 
     #[test]
     fn every_name_status_and_reason_parses_back_and_is_distinct() {
-        for name in CheckName::ALL {
+        for &name in CheckName::ALL {
             assert_eq!(CheckName::parse(name.as_str()), Some(name));
         }
-        for reason in Reason::ALL {
+        for &reason in Reason::ALL {
             assert_eq!(Reason::parse(reason.as_str()), Some(reason));
         }
         for status in [

@@ -2,12 +2,14 @@
 //! outcome of a verification from its checks.
 
 use std::collections::BTreeMap;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 use super::check::{Check, CheckStatus, Reason};
 use crate::validation::Invalid;
 
 /// What a failure leads to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Decision {
     /// The verification is declined.
     Decline,
@@ -18,22 +20,18 @@ pub enum Decision {
 impl Decision {
     /// Its name in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Decline => "decline",
-            Self::Review => "review",
-        }
+        self.into()
     }
 
     /// The decision of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Decline, Self::Review]
-            .into_iter()
-            .find(|d| d.as_str() == name)
+        name.parse().ok()
     }
 }
 
 /// Where a verification stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum VerificationStatus {
     /// Queued or running.
     Pending,
@@ -48,19 +46,12 @@ pub enum VerificationStatus {
 impl VerificationStatus {
     /// Its name in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Passed => "passed",
-            Self::Review => "review",
-            Self::Declined => "declined",
-        }
+        self.into()
     }
 
     /// The status of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Pending, Self::Passed, Self::Review, Self::Declined]
-            .into_iter()
-            .find(|s| s.as_str() == name)
+        name.parse().ok()
     }
 }
 
@@ -110,7 +101,8 @@ impl Policy {
     /// reads back.
     pub fn effective(&self) -> Vec<(Reason, Decision)> {
         Reason::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(Reason::is_failure)
             .map(|r| (r, self.decision(r)))
             .collect()

@@ -425,7 +425,7 @@ fn policy() -> Object {
             "Failure reason codes, each to `decline` or `review`; replaces the merchant's \
              earlier choices (`{}`: back to the default).",
         ));
-    for reason in Reason::ALL.into_iter().filter(Reason::is_failure) {
+    for reason in Reason::ALL.iter().copied().filter(Reason::is_failure) {
         policy = policy.property(
             reason.as_str(),
             ObjectBuilder::new()
