@@ -4,6 +4,7 @@
 //! of profiles (§7): that one is the merchant's record of a client, this one is the
 //! record of the merchant's own people.
 
+use strum::{EnumString, IntoStaticStr, VariantArray};
 use time::OffsetDateTime;
 
 use std::borrow::Cow;
@@ -13,7 +14,8 @@ use crate::merchant::{ApiKeyId, MerchantId};
 use crate::profile::Email;
 
 /// What was done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum AuditAction {
     /// A dashboard user signed in.
     SignedIn,
@@ -45,44 +47,16 @@ pub enum AuditAction {
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 13] = [
-        Self::SignedIn,
-        Self::SignInFailed,
-        Self::SignInLocked,
-        Self::SignedOut,
-        Self::KeyCreated,
-        Self::KeyDisabled,
-        Self::UserCreated,
-        Self::UserDisabled,
-        Self::SecondFactorSet,
-        Self::SettingsChanged,
-        Self::ProfileViewed,
-        Self::DocumentFileViewed,
-        Self::FaceBlocked,
-    ];
+    pub const ALL: &'static [AuditAction] = <Self as VariantArray>::VARIANTS;
 
     /// Its name, as stored and printed.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::SignedIn => "signed_in",
-            Self::SignInFailed => "sign_in_failed",
-            Self::SignInLocked => "sign_in_locked",
-            Self::SignedOut => "signed_out",
-            Self::KeyCreated => "key_created",
-            Self::KeyDisabled => "key_disabled",
-            Self::UserCreated => "user_created",
-            Self::UserDisabled => "user_disabled",
-            Self::SecondFactorSet => "second_factor_set",
-            Self::SettingsChanged => "settings_changed",
-            Self::ProfileViewed => "profile_viewed",
-            Self::DocumentFileViewed => "document_file_viewed",
-            Self::FaceBlocked => "face_blocked",
-        }
+        self.into()
     }
 
     /// The action of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.as_str() == name)
+        name.parse().ok()
     }
 }
 
@@ -101,7 +75,8 @@ impl AuditKind {
     /// The actions of this kind.
     pub fn actions(self) -> Vec<AuditAction> {
         AuditAction::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|a| self.includes(*a))
             .collect()
     }
@@ -183,7 +158,7 @@ mod tests {
     #[test]
     fn every_action_has_a_distinct_name_that_parses_back() {
         let mut names: Vec<&str> = AuditAction::ALL.iter().map(|a| a.as_str()).collect();
-        for action in AuditAction::ALL {
+        for &action in AuditAction::ALL {
             assert_eq!(AuditAction::parse(action.as_str()), Some(action));
         }
         names.sort_unstable();

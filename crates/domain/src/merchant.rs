@@ -1,6 +1,7 @@
 //! Merchants, their API credentials and their settings.
 
 use std::net::IpAddr;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 pub use ipnet::IpNet;
 pub use secrecy::{ExposeSecret, SecretString};
@@ -168,7 +169,10 @@ impl Default for QuizExpiryDays {
 }
 
 /// A language the client's pages speak (contract §14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, VariantArray, IntoStaticStr, EnumString,
+)]
+#[strum(serialize_all = "snake_case", ascii_case_insensitive)]
 pub enum Language {
     /// English, the default.
     #[default]
@@ -181,23 +185,17 @@ pub enum Language {
 
 impl Language {
     /// Every language, English first.
-    pub const ALL: [Language; 3] = [Language::En, Language::Fr, Language::Es];
+    pub const ALL: &'static [Language] = <Self as VariantArray>::VARIANTS;
 
     /// The ISO 639-1 code, as the API, `?lang` and `<html lang>` spell it.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::Fr => "fr",
-            Language::Es => "es",
-        }
+        self.into()
     }
 
     /// The language of an ISO 639-1 code, in any case.
     pub fn parse(code: &str) -> Result<Self, Invalid> {
-        Self::ALL
-            .into_iter()
-            .find(|l| l.as_str().eq_ignore_ascii_case(code))
-            .ok_or_else(|| Invalid::new("must be en, fr or es"))
+        code.parse()
+            .map_err(|_| Invalid::new("must be en, fr or es"))
     }
 }
 
@@ -356,7 +354,7 @@ mod tests {
 
     #[test]
     fn languages_are_their_iso_codes_in_any_case() {
-        for language in Language::ALL {
+        for &language in Language::ALL {
             assert_eq!(Language::parse(language.as_str()), Ok(language));
         }
         assert_eq!(Language::parse("FR"), Ok(Language::Fr));

@@ -2,6 +2,7 @@
 //! made on the server's machine (`idv merchant user ...`), never through the API.
 
 use secrecy::{ExposeSecret, SecretString};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 use time::OffsetDateTime;
 
 use crate::ids::UserId;
@@ -40,7 +41,8 @@ pub struct User {
 /// What a dashboard user may do (contract §16). Both review clients; only an admin
 /// manages API keys, webhooks, users and the merchant's settings, and reads the audit
 /// trail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, VariantArray, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Role {
     /// Reviews clients: profiles, documents, statuses, notes, new quiz links.
     #[default]
@@ -51,22 +53,17 @@ pub enum Role {
 
 impl Role {
     /// Both roles.
-    pub const ALL: [Role; 2] = [Role::Reviewer, Role::Admin];
+    pub const ALL: &'static [Role] = <Self as VariantArray>::VARIANTS;
 
     /// Its name, as stored and as the CLI takes it.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Reviewer => "reviewer",
-            Self::Admin => "admin",
-        }
+        self.into()
     }
 
     /// The role of this name (`admin` or `reviewer`).
     pub fn parse(name: &str) -> Result<Self, Invalid> {
-        Self::ALL
-            .into_iter()
-            .find(|r| r.as_str() == name)
-            .ok_or_else(|| Invalid::new("must be admin or reviewer"))
+        name.parse()
+            .map_err(|_| Invalid::new("must be admin or reviewer"))
     }
 
     /// Whether this role manages the merchant's account.
@@ -165,7 +162,7 @@ mod tests {
     #[test]
     fn roles_are_named_admin_and_reviewer_and_reviewer_is_the_default() {
         assert_eq!(Role::default(), Role::Reviewer);
-        for role in Role::ALL {
+        for &role in Role::ALL {
             assert_eq!(Role::parse(role.as_str()), Ok(role));
         }
         assert!(Role::parse("Admin").is_err(), "names are exact");

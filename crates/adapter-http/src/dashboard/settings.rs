@@ -57,7 +57,7 @@ struct SettingsPage<'a> {
     expiry_days: u8,
     /// The default language's code, and each language's code and name.
     language: &'static str,
-    languages: [(&'static str, String); 3],
+    languages: Vec<(&'static str, String)>,
     /// Empty when personal data is kept.
     retention_days: String,
     verification: PolicyForm,
@@ -94,7 +94,10 @@ pub(super) async fn show(
             merchant: &merchant.name,
             expiry_days: merchant.settings.quiz_expiry_days.days(),
             language: merchant.settings.default_language.as_str(),
-            languages: Language::ALL.map(|l| (l.as_str(), language_name(l))),
+            languages: Language::ALL
+                .iter()
+                .map(|&l| (l.as_str(), language_name(l)))
+                .collect(),
             retention_days: merchant
                 .settings
                 .retention_days

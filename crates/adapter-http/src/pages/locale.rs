@@ -12,8 +12,8 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 
 /// One bundle per language, in `Language::ALL` order.
-static BUNDLES: LazyLock<[FluentBundle<FluentResource>; 3]> =
-    LazyLock::new(|| Language::ALL.map(bundle));
+static BUNDLES: LazyLock<Vec<FluentBundle<FluentResource>>> =
+    LazyLock::new(|| Language::ALL.iter().copied().map(bundle).collect());
 
 fn source(language: Language) -> &'static str {
     match language {
@@ -205,7 +205,7 @@ mod tests {
             assert_eq!(ids(language), english, "{} differs", language.as_str());
         }
         // Every bundle builds, and every step has its name in each language.
-        for language in Language::ALL {
+        for &language in Language::ALL {
             let locale = Locale::fixed(language);
             for &step in domain::template::Feature::ALL {
                 assert!(locale.has(&format!("step-{}", step.name())), "{step:?}");

@@ -361,8 +361,8 @@ impl QuizPage {
             errors,
             handoff: crate::qr::data_address(&session.links.long_url),
             languages: Language::ALL
-                .into_iter()
-                .map(|l| LanguageLink {
+                .iter()
+                .map(|&l| LanguageLink {
                     code: l.as_str(),
                     name: language_name(l),
                     current: l == t.language,

@@ -26,6 +26,7 @@ pub use reading::{
     quality_limits,
 };
 
+use strum::IntoStaticStr;
 use time::{Date, OffsetDateTime};
 
 use crate::ids::{QuizId, VerificationId};
@@ -33,7 +34,8 @@ use crate::merchant::MerchantId;
 use crate::profile::{DateOfBirth, ProfileId, Ssn};
 
 /// A kind of identifying value the blind index keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum IdentityKind {
     /// An SSN.
     Ssn,
@@ -46,11 +48,7 @@ pub enum IdentityKind {
 impl IdentityKind {
     /// Its name as stored.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Ssn => "ssn",
-            Self::Device => "device",
-            Self::Document => "document",
-        }
+        self.into()
     }
 }
 

@@ -4,12 +4,26 @@
 //! these are the values it answers with, and the checks judge them.
 
 use serde::{Deserialize, Serialize};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 use time::Date;
 
 use super::check::Reason;
 
 /// Where a reading came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    VariantArray,
+    IntoStaticStr,
+    EnumString,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum ReadSource {
     /// The PDF417 barcode of the AAMVA card design standard (US and Canadian licences and
     /// ID cards).
@@ -23,18 +37,12 @@ pub enum ReadSource {
 impl ReadSource {
     /// Its name in the API.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Barcode => "barcode",
-            Self::Mrz => "mrz",
-            Self::Text => "text",
-        }
+        self.into()
     }
 
     /// The source of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Barcode, Self::Mrz, Self::Text]
-            .into_iter()
-            .find(|s| s.as_str() == name)
+        name.parse().ok()
     }
 }
 
