@@ -342,15 +342,16 @@ pub fn template_list(asks_for_something: bool) -> Object {
     list.build()
 }
 
-/// A template's name: 1 to 100 characters, not blank, without control nor invisible
-/// characters.
+/// A template's name: 1 to 100 characters besides the blanks around it (which the
+/// reader trims), without control nor invisible characters. The length is in the pattern,
+/// not `maxLength`, which would count the blanks the reader drops.
 pub fn template_name() -> Object {
+    let refused = format!("{CONTROLS}{}", invisible_class());
+    let pattern = format!(r"[^\s{refused}](?:[^{refused}]{{0,98}}[^\s{refused}])?");
     string(
-        text_pattern(),
+        anchored(&pattern),
         "1 to 100 characters, no control characters.",
     )
-    .min_length(Some(1))
-    .max_length(Some(100))
     .build()
 }
 
