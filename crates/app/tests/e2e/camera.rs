@@ -39,6 +39,17 @@ fn camera_frame(sigma: f32) -> RgbImage {
     }
 }
 
+/// A face photo (the test portraits) filling the frame's height, as a selfie is held.
+fn selfie_frame() -> RgbImage {
+    let face = crate::documents_read::face("obama.jpg");
+    let height = FRAME.1;
+    let width = (face.width() * height / face.height()).min(FRAME.0);
+    let face = imageops::resize(&face, width, height, imageops::FilterType::Triangle);
+    let mut frame = RgbImage::from_pixel(FRAME.0, FRAME.1, Rgb([200, 196, 190]));
+    imageops::overlay(&mut frame, &face, i64::from((FRAME.0 - width) / 2), 0);
+    frame
+}
+
 /// `frame` as a one-frame YUV4MPEG2 video (4:2:0, BT.601 studio range: luma 16-235,
 /// chroma 16-240, as Chromium reads it), which Chromium's fake camera plays over and over.
 fn y4m(frame: &RgbImage, path: &Path) {
@@ -80,16 +91,21 @@ fn camera_playing(video: &Path) -> Vec<String> {
 /// The licence back's camera button (the back form of the licence step).
 const BACK: &str = "#driver_licence_upload form:has(input[name=side][value=back])";
 
-fn licence_documents(env: &Env) -> Vec<Value> {
+/// The client's documents of `step`.
+fn documents_of(env: &Env, step: &str) -> Vec<Value> {
     let key = json!({"email_address": "ada@example.com", "mobile_number": "4165550123"});
     let docs = env.client().call("document/read", &key);
     docs.assert_status(200)["documents"]
         .as_array()
         .expect("documents")
         .iter()
-        .filter(|d| d["name"] == "driver_licence_upload")
+        .filter(|d| d["name"] == step)
         .cloned()
         .collect()
+}
+
+fn licence_documents(env: &Env) -> Vec<Value> {
+    documents_of(env, "driver_licence_upload")
 }
 
 fn run(scenario: impl std::future::Future<Output = ()>) {
@@ -245,4 +261,27 @@ pub fn with_the_camera_refused_the_file_input_still_works(backend: Backend) {
     let documents = licence_documents(&env);
     assert_eq!(documents.len(), 1, "one licence document: {documents:#?}");
     assert_eq!(documents[0]["data"][0]["side"], "back");
+}
+
+/// The selfie's guide: the face's oval over the preview, the shot taken by itself and
+/// judged usable. Needs the test portraits (`IDV_TEST_FACES`).
+pub fn the_camera_guide_takes_a_selfie(backend: Backend) {
+    let env = Env::start(backend);
+    let (_, long_url, _) = send_quiz(&env, json!({"selfie_upload": 1}));
+    let scratch = tempfile::tempdir().expect("scratch folder");
+    let video = scratch.path().join("face.y4m");
+    y4m(&selfie_frame(), &video);
+    let driver = Driver::start();
+    run(async {
+        let browser =
+            camera_session(&driver, scratch.path(), "face", &camera_playing(&video)).await;
+        browser.goto(&long_url).await.expect("quiz page");
+        let opener = "#selfie_upload .camera-open";
+        wait_for_text(&browser, opener, "Use the camera").await;
+        click(&browser, opener).await;
+        wait_for(&browser, "Your photo was received and looks clear.").await;
+        browser.close().await.expect("session closed");
+    });
+    let selfies = documents_of(&env, "selfie_upload");
+    assert_eq!(selfies.len(), 1, "one selfie: {selfies:#?}");
 }

@@ -279,6 +279,18 @@ fn main() {
         });
         trials.push(trial.with_ignored_flag(!browser_ready && !require_browser));
     }
+    // The selfie's camera guide plays a test portrait: it needs the face photos too.
+    let selfie = "browser::the_camera_guide_takes_a_selfie";
+    let no_photos = fixtures::needs::missing(&[fixtures::needs::Need::FacePhotos]);
+    if let Some(why) = &no_photos {
+        eprintln!("{selfie}: ignored, {why}");
+    }
+    let trial = Trial::test(selfie, || {
+        camera::the_camera_guide_takes_a_selfie(Backend::Sqlite);
+        Ok(())
+    });
+    trials
+        .push(trial.with_ignored_flag((!browser_ready && !require_browser) || no_photos.is_some()));
 
     // PHP signs the compatibility scheme's corpus; the server's side is the same on
     // either backend: it runs once, on SQLite.
