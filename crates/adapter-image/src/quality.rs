@@ -4,6 +4,7 @@
 //! shrunk versions); the figures measured are given with each threshold.
 
 use domain::verification::QualityIssue;
+use domain::verification::quality_limits::{MIN_BRIGHTNESS, MIN_SHARPNESS, MIN_SHORT_SIDE};
 use image::GrayImage;
 use image::imageops::{self, FilterType};
 use imageproc::distance_transform::Norm;
@@ -12,8 +13,6 @@ use imageproc::morphology::open;
 use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::decode::Decoded;
-
-use domain::verification::quality_limits::{MIN_BRIGHTNESS, MIN_SHARPNESS, MIN_SHORT_SIDE};
 
 /// The width sharpness is measured at, so that it does not depend on the resolution a
 /// document was photographed at.

@@ -2,7 +2,10 @@
 -- the profile alone (the merchant's index leads with the merchant), or each replacement
 -- and each cascaded delete reads the whole table.
 CREATE INDEX signals_of_profile ON signals (profile_id);
--- A server reads a merchant's signals whole in pages, in the order of their ids.
+-- A server reads a merchant's signals whole in pages, in the order of their ids. The
+-- profiles changed since its copy are still read through signals_of_merchant: without
+-- it SQLite's planner walks this index instead (a read after one change took 177 ms
+-- rather than 40 at 100 000 profiles).
 CREATE INDEX signals_in_order ON signals (merchant_id, id);
 
 -- The servers hold each merchant's signals in memory (adapter-db's signal index) and keep

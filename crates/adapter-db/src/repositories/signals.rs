@@ -96,11 +96,11 @@ const ROWS_AT_ONCE: i64 = 5_000;
 /// Each merchant's signals as this server last read them, opened.
 #[derive(Default)]
 pub(crate) struct SignalIndex {
-    merchants: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Copy>>>>,
+    merchants: Mutex<HashMap<String, Arc<tokio::sync::Mutex<MerchantSignals>>>>,
 }
 
 impl SignalIndex {
-    fn of(&self, merchant: &str) -> Arc<tokio::sync::Mutex<Copy>> {
+    fn of(&self, merchant: &str) -> Arc<tokio::sync::Mutex<MerchantSignals>> {
         let mut merchants = self.merchants.lock().expect("signal index lock");
         merchants.entry(merchant.to_owned()).or_default().clone()
     }
@@ -108,7 +108,7 @@ impl SignalIndex {
 
 /// One merchant's signals, by profile, at the version of the log they were read at.
 #[derive(Default)]
-struct Copy {
+struct MerchantSignals {
     /// `None` before the first read.
     version: Option<i64>,
     profiles: HashMap<String, Vec<Kept>>,
@@ -198,7 +198,7 @@ fn news_since(
     }
 }
 
-impl Copy {
+impl MerchantSignals {
     fn apply(&mut self, news: News) {
         let (version, kept) = match news {
             News::Nothing => return,

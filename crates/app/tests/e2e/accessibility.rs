@@ -11,7 +11,7 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 
-use crate::browser::{Driver, Screen, fill, session, wait_for};
+use crate::browser::{Driver, Screen, drive, fill, session, wait_for};
 use crate::client_pages::{post_json, send_quiz};
 use crate::support::{Backend, Env, jpeg};
 
@@ -102,12 +102,8 @@ pub fn every_client_page_passes_axe_and_reflows_in_each_language_at_each_width(b
     std::fs::write(&photo, jpeg(2_000)).expect("photo written");
     let base = env.server.base_url.clone();
     let driver = Driver::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
     let mut found = Vec::new();
-    runtime.block_on(async {
+    drive(async {
         let screens = [
             (Screen::NarrowPhone, "320"),
             (Screen::Phone, "390"),
@@ -254,11 +250,7 @@ pub fn a_client_completes_a_whole_quiz_with_the_keyboard_alone(backend: Backend)
     std::fs::write(&photo, jpeg(20_000)).expect("photo written");
     let (enter, space) = (char::from(Key::Enter), ' ');
     let driver = Driver::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
+    drive(async {
         let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
         browser.goto(&long_url).await.expect("quiz page");
         wait_for(&browser, "0 of 7 steps done").await;

@@ -122,6 +122,16 @@ pub async fn session_with(
     }
 }
 
+/// Runs a browser scenario to its end on a runtime of its own (the tests are
+/// synchronous; WebDriver's client is async).
+pub fn drive<T>(scenario: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(scenario)
+}
+
 /// Saves a screenshot as `name` in `IDV_SCREENSHOT_DIR`, when that is set (`just
 /// screenshot` sets it to `docs/`).
 pub async fn screenshot(browser: &Client, name: &str) {
@@ -190,11 +200,7 @@ pub fn quiz_in_a_real_browser(backend: Backend) {
     let photo = scratch.path().join("passport.jpg");
     std::fs::write(&photo, jpeg(20_000)).expect("photo written");
     let driver = Driver::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
+    drive(async {
         let browser = session(&driver, &scratch.path().join("profile"), Screen::Phone).await;
         browser.goto(&long_url).await.expect("quiz page");
         wait_for(&browser, "0 of 5 steps done").await;

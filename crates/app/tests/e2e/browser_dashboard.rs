@@ -6,7 +6,7 @@ use fantoccini::{Client, Locator};
 use fixtures::degrade;
 use serde_json::{Value, json};
 
-use crate::browser::{Driver, Screen, click, fill, screenshot, session, wait_for};
+use crate::browser::{Driver, Screen, click, drive, fill, screenshot, session, wait_for};
 use crate::client_pages::{post_json, send_quiz, upload};
 use crate::dashboard::reviewer;
 use crate::documents_read;
@@ -68,11 +68,7 @@ pub fn a_reviewer_works_in_a_real_browser(backend: Backend) {
 
     let scratch = tempfile::tempdir().expect("scratch folder");
     let driver = Driver::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let tiny_url = runtime.block_on(async {
+    let tiny_url = drive(async {
         let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
         browser
             .goto(&format!("{}/dashboard", env.server.base_url))
@@ -279,11 +275,7 @@ pub fn a_licence_is_one_card_with_its_sides_and_what_was_read(backend: Backend) 
 
     let scratch = tempfile::tempdir().expect("scratch folder");
     let driver = Driver::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
+    drive(async {
         let browser = session(&driver, &scratch.path().join("profile"), Screen::Desktop).await;
         sign_in(&browser, &env, password).await;
         click(&browser, "a[href^='/dashboard/profiles/']").await;
