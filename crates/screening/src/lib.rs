@@ -8,7 +8,8 @@
 //! Names are normalised first (ASCII, lowercase, honorifics, generations and legal
 //! forms dropped, particles set aside), then scored by pairing their words in any order
 //! (Jaro-Winkler, helped by Double Metaphone), an initial matching a word it starts, a
-//! middle name on one side only costing little. A date of birth that none of the entry's
+//! middle name on one side only costing little, two different words that are both names
+//! of the list never taken for one misspelt. A date of birth that none of the entry's
 //! agrees with takes 15 points off, a country none of the entry's is, 3.
 
 mod entry;

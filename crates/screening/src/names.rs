@@ -36,8 +36,10 @@ pub(crate) struct Token {
     pub(crate) field: u8,
     /// Its Double Metaphone codes (primary, alternate), packed; 0 for none.
     pub(crate) codes: [u32; 2],
-    /// The index's number for its text (0 outside an index): a screening remembers its
-    /// similarities to the subject's words by it.
+    /// The index's number for its text: a screening remembers its similarities to the
+    /// subject's words by it, and a subject's word the list also has is a name of its
+    /// own, not a misspelling of another. 0 outside an index, and for a subject's word
+    /// the list does not have.
     pub(crate) word: u32,
 }
 
@@ -286,7 +288,7 @@ fn tokenise(fields: &[&str]) -> Vec<Raw> {
         }
         // Joiners first, before transliteration turns some of them into separators.
         let joined: String = text.chars().filter(|c| !is_joiner(*c)).collect();
-        let ascii = deunicode::deunicode(&joined);
+        let ascii = deunicode::deunicode(&han_names(&joined));
         let mut current = String::new();
         let mut flush = |current: &mut String, segment: u8, dotted: bool| {
             if !current.is_empty() {
@@ -313,6 +315,51 @@ fn tokenise(fields: &[&str]) -> Vec<Raw> {
         flush(&mut current, segment, false);
     }
     raws
+}
+
+/// Whether `c` is a Chinese character (CJK Unified Ideographs and Extension A).
+fn is_han(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}')
+}
+
+/// The most characters a Chinese name written alone has: a surname of one and a given
+/// name of one to three. A longer run is a company's or a phrase.
+const HAN_NAME_CHARS: usize = 4;
+
+/// `text` with each run of Chinese characters in pinyin as words are written in Latin
+/// letters: a name (a run of two to [`HAN_NAME_CHARS`]) as its surname, then its given
+/// name as one word ("蔡红霞" is "Cai Hongxia", not "Cai Hong Xia", whose "Xia" would be
+/// anyone named Xia); a longer run, a company's name or a phrase, as one word (a
+/// syllable of it is no name: "维旺明科技有限公司" is not "Ming Wang").
+fn han_names(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_han) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let syllable = |c: &char| deunicode::deunicode_char(*c).unwrap_or("").trim();
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() * 3);
+    let mut rest = chars.as_slice();
+    while let Some(first) = rest.first() {
+        let run = rest.iter().take_while(|c| is_han(**c)).count();
+        if run == 0 {
+            out.push(*first);
+            rest = &rest[1..];
+            continue;
+        }
+        let (han, after) = rest.split_at(run);
+        let given = if (2..=HAN_NAME_CHARS).contains(&run) {
+            out.push(' ');
+            out.push_str(syllable(first));
+            &han[1..]
+        } else {
+            han
+        };
+        out.push(' ');
+        out.extend(given.iter().map(syllable));
+        out.push(' ');
+        rest = after;
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// How many tokens at the end of `raws` spell a legal suffix, single letters joined
@@ -485,7 +532,8 @@ const PREFIX_KEY_LEN: usize = 3;
 /// A blocking key of a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Key {
-    /// A Double Metaphone code, or a word's first letters, packed.
+    /// A Double Metaphone code, or a word's first letters, packed; or a word one letter
+    /// apart, hashed ([`one_letter_apart`]).
     pub(crate) code: u32,
     /// The tokens that have it, a bit per token index (at most 32).
     pub(crate) tokens: u32,
@@ -516,6 +564,7 @@ pub(crate) fn keys(name: &Name) -> Vec<Key> {
             if let Some(prefix) = token.text.get(..PREFIX_KEY_LEN) {
                 keys.push((pack(prefix), bit(i), false));
             }
+            keys.extend(one_letter_apart(&token.text).map(|k| (k, bit(i), false)));
         }
     }
     for (i, pair) in name.tokens.windows(2).enumerate() {
@@ -543,6 +592,87 @@ pub(crate) fn keys(name: &Name) -> Vec<Key> {
         }
     }
     merged
+}
+
+/// The fewest letters a word has for [`one_letter_apart`] keys: a shorter one would
+/// meet half the names of its length.
+const NEAR_KEY_LETTERS: usize = 4;
+
+/// The keys of `word` and of `word` with each of its letters left out, for a word of
+/// [`NEAR_KEY_LETTERS`] or more, hashed into the keys' upper half (a code's and a
+/// prefix's top bit is 0: their bytes are ASCII). Two words one typing slip apart share
+/// one (a letter dropped or doubled: one is the other less a letter; substituted or two
+/// swapped: both less the same one), where the slip took a short word's sound and first
+/// letters with it ("Wber" and "Weber", "Coloqa" and "Coloma", "Etras" and "Ertas").
+fn one_letter_apart(word: &str) -> impl Iterator<Item = u32> + '_ {
+    let bytes = word.as_bytes();
+    let long = bytes.len() >= NEAR_KEY_LETTERS;
+    let hash = |skip: Option<usize>| {
+        // FNV-1a over the word's bytes but the one skipped.
+        let mut h: u32 = 0x811c_9dc5;
+        for (i, b) in bytes.iter().enumerate() {
+            if Some(i) != skip {
+                h = (h ^ u32::from(*b)).wrapping_mul(0x0100_0193);
+            }
+        }
+        h | 0x8000_0000
+    };
+    std::iter::once(None)
+        .chain((0..bytes.len()).map(Some))
+        .filter(move |_| long)
+        .map(hash)
+}
+
+/// Letters that spell one sound in different ways across languages and
+/// transliterations, each with the one it is written as in a [`spelling`] (longest
+/// first at each position).
+const SPELLINGS: &[(&str, &str)] = &[
+    ("tch", "ch"),
+    ("sch", "sh"),
+    ("ph", "f"),
+    ("ck", "k"),
+    ("kh", "h"),
+    ("gh", "g"),
+    ("dh", "d"),
+    ("ou", "u"),
+    ("oo", "u"),
+    ("ee", "i"),
+    ("ue", "u"),
+    ("oe", "o"),
+    ("ae", "a"),
+    ("ks", "x"),
+    ("ch", "ch"),
+    ("sh", "sh"),
+    ("c", "k"),
+    ("q", "k"),
+    ("w", "v"),
+    ("y", "i"),
+];
+
+/// A word's spelling with its letters' usual variants made one ([`SPELLINGS`]) and
+/// doubled letters written once: "Ralph" and "Ralf", "Bourke" and "Burke", "Hellwyg"
+/// and "Hellwig" are one spelling; "Meng" and "Ming", "Baron" and "Paron", "Tang" and
+/// "Tan" are not. Unlike a sound (Double Metaphone drops the vowels), it keeps every
+/// vowel and the first letter.
+pub(crate) fn spelling(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (len, to) = match SPELLINGS.iter().find(|(from, _)| rest.starts_with(from)) {
+            Some((from, to)) => (from.len(), *to),
+            None => {
+                let len = rest.chars().next().map_or(1, char::len_utf8);
+                (len, &rest[..len])
+            }
+        };
+        rest = &rest[len..];
+        for c in to.chars() {
+            if !out.ends_with(c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -588,6 +718,51 @@ mod tests {
         for (fields, expected) in cases {
             assert_eq!(texts(fields), *expected, "{fields:?}");
         }
+    }
+
+    #[test]
+    fn chinese_names_in_characters_are_a_surname_and_a_given_name() {
+        assert_eq!(texts(&["蔡红霞"]), ["cai", "hongxia"]);
+        assert_eq!(texts(&["王芳"]), ["wang", "fang"]);
+        assert_eq!(texts(&["WANG, 红霞"]), ["wang", "hong", "xia"]);
+        // A company's name is one word: none of its syllables is a name.
+        assert_eq!(texts(&["维旺明科技有限公司"]).len(), 1);
+        assert_eq!(texts(&["Acme 维旺明科技有限公司"])[0], "acme");
+    }
+
+    #[test]
+    fn spellings_table() {
+        for (a, b) in [
+            ("ralph", "ralf"),
+            ("bourke", "burke"),
+            ("hellwyg", "hellwig"),
+            ("batchmann", "bachmann"),
+            ("mueller", "muller"),
+            ("alhacim", "alhakim"),
+        ] {
+            assert_eq!(spelling(a), spelling(b), "{a} / {b}");
+        }
+        for (a, b) in [("meng", "ming"), ("baron", "paron"), ("tang", "tan")] {
+            assert_ne!(spelling(a), spelling(b), "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn a_typing_slip_shares_a_key() {
+        let keys = |word: &str| one_letter_apart(word).collect::<Vec<u32>>();
+        let shares = |a: &str, b: &str| keys(a).iter().any(|k| keys(b).contains(k));
+        for (a, b) in [
+            ("weber", "wber"),
+            ("weber", "webber"),
+            ("coloma", "coloqa"),
+            ("ertas", "etras"),
+        ] {
+            assert!(shares(a, b), "{a} / {b}");
+        }
+        assert!(!shares("weber", "wagner"));
+        assert!(keys("li").is_empty(), "too short to have any");
+        // In the keys' upper half, apart from codes and prefixes.
+        assert!(keys("weber").iter().all(|k| k & 0x8000_0000 != 0));
     }
 
     #[test]

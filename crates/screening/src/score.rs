@@ -6,11 +6,14 @@
 //! first), each pair scores its similarity, and the name's score is the pairs' mean, less
 //! a little for each part one side has and the other lacks (a middle name). A pair that
 //! is not the same word is stretched down hard below 0.9, so that a different given name
-//! ("John" and "Mary" Smith) costs half the score rather than a few points.
+//! ("John" and "Mary" Smith) costs half the score rather than a few points. Two words
+//! that are both names of the list ("Tang" and "Tan") are two names however close, unless
+//! they are one spelling of it ("Bourke" and "Burke"): that is what keeps people who are
+//! not on a list from being flagged by a listed name a letter or a vowel from theirs.
 
 use crate::entry::BirthDate;
 use crate::index::IdMap;
-use crate::names::{Kind, Name, Token, sound_alike};
+use crate::names::{Kind, Name, Token, sound_alike, spelling};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -34,11 +37,13 @@ const INITIAL_SIMILARITY: f64 = 0.85;
 /// be found as the listed "John Smith".
 const LISTED_INITIAL_SIMILARITY: f64 = 0.70;
 
-/// What a pair with an initial counts for among the good pairs that make extra words
-/// cheap ([`EXTRA_WORD_PENALTY`]): half a word. "J. Smith" and "John William Smith" have
-/// one and a half, so the extra word costs [`SINGLE_MATCH_EXTRA_PENALTY`] (78: the
-/// initial, one word and one more unknown are weak evidence); "J. W. Smith" and "John
-/// William Smith" need no extra word (90).
+/// What a pair of an initial and a word counts for among the good pairs that make extra
+/// words cheap ([`EXTRA_WORD_PENALTY`]): half a word. "J. Smith" and "John William
+/// Smith" have one and a half, so the extra word costs [`SINGLE_MATCH_EXTRA_PENALTY`]
+/// (78: the initial, one word and one more unknown are weak evidence); "J. W. Smith" and
+/// "John William Smith" need no extra word (90). The same initial on both sides is a
+/// whole pair: "J. Robert Smith" and "J. Smith" write the same name, a middle name
+/// apart.
 const INITIAL_PAIR_WEIGHT: f64 = 0.5;
 
 /// What two words that sound alike (a shared Double Metaphone code) score at least, when
@@ -99,6 +104,18 @@ pub(crate) const DATE_OF_BIRTH_MISMATCH_PENALTY: f64 = 15.0;
 /// address. 3 reorders hits without making or unmaking one on its own, unless the name
 /// was just at the threshold.
 pub(crate) const COUNTRY_MISMATCH_PENALTY: f64 = 3.0;
+
+/// The most two different words both found on the list score ([`similarity`]): two
+/// names the list itself tells apart ("Tang" and "Tan", "Michael" and "Michelle", "Meng"
+/// and "Ming") are two people's, not one name misspelt. Below [`GOOD_PAIR`], so that a
+/// two-word name with one such word scores 80 at most: a hit only for a merchant who
+/// asked for the most.
+const KNOWN_APART_SIMILARITY: f64 = 0.6;
+
+/// The fewest letters the longer of two words the list knows apart has for one
+/// [`spelling`] to make them one name: short names one vowel apart are other names
+/// ("Zhou" and "Zhu", "Xue" and "Xu", "Hou" and "Hu" are different Chinese surnames).
+const SPELLING_VARIANT_LETTERS: usize = 5;
 
 /// Joining two neighbouring words of one name ("abdul"+"rahman") is kept when the joined
 /// form is at least this close to a word of the other name ("abdulrahman"), and closer
@@ -169,12 +186,28 @@ fn similarity(a: &Unit<'_>, b: &Unit<'_>) -> f64 {
         };
     }
     let mut s = jaro_winkler(&a.text, &b.text);
+    if let (Some(x), Some(y)) = (a.token, b.token)
+        && x.word != 0
+        && y.word != 0
+    {
+        let long = a.text.len().max(b.text.len()) >= SPELLING_VARIANT_LETTERS;
+        return if long && spelling(&a.text) == spelling(&b.text) {
+            s.max(SOUND_ALIKE_SIMILARITY)
+        } else {
+            stretched(s).min(KNOWN_APART_SIMILARITY)
+        };
+    }
     if s >= SOUND_ALIKE_FLOOR
         && let (Some(x), Some(y)) = (a.token, b.token)
         && sound_alike(x, y)
     {
         s = s.max(SOUND_ALIKE_SIMILARITY);
     }
+    stretched(s)
+}
+
+/// `s` stretched down below [`STRETCH_FROM`].
+fn stretched(s: f64) -> f64 {
     if s >= STRETCH_FROM {
         s
     } else {
@@ -292,7 +325,7 @@ pub(crate) fn name_score(a: &Name, b: &Name, memo: &mut Memo) -> f64 {
         paired += 1;
         sum += s;
         if s >= GOOD_PAIR {
-            good += if left[i].initial || right[j].initial {
+            good += if left[i].initial != right[j].initial {
                 INITIAL_PAIR_WEIGHT
             } else {
                 1.0
@@ -478,6 +511,51 @@ mod tests {
             let s = score(a, b);
             assert!((*least..=*most).contains(&s), "{a} / {b}: {s}");
         }
+    }
+
+    /// A name's tokens numbered as an index numbers the words of its list.
+    fn known(text: &str, list: &[&str]) -> Name {
+        let mut name = normalise(&[text]);
+        for token in &mut name.tokens {
+            let at = list.iter().position(|w| **w == *token.text);
+            token.word = at.map_or(0, |i| u32::try_from(i + 1).unwrap_or(0));
+        }
+        name
+    }
+
+    #[test]
+    fn two_words_the_list_knows_apart_are_two_names() {
+        let list = [
+            "tan", "tang", "jie", "michael", "michelle", "williams", "bourke", "burke", "anna",
+            "zhou", "zhu", "ming",
+        ];
+        let known_score =
+            |a: &str, b: &str| name_score(&known(a, &list), &known(b, &list), &mut Memo::default());
+        // A letter or a sound apart, each a name of the list: another person, 80 at most.
+        for (a, b) in [
+            ("Jie Tang", "Tan Jie"),
+            ("Michael Williams", "Michelle Williams"),
+            ("Ming Zhou", "Ming Zhu"),
+        ] {
+            let s = known_score(a, b);
+            assert!((0.0..=80.0).contains(&s), "{a} / {b}: {s}");
+            // The same words, one of them unknown to the list: a misspelling, a hit.
+            assert!(score(a, b) >= 90.0, "{a} / {b} unknown: {}", score(a, b));
+        }
+        // Two spellings of one name (ou and u), both on the list: one name.
+        let s = known_score("Anna Bourke", "Anna Burke");
+        assert!(s >= 95.0, "Anna Bourke / Anna Burke: {s}");
+    }
+
+    #[test]
+    fn the_same_initial_on_both_sides_is_a_whole_word() {
+        // A middle name added to a list's "M. Pareja": the initial and the surname are
+        // both written as the list writes them.
+        let s = score("M. Gulbeyan Pareja", "M. Pareja");
+        assert!((95.0..=98.0).contains(&s), "{s}");
+        // Against a full given name, the initial is still half a word.
+        let s = score("J. Smith", "John William Smith");
+        assert!((70.0..=79.0).contains(&s), "{s}");
     }
 
     #[test]
