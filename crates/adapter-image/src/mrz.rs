@@ -112,6 +112,10 @@ const FRAGMENT_WIDTH: f32 = 0.6;
 /// several cells.
 const WIDE: f32 = 1.5;
 
+/// The most cells of marks beside a zone line that tesseract may read into it (the
+/// edge of a card, a table's stripes), at either end.
+const EDGE_CELLS: usize = 3;
+
 /// A line of more cells is no zone's (a TD3 line has 44).
 const MAX_CELLS: usize = 50;
 
@@ -518,17 +522,28 @@ fn zone(lines: &[String]) -> MrzReading {
 }
 
 /// `line` as a zone line of `width` cells: as it is; one cell longer (tesseract split a
-/// cell in two, or read the card's edge as a glyph), with each cell taken out in turn,
-/// the check digits to say which is right (they cover every cell of a second line).
+/// cell in two, or read the card's edge as a glyph), with each cell taken out in turn;
+/// up to [`EDGE_CELLS`] longer, each run of `width` cells in it (a striped table beside
+/// a card read as glyphs after its zone, or before). The check digits say which is right
+/// (they cover every cell of a second line, and a run one cell off moves them all).
 fn fitted(line: &str, width: usize) -> Vec<String> {
     let cells: Vec<char> = line.chars().collect();
-    match cells.len() {
-        n if n == width => vec![line.to_owned()],
-        n if n == width + 1 => (0..n)
-            .map(|k| cells[..k].iter().chain(&cells[k + 1..]).collect())
-            .collect(),
-        _ => Vec::new(),
+    let n = cells.len();
+    let mut fits = Vec::new();
+    if n == width {
+        fits.push(line.to_owned());
     }
+    if n == width + 1 {
+        fits.extend((0..n).map(|k| cells[..k].iter().chain(&cells[k + 1..]).collect()));
+    }
+    if n > width && n <= width + EDGE_CELLS {
+        fits.extend(
+            cells
+                .windows(width)
+                .map(|run| run.iter().collect::<String>()),
+        );
+    }
+    fits
 }
 
 /// `line` as a passport's first line, which starts with its document code P: as it is
@@ -854,9 +869,13 @@ mod tests {
             };
             assert_eq!(card.date_of_birth, Some(date!(1974 - 08 - 12)), "{second}");
         }
-        // Two cells too many are not guessed at.
+        // A split cell and an edge's glyph together: only runs of 30 are tried, and none
+        // holds its check digits.
         let twice = "74081223F1204159UTO<<<<<<<<<<<6I";
-        assert_eq!(read(&[zone[0], twice, zone[2]]), MrzReading::NotFound);
+        assert_eq!(
+            read(&[zone[0], twice, zone[2]]),
+            MrzReading::CheckDigitInvalid
+        );
     }
 
     #[test]
@@ -881,6 +900,23 @@ mod tests {
             read(&["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<", broken]),
             MrzReading::CheckDigitInvalid
         );
+    }
+
+    #[test]
+    fn marks_beside_a_zone_read_as_cells_are_left_out_by_the_check_digits() {
+        let line1 = "I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<";
+        let line2 = "D231458907UTO7408122F1204159<<<<<<<6";
+        // A striped table after the card (two cells), or before it (three).
+        for second in [format!("{line2}IY"), format!("I1<{line2}")] {
+            let MrzReading::Read(card) = read(&[&format!("{line1}I<"), &second]) else {
+                panic!("{second}: not read");
+            };
+            assert_eq!(card.document_number.as_deref(), Some("D23145890"));
+        }
+        // Four cells too many is no zone line.
+        let MrzReading::NotFound = read(&[line1, &format!("{line2}IYII")]) else {
+            panic!("four cells too many read");
+        };
     }
 
     #[test]
