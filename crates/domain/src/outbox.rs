@@ -229,4 +229,66 @@ mod tests {
         let none = block_on(outbox.entry(event("m3", Activity::ProfileCreated))).expect("ok");
         assert!(none.deliveries.is_empty());
     }
+
+    #[test]
+    fn a_recorded_event_takes_the_next_id_before_its_deliveries_at_the_changes_time() {
+        use crate::profile::{
+            AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ProfileKey, ShortText,
+        };
+        let subscriptions = Arc::new(MemorySubscriptions::default());
+        subscriptions.set(
+            &MerchantId::new("m1"),
+            vec![Subscription {
+                webhook_id: "w1".into(),
+                events: EventFilter::default(),
+            }],
+        );
+        let outbox = Outbox::new(subscriptions, Arc::new(SequentialIds::default()));
+        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::days(1);
+        let profile = Profile::create(
+            ProfileId::new("p1"),
+            MerchantId::new("m1"),
+            ProfileKey {
+                email: Email::parse("ada@example.com").expect("valid"),
+                mobile: PhoneNumber::parse("4165550101").expect("valid"),
+            },
+            ProfileChanges {
+                first_name: ShortText::parse("Ada").expect("valid"),
+                last_name: ShortText::parse("Lovelace").expect("valid"),
+                attributes: AttributesPatch::default(),
+            },
+            at,
+        )
+        .expect("valid");
+
+        let entry =
+            block_on(outbox.record(&profile, Activity::NoteCreated, "noted", at)).expect("ok");
+        assert_eq!(entry.event.id.to_string(), "id-0000000001");
+        assert_eq!(entry.event.activity, Activity::NoteCreated);
+        assert_eq!(entry.event.details, "noted");
+        assert_eq!(
+            entry.event.created_at, at,
+            "the change's time, not a new reading"
+        );
+        let deliveries: Vec<String> = entry.deliveries.iter().map(|d| d.id.to_string()).collect();
+        assert_eq!(deliveries, ["id-0000000002"]);
+
+        let made = outbox.event(&profile, Activity::ProfileUpdated, "", at);
+        assert_eq!(
+            made.id.to_string(),
+            "id-0000000003",
+            "made, not stored: no delivery id"
+        );
+        assert_eq!(
+            Event {
+                id: "x".into(),
+                ..made
+            },
+            Event {
+                id: "x".into(),
+                ..Event::about("y".into(), &profile, Activity::ProfileUpdated, "", at)
+            },
+            "the same event as Event::about, with the outbox's id"
+        );
+    }
 }
