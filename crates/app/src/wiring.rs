@@ -150,7 +150,7 @@ pub fn services(
         secrets: secrets.clone(),
         outbox: outbox.clone(),
     };
-    let screening = screening_over(&db, clock.clone(), ids.clone(), outbox.clone());
+    let screening = screening_over(&db, clock.clone(), outbox.clone());
     Services {
         profiles: ProfileService::new(
             db.clone(),
@@ -204,7 +204,6 @@ pub fn services(
             db.clone(),
             files.clone(),
             clock.clone(),
-            ids.clone(),
             outbox.clone(),
         ),
         retention: RetentionService::new(
@@ -212,7 +211,6 @@ pub fn services(
             db.clone(),
             files.clone(),
             clock.clone(),
-            ids.clone(),
             outbox.clone(),
         ),
         verifications: VerificationService::new(
@@ -277,18 +275,12 @@ pub fn audit_trail(storage: &StorageArgs) -> anyhow::Result<AuditTrail> {
     ))
 }
 
-fn screening_over(
-    db: &Arc<Database>,
-    clock: Arc<SystemClock>,
-    ids: Arc<UlidIds>,
-    outbox: Outbox,
-) -> ScreeningService {
+fn screening_over(db: &Arc<Database>, clock: Arc<SystemClock>, outbox: Outbox) -> ScreeningService {
     ScreeningService::new(ScreeningPorts {
         store: db.clone(),
         merchants: db.clone(),
         profiles: db.clone(),
         clock,
-        ids,
         outbox,
     })
 }
@@ -297,8 +289,8 @@ fn screening_over(
 pub fn screening_service(storage: &StorageArgs) -> anyhow::Result<ScreeningService> {
     let db = Arc::new(open_migrated(storage)?);
     let ids = Arc::new(UlidIds::default());
-    let outbox = Outbox::new(db.clone(), ids.clone());
-    Ok(screening_over(&db, Arc::new(SystemClock), ids, outbox))
+    let outbox = Outbox::new(db.clone(), ids);
+    Ok(screening_over(&db, Arc::new(SystemClock), outbox))
 }
 
 /// `GET /readyz` asks the database.

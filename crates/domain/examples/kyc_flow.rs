@@ -90,7 +90,6 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
         Arc::new(MemoryDocuments(data)),
         files,
         clock,
-        ids.clone(),
         outbox(ids),
     );
 

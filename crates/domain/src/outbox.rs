@@ -3,14 +3,21 @@
 //! reaches the merchant's endpoints, across crashes. Which endpoints an event owes a
 //! delivery is decided here, by [`Subscription::wants`]; storage only persists an
 //! [`Entry`] whole.
+//!
+//! The outbox also makes the events of the log ([`Outbox::record`], [`Outbox::event`]):
+//! each with the next id, at the time the service read for the change it records.
 
 use std::sync::Arc;
+
+use time::OffsetDateTime;
 
 use crate::error::DomainError;
 use crate::event::{Activity, Event};
 use crate::ids::WebhookId;
 use crate::merchant::MerchantId;
 use crate::ports::{IdGenerator, Subscriptions};
+use crate::profile::Profile;
+use crate::quiz::{Quiz, QuizLinks};
 use crate::webhook::{Delivery, EventFilter};
 
 /// What an enabled endpoint listens to: all the outbox needs to know of it.
@@ -40,7 +47,7 @@ pub struct Entry {
     pub deliveries: Vec<Delivery>,
 }
 
-/// Turns events into entries of the outbox.
+/// Makes the events of the log and turns them into entries of the outbox.
 #[derive(Clone)]
 pub struct Outbox {
     subscriptions: Arc<dyn Subscriptions>,
@@ -50,9 +57,72 @@ pub struct Outbox {
 debug_as_name!(Outbox);
 
 impl Outbox {
-    /// The outbox over the merchants' subscriptions, with delivery ids from `ids`.
+    /// The outbox over the merchants' subscriptions, with event and delivery ids from
+    /// `ids`.
     pub fn new(subscriptions: Arc<dyn Subscriptions>, ids: Arc<dyn IdGenerator>) -> Self {
         Self { subscriptions, ids }
+    }
+
+    /// The entry of a new event about `profile` ([`Outbox::event`]): what a change that
+    /// records one event stores with it.
+    pub async fn record(
+        &self,
+        profile: &Profile,
+        activity: Activity,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Result<Entry, DomainError> {
+        let event = self.event(profile, activity, details, now);
+        self.entry(event).await
+    }
+
+    /// The entry of a new event about `profile` and its `quiz` ([`Outbox::quiz_event`]).
+    pub async fn record_about_quiz(
+        &self,
+        profile: &Profile,
+        quiz: &Quiz,
+        links: QuizLinks,
+        activity: Activity,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Result<Entry, DomainError> {
+        let event = self.quiz_event(profile, quiz, links, activity, details, now);
+        self.entry(event).await
+    }
+
+    /// A new event about `profile`, with the next id, made at `now` (the time of the
+    /// change it records, read once for both). Only made: a change that records several
+    /// events, or amends one, hands them to [`Outbox::entries`] or [`Outbox::entry`].
+    pub fn event(
+        &self,
+        profile: &Profile,
+        activity: Activity,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Event {
+        Event::about(self.ids.next_id().into(), profile, activity, details, now)
+    }
+
+    /// A new event about `profile` and its `quiz` at `links` ([`Event::about_quiz`]), with
+    /// the next id, made at `now`.
+    pub fn quiz_event(
+        &self,
+        profile: &Profile,
+        quiz: &Quiz,
+        links: QuizLinks,
+        activity: Activity,
+        details: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Event {
+        Event::about_quiz(
+            self.ids.next_id().into(),
+            profile,
+            activity,
+            details,
+            &quiz.template.name,
+            links,
+            now,
+        )
     }
 
     /// `event` with a delivery to each of its merchant's enabled endpoints that wants it.
@@ -158,5 +228,67 @@ mod tests {
 
         let none = block_on(outbox.entry(event("m3", Activity::ProfileCreated))).expect("ok");
         assert!(none.deliveries.is_empty());
+    }
+
+    #[test]
+    fn a_recorded_event_takes_the_next_id_before_its_deliveries_at_the_changes_time() {
+        use crate::profile::{
+            AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileId, ProfileKey, ShortText,
+        };
+        let subscriptions = Arc::new(MemorySubscriptions::default());
+        subscriptions.set(
+            &MerchantId::new("m1"),
+            vec![Subscription {
+                webhook_id: "w1".into(),
+                events: EventFilter::default(),
+            }],
+        );
+        let outbox = Outbox::new(subscriptions, Arc::new(SequentialIds::default()));
+        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::days(1);
+        let profile = Profile::create(
+            ProfileId::new("p1"),
+            MerchantId::new("m1"),
+            ProfileKey {
+                email: Email::parse("ada@example.com").expect("valid"),
+                mobile: PhoneNumber::parse("4165550101").expect("valid"),
+            },
+            ProfileChanges {
+                first_name: ShortText::parse("Ada").expect("valid"),
+                last_name: ShortText::parse("Lovelace").expect("valid"),
+                attributes: AttributesPatch::default(),
+            },
+            at,
+        )
+        .expect("valid");
+
+        let entry =
+            block_on(outbox.record(&profile, Activity::NoteCreated, "noted", at)).expect("ok");
+        assert_eq!(entry.event.id.to_string(), "id-0000000001");
+        assert_eq!(entry.event.activity, Activity::NoteCreated);
+        assert_eq!(entry.event.details, "noted");
+        assert_eq!(
+            entry.event.created_at, at,
+            "the change's time, not a new reading"
+        );
+        let deliveries: Vec<String> = entry.deliveries.iter().map(|d| d.id.to_string()).collect();
+        assert_eq!(deliveries, ["id-0000000002"]);
+
+        let made = outbox.event(&profile, Activity::ProfileUpdated, "", at);
+        assert_eq!(
+            made.id.to_string(),
+            "id-0000000003",
+            "made, not stored: no delivery id"
+        );
+        assert_eq!(
+            Event {
+                id: "x".into(),
+                ..made
+            },
+            Event {
+                id: "x".into(),
+                ..Event::about("y".into(), &profile, Activity::ProfileUpdated, "", at)
+            },
+            "the same event as Event::about, with the outbox's id"
+        );
     }
 }

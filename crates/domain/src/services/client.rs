@@ -10,10 +10,10 @@ use crate::document::{
     MAX_IMAGE_PIXELS, Side, StoredFile,
 };
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Event};
+use crate::event::Activity;
 use crate::ids::FileId;
 use crate::merchant::Language;
-use crate::outbox::Outbox;
+use crate::outbox::{Entry, Outbox};
 use crate::ports::{
     Clock, DocumentStore, FileUpload, IdGenerator, ImageAnalysis, MerchantRepository,
     QuizRepository, StoreError,
@@ -140,13 +140,14 @@ impl ClientService {
         let state = view.quiz.state(now);
         if state == QuizState::Active && view.quiz.opened_at.is_none() {
             view.quiz.opened_at = Some(now);
-            let event = self.event(
-                &view,
-                Activity::QuizOpened,
-                "The client opened the quiz",
-                now,
-            );
-            let entry = self.ports.outbox.entry(event).await?;
+            let entry = self
+                .record_event(
+                    &view,
+                    Activity::QuizOpened,
+                    "The client opened the quiz",
+                    now,
+                )
+                .await?;
             match self.ports.quizzes.mark_opened(&view.quiz, &entry).await {
                 Ok(()) | Err(StoreError::Conflict) => {}
                 Err(e) => return Err(e.into()),
@@ -236,9 +237,7 @@ impl ClientService {
         }
         let details = format!("The client submitted: {}", done.join(", "));
         let entry = self
-            .ports
-            .outbox
-            .entry(self.event(&view, Activity::FormFieldsSubmitted, details, now))
+            .record_event(&view, Activity::FormFieldsSubmitted, details, now)
             .await?;
         match self
             .ports
@@ -470,13 +469,14 @@ impl ClientService {
         }
         let now = self.ports.clock.now();
         view.quiz.submitted_at = Some(now);
-        let event = self.event(
-            &view,
-            Activity::QuizSubmitted,
-            "The client completed the quiz",
-            now,
-        );
-        let entry = self.ports.outbox.entry(event).await?;
+        let entry = self
+            .record_event(
+                &view,
+                Activity::QuizSubmitted,
+                "The client completed the quiz",
+                now,
+            )
+            .await?;
         let verification = Verification::queued(
             self.ports.ids.next_id().into(),
             &view.quiz.merchant_id,
@@ -524,8 +524,18 @@ impl ClientService {
         now: OffsetDateTime,
     ) -> Result<(), DomainError> {
         view.quiz.completed.insert(step);
+        let links = QuizLinks::of(&self.public_url, &view.quiz);
         let event = self
-            .event(&view, Activity::DocumentUploaded, details, now)
+            .ports
+            .outbox
+            .quiz_event(
+                &view.client,
+                &view.quiz,
+                links,
+                Activity::DocumentUploaded,
+                details,
+                now,
+            )
             .with_document(&document.id);
         match self
             .ports
@@ -570,22 +580,19 @@ impl ClientService {
         }
     }
 
-    fn event(
+    /// The entry of a new event about the client's quiz.
+    async fn record_event(
         &self,
         view: &QuizWithClient,
         activity: Activity,
         details: impl Into<String>,
         now: OffsetDateTime,
-    ) -> Event {
-        Event::about_quiz(
-            self.ports.ids.next_id().into(),
-            &view.client,
-            activity,
-            details,
-            &view.quiz.template.name,
-            QuizLinks::of(&self.public_url, &view.quiz),
-            now,
-        )
+    ) -> Result<Entry, DomainError> {
+        let links = QuizLinks::of(&self.public_url, &view.quiz);
+        self.ports
+            .outbox
+            .record_about_quiz(&view.client, &view.quiz, links, activity, details, now)
+            .await
     }
 }
 

@@ -5,14 +5,13 @@ use time::OffsetDateTime;
 use super::find_profile;
 use crate::document::{Document, DocumentStatus, StoredFile};
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Actor, Event};
+use crate::event::{Activity, Actor};
 use crate::ids::{DocumentId, FileId};
 use crate::merchant::MerchantId;
 use crate::outbox::Outbox;
 use crate::paging::{Page, Paged};
 use crate::ports::{
-    Clock, DocumentRepository, DocumentStore, FileDownload, IdGenerator, ProfileRepository,
-    StoreError,
+    Clock, DocumentRepository, DocumentStore, FileDownload, ProfileRepository, StoreError,
 };
 use crate::profile::{Profile, ProfileKey};
 
@@ -44,7 +43,6 @@ pub struct DocumentService {
     documents: Arc<dyn DocumentRepository>,
     store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
-    ids: Arc<dyn IdGenerator>,
     outbox: Outbox,
 }
 
@@ -57,7 +55,6 @@ impl DocumentService {
         documents: Arc<dyn DocumentRepository>,
         store: Arc<dyn DocumentStore>,
         clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
         outbox: Outbox,
     ) -> Self {
         Self {
@@ -65,7 +62,6 @@ impl DocumentService {
             documents,
             store,
             clock,
-            ids,
             outbox,
         }
     }
@@ -156,14 +152,10 @@ impl DocumentService {
         ));
         document.status = status;
         document.updated_at = now;
-        let event = Event::about(
-            self.ids.next_id().into(),
-            &profile,
-            Activity::DocumentStatusChanged,
-            details,
-            now,
-        )
-        .with_document(&document.id);
+        let event = self
+            .outbox
+            .event(&profile, Activity::DocumentStatusChanged, details, now)
+            .with_document(&document.id);
         self.documents
             .update_status(&document, &self.outbox.entry(event).await?)
             .await
@@ -180,14 +172,10 @@ impl DocumentService {
         let (profile, document) = self.get(merchant, at).await?;
         let now = self.clock.now();
         let details = format!("Document {} deleted with its files", document.step.name());
-        let event = Event::about(
-            self.ids.next_id().into(),
-            &profile,
-            Activity::DocumentDeleted,
-            details,
-            now,
-        )
-        .with_document(&document.id);
+        let event = self
+            .outbox
+            .event(&profile, Activity::DocumentDeleted, details, now)
+            .with_document(&document.id);
         self.documents
             .delete(&document, &self.outbox.entry(event).await?)
             .await
@@ -333,7 +321,6 @@ mod tests {
             Arc::new(Naming(HashSet::from(["named".to_owned()]))),
             store.clone(),
             Arc::new(clock),
-            Arc::new(SequentialIds::default()),
             crate::memory::outbox(Arc::new(SequentialIds::default())),
         );
         let report = block_on(service.sweep_files()).expect("swept");

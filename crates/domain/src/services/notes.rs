@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use super::find_profile;
 use crate::error::DomainError;
-use crate::event::{Activity, Actor, Event};
+use crate::event::{Activity, Actor};
 use crate::merchant::MerchantId;
 use crate::note::{Note, NoteText};
 use crate::outbox::Outbox;
@@ -57,16 +57,16 @@ impl NoteService {
             text,
             created_at: now,
         };
-        let event = Event::about(
-            self.ids.next_id().into(),
-            &profile,
-            Activity::NoteCreated,
-            actor.sign("The merchant added a note"),
-            now,
-        );
-        self.notes
-            .insert(&note, &self.outbox.entry(event).await?)
+        let entry = self
+            .outbox
+            .record(
+                &profile,
+                Activity::NoteCreated,
+                actor.sign("The merchant added a note"),
+                now,
+            )
             .await?;
+        self.notes.insert(&note, &entry).await?;
         Ok(note)
     }
 
@@ -85,6 +85,7 @@ impl NoteService {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Event;
     use crate::memory::{
         FixedClock, MemoryNotes, MemoryProfiles, MemorySubscriptions, SequentialIds,
     };

@@ -55,12 +55,13 @@ impl ProfileService {
     /// use domain::merchant::MerchantId;
     /// use domain::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey, ShortText};
     /// use domain::services::ProfileService;
+    /// let ids = Arc::new(SequentialIds::default());
     /// let service = ProfileService::new(
     ///     Arc::new(MemoryProfiles::default()),
     ///     Arc::new(MemoryFiles::default()),
     ///     Arc::new(FixedClock::default()),
-    ///     Arc::new(SequentialIds::default()),
-    ///     outbox(Arc::new(SequentialIds::default())),
+    ///     ids.clone(),
+    ///     outbox(ids),
     /// );
     /// let key = ProfileKey {
     ///     email: Email::parse("ada@example.com").unwrap(),
@@ -96,7 +97,7 @@ impl ProfileService {
         let details = "Profile created".to_owned();
         let entry = self
             .outbox
-            .entry(self.event(&profile, Activity::ProfileCreated, details, now))
+            .record(&profile, Activity::ProfileCreated, details, now)
             .await?;
         match self.profiles.insert(&profile, &entry).await {
             Ok(()) => Ok(profile),
@@ -191,10 +192,10 @@ impl ProfileService {
     ) -> Result<OffsetDateTime, DomainError> {
         let profile = self.get(merchant, key).await?;
         let now = self.clock.now();
-        let mut tombstone = self.event(
+        let mut tombstone = self.outbox.event(
             &profile,
             Activity::ProfileDeleted,
-            "Profile erased with everything recorded under it".to_owned(),
+            "Profile erased with everything recorded under it",
             now,
         );
         tombstone.profile_id = None;
@@ -237,10 +238,7 @@ impl ProfileService {
             let now = self.clock.now();
             let (activity, details) = change(&mut profile, now)?;
             profile.revision += 1;
-            let entry = self
-                .outbox
-                .entry(self.event(&profile, activity, details, now))
-                .await?;
+            let entry = self.outbox.record(&profile, activity, details, now).await?;
             match self.profiles.update(&profile, &entry).await {
                 Ok(()) => return Ok(profile),
                 Err(StoreError::Conflict) => continue,
@@ -252,16 +250,6 @@ impl ProfileService {
             "the profile kept changing concurrently; try again".into(),
         ))
     }
-
-    fn event(
-        &self,
-        profile: &Profile,
-        activity: Activity,
-        details: String,
-        now: OffsetDateTime,
-    ) -> Event {
-        Event::about(self.ids.next_id().into(), profile, activity, details, now)
-    }
 }
 
 #[cfg(test)]
@@ -272,12 +260,13 @@ mod tests {
     use futures_executor::block_on;
 
     fn service(store: Arc<MemoryProfiles>) -> ProfileService {
+        let ids = Arc::new(SequentialIds::default());
         ProfileService::new(
             store,
             Arc::new(MemoryFiles::default()),
             Arc::new(FixedClock::default()),
-            Arc::new(SequentialIds::default()),
-            crate::memory::outbox(Arc::new(SequentialIds::default())),
+            ids.clone(),
+            crate::memory::outbox(ids),
         )
     }
 

@@ -149,7 +149,10 @@ impl QuizService {
                 redirect_url: request.redirect_url.clone(),
             };
             let details = actor.sign(format!("Quiz sent, valid for {} days", days.days()));
-            let quiz_event = self.quiz_event(&profile, &quiz, Activity::QuizCreated, details, now);
+            let links = self.links(&quiz);
+            let quiz_event =
+                self.outbox
+                    .quiz_event(&profile, &quiz, links, Activity::QuizCreated, details, now);
             let entries = self.outbox.entries(vec![profile_event, quiz_event]).await?;
             match self.quizzes.create(&write, &quiz, &entries).await {
                 Ok(()) => {
@@ -188,13 +191,9 @@ impl QuizService {
                 profile.apply(request.changes.clone(), now)?;
                 profile.revision += 1;
                 let details = actor.sign("Profile updated by a new quiz");
-                let event = Event::about(
-                    self.ids.next_id().into(),
-                    &profile,
-                    Activity::ProfileUpdated,
-                    details,
-                    now,
-                );
+                let event = self
+                    .outbox
+                    .event(&profile, Activity::ProfileUpdated, details, now);
                 Ok((ProfileWrite::Update(profile), event))
             }
             None => {
@@ -207,13 +206,9 @@ impl QuizService {
                 )?;
                 // No name, as for profile/create.
                 let details = actor.sign("Profile created by a new quiz");
-                let event = Event::about(
-                    self.ids.next_id().into(),
-                    &profile,
-                    Activity::ProfileCreated,
-                    details,
-                    now,
-                );
+                let event = self
+                    .outbox
+                    .event(&profile, Activity::ProfileCreated, details, now);
                 Ok((ProfileWrite::Insert(profile), event))
             }
         }
@@ -273,14 +268,17 @@ impl QuizService {
             return Err(DomainError::QuizExpired);
         }
         quiz.expired_at = Some(now);
-        let event = self.quiz_event(
-            &client,
-            &quiz,
-            Activity::QuizExpired,
-            "Quiz ended by the merchant",
-            now,
-        );
-        let entry = self.outbox.entry(event).await?;
+        let entry = self
+            .outbox
+            .record_about_quiz(
+                &client,
+                &quiz,
+                self.links(&quiz),
+                Activity::QuizExpired,
+                "Quiz ended by the merchant",
+                now,
+            )
+            .await?;
         match self.quizzes.mark_expired(&quiz, &entry).await {
             Ok(()) => Ok(quiz),
             Err(StoreError::Conflict) => Err(DomainError::QuizExpired),
@@ -302,8 +300,11 @@ impl QuizService {
         let now = self.clock.now();
         quiz.extend(days, now)?;
         let details = format!("Quiz extended, valid for {} days", days.days());
-        let event = self.quiz_event(&client, &quiz, Activity::QuizExtended, details, now);
-        let entry = self.outbox.entry(event).await?;
+        let links = self.links(&quiz);
+        let entry = self
+            .outbox
+            .record_about_quiz(&client, &quiz, links, Activity::QuizExtended, details, now)
+            .await?;
         match self.quizzes.mark_extended(&quiz, &entry).await {
             Ok(()) => Ok(QuizWithClient { quiz, client }),
             // Submitted or deleted since it was read.
@@ -322,38 +323,22 @@ impl QuizService {
         let QuizWithClient { mut quiz, client } = self.get(merchant, link).await?;
         let now = self.clock.now();
         quiz.deleted_at = Some(now);
-        let event = self.quiz_event(
-            &client,
-            &quiz,
-            Activity::QuizDeleted,
-            "Quiz deleted by the merchant",
-            now,
-        );
-        let entry = self.outbox.entry(event).await?;
+        let entry = self
+            .outbox
+            .record_about_quiz(
+                &client,
+                &quiz,
+                self.links(&quiz),
+                Activity::QuizDeleted,
+                "Quiz deleted by the merchant",
+                now,
+            )
+            .await?;
         match self.quizzes.mark_deleted(&quiz, &entry).await {
             Ok(()) => Ok(quiz),
             Err(StoreError::Missing) => Err(DomainError::NotFound(Resource::Quiz)),
             Err(e) => Err(e.into()),
         }
-    }
-
-    fn quiz_event(
-        &self,
-        profile: &Profile,
-        quiz: &Quiz,
-        activity: Activity,
-        details: impl Into<String>,
-        now: time::OffsetDateTime,
-    ) -> Event {
-        Event::about_quiz(
-            self.ids.next_id().into(),
-            profile,
-            activity,
-            details,
-            &quiz.template.name,
-            self.links(quiz),
-            now,
-        )
     }
 
     async fn default_expiry(&self, merchant: &MerchantId) -> Result<QuizExpiryDays, DomainError> {

@@ -6,12 +6,10 @@
 use std::sync::Arc;
 
 use crate::error::DomainError;
-use crate::event::{Activity, Event};
+use crate::event::Activity;
 use crate::merchant::{Merchant, RetentionDays};
 use crate::outbox::Outbox;
-use crate::ports::{
-    Clock, DocumentStore, IdGenerator, MerchantRepository, ProfileRepository, StoreError,
-};
+use crate::ports::{Clock, DocumentStore, MerchantRepository, ProfileRepository, StoreError};
 use crate::profile::Profile;
 
 /// Profiles read at once from storage: a merchant with many due profiles is erased in
@@ -37,7 +35,6 @@ pub struct RetentionService {
     profiles: Arc<dyn ProfileRepository>,
     store: Arc<dyn DocumentStore>,
     clock: Arc<dyn Clock>,
-    ids: Arc<dyn IdGenerator>,
     outbox: Outbox,
 }
 
@@ -50,7 +47,6 @@ impl RetentionService {
         profiles: Arc<dyn ProfileRepository>,
         store: Arc<dyn DocumentStore>,
         clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
         outbox: Outbox,
     ) -> Self {
         Self {
@@ -58,7 +54,6 @@ impl RetentionService {
             profiles,
             store,
             clock,
-            ids,
             outbox,
         }
     }
@@ -122,14 +117,10 @@ impl RetentionService {
             retention.days(),
             profile.status
         );
-        let event = Event::about(
-            self.ids.next_id().into(),
-            &profile,
-            Activity::PersonalDataErased,
-            details,
-            now,
-        );
-        let entry = self.outbox.entry(event).await?;
+        let entry = self
+            .outbox
+            .record(&profile, Activity::PersonalDataErased, details, now)
+            .await?;
         let files = match self.profiles.erase_personal_data(&profile, &entry).await {
             Ok(files) => files,
             Err(StoreError::Conflict | StoreError::Missing) => return Ok(None),
@@ -146,7 +137,7 @@ impl RetentionService {
 mod tests {
     use super::*;
     use crate::document::{Document, DocumentStatus, Evidence, FileType, StoredFile};
-    use crate::event::EventStatus;
+    use crate::event::{Event, EventStatus};
     use crate::ids::{DocumentId, FileId};
     use crate::memory::{
         FixedClock, MemoryDocuments, MemoryFiles, MemoryMerchants, MemoryProfiles,
@@ -189,7 +180,6 @@ mod tests {
             profiles.clone(),
             files.clone(),
             Arc::new(FixedClock(NOW)),
-            ids.clone(),
             Outbox::new(subscriptions.clone(), ids),
         );
         World {

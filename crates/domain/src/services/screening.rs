@@ -14,12 +14,11 @@ use time::{Date, Duration};
 
 use super::find_profile;
 use crate::error::{DomainError, Resource};
-use crate::event::{Activity, Event};
+use crate::event::Activity;
 use crate::merchant::{MerchantId, MerchantSettings};
 use crate::outbox::Outbox;
 use crate::ports::{
-    Clock, IdGenerator, MerchantRepository, ProfileRepository, Saved, ScreeningStore,
-    ScreeningWrite, StoreError,
+    Clock, MerchantRepository, ProfileRepository, Saved, ScreeningStore, ScreeningWrite, StoreError,
 };
 use crate::profile::{Profile, ProfileKey};
 use crate::watchlist::{
@@ -47,9 +46,7 @@ pub struct ScreeningPorts {
     pub profiles: Arc<dyn ProfileRepository>,
     /// The clock.
     pub clock: Arc<dyn Clock>,
-    /// Ids of events.
-    pub ids: Arc<dyn IdGenerator>,
-    /// Where the events go.
+    /// Makes the events, with their ids, and where they go.
     pub outbox: Outbox,
 }
 
@@ -240,13 +237,8 @@ impl ScreeningService {
                     "Potential match on list {} (entry {}, score {})",
                     hit.list, hit.entry_id, hit.score
                 );
-                Event::about(
-                    p.ids.next_id().into(),
-                    profile,
-                    Activity::ScreeningMatch,
-                    details,
-                    now,
-                )
+                p.outbox
+                    .event(profile, Activity::ScreeningMatch, details, now)
             })
             .collect();
         Ok(ScreeningWrite {
@@ -460,6 +452,7 @@ fn lists_key(lists: &[&ListVersion]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Event;
     use crate::memory::{
         FixedClock, MemoryMerchants, MemoryProfiles, MemoryScreening, SequentialIds, outbox,
     };
@@ -497,7 +490,6 @@ mod tests {
             merchants,
             profiles: profiles.clone(),
             clock: Arc::new(FixedClock::default()),
-            ids: ids.clone(),
             outbox: outbox(ids),
         });
         World {

@@ -161,13 +161,10 @@ impl VerificationService {
             ));
             profile.set_status(status, now);
             profile.revision += 1;
-            events.push(Event::about(
-                p.ids.next_id().into(),
-                &profile,
-                Activity::ProfileStatusChanged,
-                details,
-                now,
-            ));
+            events.push(
+                p.outbox
+                    .event(&profile, Activity::ProfileStatusChanged, details, now),
+            );
         }
         events.push(self.completed_event(&profile, quiz.as_ref().map(|q| &q.quiz), &job, now));
         let entries = p.outbox.entries(events).await?;
@@ -311,19 +308,18 @@ impl VerificationService {
         job: &Verification,
         now: OffsetDateTime,
     ) -> Event {
-        let id = self.ports.ids.next_id().into();
+        let outbox = &self.ports.outbox;
         let details = format!("Verification completed: {}", job.status.as_str());
         let mut event = match quiz {
-            Some(quiz) => Event::about_quiz(
-                id,
+            Some(quiz) => outbox.quiz_event(
                 profile,
+                quiz,
+                QuizLinks::of(&self.public_url, quiz),
                 Activity::VerificationCompleted,
                 details,
-                &quiz.template.name,
-                QuizLinks::of(&self.public_url, quiz),
                 now,
             ),
-            None => Event::about(id, profile, Activity::VerificationCompleted, details, now),
+            None => outbox.event(profile, Activity::VerificationCompleted, details, now),
         };
         event.status = EventStatus::Verification(job.status);
         event
@@ -514,7 +510,6 @@ mod tests {
             merchants: merchants.clone(),
             profiles: data.clone(),
             clock: Arc::new(FixedClock::default()),
-            ids: ids.clone(),
             outbox: outbox(ids.clone()),
         });
         let service = VerificationService::new(
