@@ -524,8 +524,10 @@ fn zone(lines: &[String]) -> MrzReading {
 /// `line` as a zone line of `width` cells: as it is; one cell longer (tesseract split a
 /// cell in two, or read the card's edge as a glyph), with each cell taken out in turn;
 /// up to [`EDGE_CELLS`] longer, each run of `width` cells in it (a striped table beside
-/// a card read as glyphs after its zone, or before). The check digits say which is right
-/// (they cover every cell of a second line, and a run one cell off moves them all).
+/// a card read as glyphs after its zone, or before), and longer still, its first and its
+/// last `width` cells (a table's stripes read as a run of 1s). The check digits say
+/// which is right (they cover every cell of a second line, and a run one cell off moves
+/// them all).
 fn fitted(line: &str, width: usize) -> Vec<String> {
     let cells: Vec<char> = line.chars().collect();
     let n = cells.len();
@@ -542,6 +544,9 @@ fn fitted(line: &str, width: usize) -> Vec<String> {
                 .windows(width)
                 .map(|run| run.iter().collect::<String>()),
         );
+    } else if n > width {
+        // More marks than that: a zone line is only what starts or ends the line.
+        fits.extend([&cells[..width], &cells[n - width..]].map(|run| run.iter().collect()));
     }
     fits
 }
@@ -913,10 +918,14 @@ mod tests {
             };
             assert_eq!(card.document_number.as_deref(), Some("D23145890"));
         }
-        // Four cells too many is no zone line.
-        let MrzReading::NotFound = read(&[line1, &format!("{line2}IYII")]) else {
-            panic!("four cells too many read");
+        // A run of stripes read as 1s after it: the line's first cells.
+        let MrzReading::Read(card) = read(&[line1, &format!("{line2}<1111111111")]) else {
+            panic!("a run of 1s after the zone: not read");
         };
+        assert_eq!(card.document_number.as_deref(), Some("D23145890"));
+        // Marks inside the line are no zone line's.
+        let split = format!("{}1111{}", &line2[..18], &line2[18..]);
+        assert_ne!(read(&[line1, &split]), MrzReading::Read(card));
     }
 
     #[test]

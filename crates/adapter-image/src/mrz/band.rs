@@ -4,8 +4,11 @@
 //! out. Tesseract then reads a band of the page rather than a photo of a table with a
 //! page somewhere on it: fewer pixels, and none of the table's texture read as text.
 
-use image::GrayImage;
+use std::collections::HashMap;
+
 use image::imageops;
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{Connectivity, connected_components};
 
 use crate::deskew::{STROKE_ACROSS, STROKE_DOWN, ink, strokes_only};
 
@@ -220,10 +223,59 @@ fn no_taller(top: u32, bottom: u32, width: u32) -> (u32, u32) {
 
 /// The columns the ink of `line` spans, with `margin` either side: from the first to
 /// the last column whose ink is within a few line heights of more ink (a stray mark
-/// beside the zone does not widen it).
+/// beside the zone does not widen it). When that is nearly the whole photo, only ink in
+/// pieces the size of a glyph counts: a striped table's stripes run on far above and
+/// below the line, a zone's glyphs stay within it, and a band cut across the stripes
+/// read as "1111" rather than its zone.
 fn extent(dark: &GrayImage, line: Line, margin: u32) -> (u32, u32) {
+    let whole = widest_run(dark, line, margin, |_| true);
+    if (whole.1 - whole.0) * 10 < dark.width() * WHOLE_WIDTH_TENTHS {
+        return whole;
+    }
+    let tall = line.bottom - line.top + 1;
+    // The line's rows and room for a glyph's piece to show its size around them.
+    let top = line.top.saturating_sub(2 * tall);
+    let bottom = (line.bottom + 2 * tall).min(dark.height() - 1);
+    let rows = imageops::crop_imm(dark, 0, top, dark.width(), bottom - top + 1).to_image();
+    let labels = connected_components(&rows, Connectivity::Eight, Luma([0u8]));
+    // Each piece's bounding box: (left, top, right, bottom).
+    let mut boxes: HashMap<u32, (u32, u32, u32, u32)> = HashMap::new();
+    for (x, y, label) in labels.enumerate_pixels() {
+        if label.0[0] != 0 {
+            let b = boxes.entry(label.0[0]).or_insert((x, y, x, y));
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        }
+    }
+    let glyph_sized = |(left, top, right, bottom): (u32, u32, u32, u32)| {
+        bottom - top < GLYPH_TALLEST * tall && right - left < GLYPH_WIDEST * tall
+    };
+    widest_run(dark, line, margin, |x| {
+        (line.top..=line.bottom).any(|y| {
+            let label = labels.get_pixel(x, y - top).0[0];
+            label != 0 && boxes.get(&label).is_some_and(|b| glyph_sized(*b))
+        })
+    })
+}
+
+/// The tenths of the photo's width from which only glyph-sized ink counts.
+const WHOLE_WIDTH_TENTHS: u32 = 9;
+
+/// A piece of ink as tall as this many line heights, or as wide, is no glyph's (glyphs
+/// run together by blur stay narrower).
+const GLYPH_TALLEST: u32 = 2;
+const GLYPH_WIDEST: u32 = 4;
+
+/// The longest run of the columns with ink in `line`'s rows that `counts`, with no gap
+/// wider than three `margin`s, and `margin` either side.
+fn widest_run(
+    dark: &GrayImage,
+    line: Line,
+    margin: u32,
+    counts: impl Fn(u32) -> bool,
+) -> (u32, u32) {
     let inked: Vec<u32> = (0..dark.width())
         .filter(|&x| (line.top..=line.bottom).any(|y| dark.get_pixel(x, y).0[0] > 0))
+        .filter(|&x| counts(x))
         .collect();
     let gap = margin * 3;
     // The longest run of inked columns with no gap wider than `gap`.
@@ -271,6 +323,24 @@ mod tests {
         assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
         assert!(zone.height() < page.height() / 2, "{:?}", zone.dimensions());
         assert!(bands(&GrayImage::from_pixel(800, 600, Luma([200]))).is_empty());
+    }
+
+    #[test]
+    fn a_striped_table_beside_the_page_is_left_out_of_the_band() {
+        let page = Passport::sample().page(None).expect("the OCR-B typeface");
+        let page = DynamicImage::ImageRgb8(page).into_luma8();
+        // Dark stripes 24 px thick every 60 px, slanting down 1 in 2, 400 px either side.
+        let mut photo = GrayImage::from_fn(page.width() + 800, page.height() + 200, |x, y| {
+            Luma([if (y + x / 2) % 60 < 24 { 50 } else { 170 }])
+        });
+        imageops::replace(&mut photo, &page, 400, 100);
+        let zone = bands(&photo).into_iter().next().expect("a band");
+        assert!(
+            zone.width() > page.width() * 8 / 10,
+            "{:?}",
+            zone.dimensions()
+        );
+        assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
     }
 
     #[test]
