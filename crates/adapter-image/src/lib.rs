@@ -9,6 +9,7 @@ pub mod aamva;
 pub mod barcode;
 pub mod bounded;
 pub mod budget;
+pub(crate) mod components;
 pub mod decode;
 pub mod deskew;
 pub mod environment;

@@ -538,13 +538,14 @@ fn fitted(line: &str, width: usize) -> Vec<String> {
     if n == width + 1 {
         fits.extend((0..n).map(|k| cells[..k].iter().chain(&cells[k + 1..]).collect()));
     }
-    if n > width && n <= width + EDGE_CELLS {
+    // One cell longer, its two runs are among the cells taken out above.
+    if n > width + 1 && n <= width + EDGE_CELLS {
         fits.extend(
             cells
                 .windows(width)
                 .map(|run| run.iter().collect::<String>()),
         );
-    } else if n > width {
+    } else if n > width + EDGE_CELLS {
         // More marks than that: a zone line is only what starts or ends the line.
         fits.extend([&cells[..width], &cells[n - width..]].map(|run| run.iter().collect()));
     }

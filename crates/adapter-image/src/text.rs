@@ -3,16 +3,15 @@
 //! name, address and date in it is the domain's.
 
 use domain::verification::{DocumentText, PdfEdit, TextReading};
-use std::collections::HashMap;
 
 use image::{GrayImage, Luma, imageops};
 use imageproc::contrast::otsu_level;
-use imageproc::region_labelling::{Connectivity, connected_components};
+use imageproc::region_labelling::Connectivity;
 
 use crate::budget::Budget;
 use crate::ocr::{Ocr, OcrError, PageText};
 use crate::pdf::{self, Pdf};
-use crate::{decode, deskew};
+use crate::{components, decode, deskew};
 
 /// The most pages a proof of address may have: a bank statement runs to a few dozen; a
 /// PDF of thousands of pages is refused before any is read.
@@ -89,21 +88,14 @@ fn page_of(image: &decode::Decoded) -> GrayImage {
             0
         }])
     });
-    let labels = connected_components(&light, Connectivity::Four, Luma([0u8]));
-    let mut boxes: HashMap<u32, (u32, u32, u32, u32, u64)> = HashMap::new();
-    for (x, y, label) in labels.enumerate_pixels() {
-        if label.0[0] == 0 {
-            continue;
-        }
-        let b = boxes.entry(label.0[0]).or_insert((x, y, x, y, 0));
-        *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y), b.4 + 1);
-    }
+    let (_, pieces) = components::pieces(&light, Connectivity::Four);
     let area = u64::from(small.width()) * u64::from(small.height());
-    let page = boxes
+    let page = pieces
         .values()
-        .max_by_key(|b| b.4)
-        .filter(|b| b.4 * 10 >= area)
-        .map(|&(left, top, right, bottom, _)| {
+        .max_by_key(|p| p.pixels)
+        .filter(|p| p.pixels * 10 >= area)
+        .map(|p| {
+            let (left, top, right, bottom) = (p.left, p.top, p.right, p.bottom);
             let margin = 0.02 * FIND_LONG_SIDE as f32;
             let at =
                 |v: u32, most: u32| ((v as f32 - margin).max(0.0) / scale).min(most as f32) as u32;

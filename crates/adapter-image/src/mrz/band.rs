@@ -4,12 +4,11 @@
 //! out. Tesseract then reads a band of the page rather than a photo of a table with a
 //! page somewhere on it: fewer pixels, and none of the table's texture read as text.
 
-use std::collections::HashMap;
-
+use image::GrayImage;
 use image::imageops;
-use image::{GrayImage, Luma};
-use imageproc::region_labelling::{Connectivity, connected_components};
+use imageproc::region_labelling::Connectivity;
 
+use crate::components::{self, Piece};
 use crate::deskew::{STROKE_ACROSS, STROKE_DOWN, ink, strokes_only};
 
 /// How much darker than around it a pixel is to be a zone's ink here: printed black,
@@ -237,22 +236,15 @@ fn extent(dark: &GrayImage, line: Line, margin: u32) -> (u32, u32) {
     let top = line.top.saturating_sub(2 * tall);
     let bottom = (line.bottom + 2 * tall).min(dark.height() - 1);
     let rows = imageops::crop_imm(dark, 0, top, dark.width(), bottom - top + 1).to_image();
-    let labels = connected_components(&rows, Connectivity::Eight, Luma([0u8]));
-    // Each piece's bounding box: (left, top, right, bottom).
-    let mut boxes: HashMap<u32, (u32, u32, u32, u32)> = HashMap::new();
-    for (x, y, label) in labels.enumerate_pixels() {
-        if label.0[0] != 0 {
-            let b = boxes.entry(label.0[0]).or_insert((x, y, x, y));
-            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
-        }
-    }
-    let glyph_sized = |(left, top, right, bottom): (u32, u32, u32, u32)| {
-        bottom - top < GLYPH_TALLEST * tall && right - left < GLYPH_WIDEST * tall
+    let (labels, pieces) = components::pieces(&rows, Connectivity::Eight);
+    let glyph_sized = |p: &Piece| {
+        p.bottom - p.top < GLYPH_TALLEST * tall && p.right - p.left < GLYPH_WIDEST * tall
     };
     widest_run(dark, line, margin, |x| {
         (line.top..=line.bottom).any(|y| {
-            let label = labels.get_pixel(x, y - top).0[0];
-            label != 0 && boxes.get(&label).is_some_and(|b| glyph_sized(*b))
+            pieces
+                .get(&labels.get_pixel(x, y - top).0[0])
+                .is_some_and(glyph_sized)
         })
     })
 }
