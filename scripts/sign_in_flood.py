@@ -7,8 +7,10 @@ answered, each from the next of 1000 source addresses (127.1.0.0/16, bound on th
 side: the server sees 1000 peers), each with its own fresh form; half name a stranger,
 half the real user with a wrong password. Meanwhile the real user signs in from
 127.0.0.1 every 5 s with the right password, trying again after a second when answered
-503 (as the page asks), five tries at most. After each flood, once every answer is in,
-the server's anonymous resident memory (RssAnon) is read, then again 5 s later.
+503 (as the page asks), five tries at most: once from the browser they signed in from
+before the floods (it holds its device mark, `idv_device`), once from a new browser.
+After each flood, once every answer is in, the server's anonymous resident memory
+(RssAnon) is read, then again 5 s later.
 
     python3 scripts/sign_in_flood.py [path/to/idv]      (default: target/release/idv)
 
@@ -25,8 +27,10 @@ THREADS, FLOOD_SECONDS, FLOODS = 48, 30, 3
 EMAIL, PASSWORD = "rev@example.com", "a long enough passphrase for the test"
 
 
-def sign_in(host, port, email, password, source="127.0.0.1"):
-    """One sign-in with a fresh form, from `source`; the answer's status."""
+def sign_in(host, port, email, password, source="127.0.0.1", device=None):
+    """One sign-in with a fresh form, from `source`, the browser holding the device
+    mark `device` (a `name=value` cookie) if any; the answer's status and the device mark
+    it set, if any."""
     c = http.client.HTTPConnection(host, port, timeout=60, source_address=(source, 0))
     c.request("GET", "/dashboard/login")
     r = c.getresponse()
@@ -35,18 +39,23 @@ def sign_in(host, port, email, password, source="127.0.0.1"):
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     body = urllib.parse.urlencode({"email": email, "password": password,
                                    "csrf_token": token})
+    cookies = f"{cookie}; {device}" if device else cookie
     c.request("POST", "/dashboard/login", body, {
-        "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
-    status = c.getresponse().status
+        "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookies})
+    answer = c.getresponse()
+    marks = [v.split(";")[0] for k, v in answer.getheaders()
+             if k.lower() == "set-cookie" and v.startswith("idv_device=")]
     c.close()
-    return status
+    return answer.status, (marks[0] if marks else None)
 
 
-def flood(host, port):
-    """One flood; the statuses of the flood's posts and of the real user's sign-ins."""
+def flood(host, port, device):
+    """One flood; the statuses of the flood's posts and of the real user's sign-ins,
+    from the known browser (holding `device`, a one-item list kept up to date) and from
+    new ones."""
     ends = time.monotonic() + FLOOD_SECONDS
     addresses = itertools.cycle(ADDRESSES)
-    lock, statuses, real = threading.Lock(), Counter(), []
+    lock, statuses, real = threading.Lock(), Counter(), {"known": [], "new": []}
 
     def poster(n):
         for i in itertools.count():
@@ -56,25 +65,29 @@ def flood(host, port):
                 source = next(addresses)
             email = f"stranger{n}x{i}@example.com" if i % 2 else EMAIL
             try:
-                status = sign_in(host, port, email, "not the passphrase", source)
+                status, _ = sign_in(host, port, email, "not the passphrase", source)
             except OSError as e:
                 status = type(e).__name__
             with lock:
                 statuses[status] += 1
 
-    def person():
+    def person(browser):
         while time.monotonic() < ends - 5:
             tries = []
             for _ in range(5):
-                tries.append(sign_in(host, port, EMAIL, PASSWORD))
-                if tries[-1] != 503:
+                status, mark = sign_in(host, port, EMAIL, PASSWORD,
+                                       device=device[0] if browser == "known" else None)
+                tries.append(status)
+                if browser == "known" and mark:
+                    device[0] = mark
+                if status != 503:
                     break
                 time.sleep(1)
-            real.append(tries)
+            real[browser].append(tries)
             time.sleep(5)
 
     threads = [threading.Thread(target=poster, args=(n,)) for n in range(THREADS)]
-    threads.append(threading.Thread(target=person))
+    threads += [threading.Thread(target=person, args=(b,)) for b in real]
     for t in threads:
         t.start()
     for t in threads:
@@ -89,14 +102,20 @@ def main():
         server.idv("merchant", "user", "create", "--merchant", server.merchant, "--email",
                    EMAIL, "--password-stdin", stdin=PASSWORD + "\n")
         print(f"fresh: RssAnon {server.status_kib('RssAnon') / 1024:.1f} MB")
+        status, mark = sign_in(host, port, EMAIL, PASSWORD)
+        assert status == 303 and mark, "the quiet sign-in that leaves the device mark"
+        device = [mark]
         for n in range(1, FLOODS + 1):
-            statuses, real = flood(host, port)
+            statuses, real = flood(host, port, device)
             idle = server.status_kib("RssAnon") / 1024
             time.sleep(5)
             later = server.status_kib("RssAnon") / 1024
-            signed = sum(1 for tries in real if tries[-1] == 303)
+            people = "; ".join(
+                f"{browser} browser {sum(1 for t in tries if t[-1] == 303)}/{len(tries)}"
+                f" at first try {sum(1 for t in tries if t == [303])} ({tries})"
+                for browser, tries in real.items())
             print(f"flood {n}: posts {dict(sorted(Counter({str(k): v for k, v in statuses.items()}).items()))}; "
-                  f"real sign-ins {signed}/{len(real)} ({real}); "
+                  f"real sign-ins: {people}; "
                   f"RssAnon idle {idle:.1f} MB, 5 s later {later:.1f} MB, "
                   f"peak RSS {server.status_kib('VmHWM') / 1024:.0f} MB")
 

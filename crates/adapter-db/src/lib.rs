@@ -21,7 +21,7 @@ use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use std::path::PathBuf;
 
-use domain::ports::{DocumentStore, StoreError, StoreResult};
+use domain::ports::{DeviceMarks, DocumentStore, StoreError, StoreResult};
 use tracing::Span;
 
 pub use backup::{BackupError, BackupKind, restore as restore_database};
@@ -184,6 +184,12 @@ impl Database {
     /// The master key's fingerprint (a keyed digest; it reveals nothing of the key).
     pub fn master_key_fingerprint(&self) -> &str {
         self.vault.fingerprint()
+    }
+
+    /// The marks of browsers users signed in from, signed under this database's master
+    /// key (see `sealing/device_marks.rs`).
+    pub fn device_marks(&self) -> Arc<dyn DeviceMarks> {
+        self.vault.clone()
     }
 
     /// The file store at `url`, sealing files with this database's master key (see

@@ -9,13 +9,18 @@
 //! in memory allocated for it: freed, those allocations stayed in the allocator's
 //! per-thread heaps, and 30 s of sign-ins from 1000 addresses left the server holding
 //! 2.3 GB (issue 47). The pool holds at most as many memories as hashes may run at once.
+//!
+//! One of the rooms is kept for the browsers users signed in from before
+//! ([`HashLane::KnownDevice`]): a flood of sign-ins fills the others and is refused past
+//! them, while a known user's check takes the kept room, or waits a moment for it.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use argon2::password_hash::{Output, ParamsString, PasswordHash as Phc, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use async_trait::async_trait;
-use domain::ports::{PasswordHasher, StoreError, StoreResult};
+use domain::ports::{HashLane, PasswordHasher, StoreError, StoreResult};
 use domain::user::{Password, PasswordHash};
 use ring::rand::{SecureRandom, SystemRandom};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -26,13 +31,21 @@ const PER_CORE: usize = 2;
 const MOST_AT_ONCE: usize = 4;
 /// Random bytes of a new hash's salt (the crate's recommendation).
 const SALT_BYTES: usize = 16;
+/// Rooms kept for known devices' checks, among the rooms in all.
+const KNOWN_DEVICE_ROOMS: usize = 1;
+/// How long a known device's check waits for a room when every room is taken: the kept
+/// room is only ever taken by another known user's check, which ends within this.
+const KNOWN_DEVICE_WAIT: Duration = Duration::from_secs(2);
 
 /// The memories hashes work in, each used by one hash at a time.
 type Memories = Arc<Mutex<Vec<Box<[Block]>>>>;
 
 #[derive(Debug, Clone)]
 pub struct Argon2id {
-    running: Arc<Semaphore>,
+    /// The rooms every check shares.
+    shared: Arc<Semaphore>,
+    /// The rooms kept for known devices.
+    kept: Arc<Semaphore>,
     memories: Memories,
 }
 
@@ -45,29 +58,46 @@ impl Default for Argon2id {
 }
 
 impl Argon2id {
-    /// A hasher that runs at most `hashes` at once.
+    /// A hasher that runs at most `hashes` at once, [`KNOWN_DEVICE_ROOMS`] of them kept
+    /// for known devices (and at least one room shared).
     pub fn with_room_for(hashes: usize) -> Self {
         Self {
-            running: Arc::new(Semaphore::new(hashes)),
+            shared: Arc::new(Semaphore::new(
+                hashes.saturating_sub(KNOWN_DEVICE_ROOMS).max(1),
+            )),
+            kept: Arc::new(Semaphore::new(KNOWN_DEVICE_ROOMS)),
             memories: Arc::default(),
         }
     }
 
-    /// Room for one more hash, or `Busy`.
-    fn room(&self) -> StoreResult<OwnedSemaphorePermit> {
-        self.running
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| StoreError::Busy)
+    /// Room for one more hash in `lane`, or `Busy`: a shared check is refused at once
+    /// when the shared rooms are taken; a known device's takes a kept room, else a shared
+    /// one, else waits [`KNOWN_DEVICE_WAIT`] for a kept one.
+    async fn room(&self, lane: HashLane) -> StoreResult<OwnedSemaphorePermit> {
+        let shared = || self.shared.clone().try_acquire_owned();
+        match lane {
+            HashLane::Shared => shared().map_err(|_| StoreError::Busy),
+            HashLane::KnownDevice => {
+                if let Ok(room) = self.kept.clone().try_acquire_owned().or_else(|_| shared()) {
+                    return Ok(room);
+                }
+                tokio::time::timeout(KNOWN_DEVICE_WAIT, self.kept.clone().acquire_owned())
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .ok_or(StoreError::Busy)
+            }
+        }
     }
 
-    /// Runs `work` on a blocking thread with room and a memory of the pool, given back
-    /// after.
+    /// Runs `work` on a blocking thread with room in `lane` and a memory of the pool,
+    /// given back after.
     async fn run<T: Send + 'static>(
         &self,
+        lane: HashLane,
         work: impl FnOnce(&mut Vec<Block>) -> T + Send + 'static,
     ) -> StoreResult<T> {
-        let room = self.room()?;
+        let room = self.room(lane).await?;
         let memories = self.memories.clone();
         tokio::task::spawn_blocking(move || {
             let _room = room;
@@ -161,17 +191,26 @@ impl PasswordHasher for Argon2id {
     async fn hash(&self, password: &Password) -> StoreResult<PasswordHash> {
         let password = password.clone();
         let hashed = self
-            .run(move |memory| hash_in(password.expose().as_bytes(), memory))
+            .run(HashLane::Shared, move |memory| {
+                hash_in(password.expose().as_bytes(), memory)
+            })
             .await?;
         hashed
             .map(PasswordHash::new)
             .map_err(|e| StoreError::Internal(format!("password hashing: {e}").into()))
     }
 
-    async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool> {
+    async fn verify(
+        &self,
+        password: &Password,
+        hash: &PasswordHash,
+        lane: HashLane,
+    ) -> StoreResult<bool> {
         let (password, hash) = (password.clone(), hash.clone());
-        self.run(move |memory| verify_in(password.expose().as_bytes(), hash.as_str(), memory))
-            .await
+        self.run(lane, move |memory| {
+            verify_in(password.expose().as_bytes(), hash.as_str(), memory)
+        })
+        .await
     }
 }
 
@@ -190,14 +229,18 @@ mod tests {
         let hash = hasher.hash(&password).await.expect("hashed");
         assert!(hash.as_str().starts_with("$argon2id$"), "{}", hash.as_str());
         assert!(!hash.as_str().contains("correct horse"));
-        assert!(verified(hasher.verify(&password, &hash).await));
+        assert!(verified(
+            hasher.verify(&password, &hash, HashLane::Shared).await
+        ));
         let other = Password::parse("incorrect horse battery").expect("valid");
-        assert!(!verified(hasher.verify(&other, &hash).await));
+        assert!(!verified(
+            hasher.verify(&other, &hash, HashLane::Shared).await
+        ));
         let again = hasher.hash(&password).await.expect("hashed");
         assert_ne!(again, hash, "a new salt each time");
         assert!(!verified(
             hasher
-                .verify(&password, &PasswordHash::new("garbage"))
+                .verify(&password, &PasswordHash::new("garbage"), HashLane::Shared)
                 .await
         ));
     }
@@ -215,8 +258,12 @@ mod tests {
         let made = PasswordHash::new(made);
         let right = Password::parse("correct horse battery").expect("valid");
         let wrong = Password::parse("correct horse battery!").expect("valid");
-        assert!(verified(hasher.verify(&right, &made).await));
-        assert!(!verified(hasher.verify(&wrong, &made).await));
+        assert!(verified(
+            hasher.verify(&right, &made, HashLane::Shared).await
+        ));
+        assert!(!verified(
+            hasher.verify(&wrong, &made, HashLane::Shared).await
+        ));
         // And the pool's hashes are the crate's: it checks them too.
         let ours = hasher.hash(&right).await.expect("hashed");
         let phc = Phc::new(ours.as_str()).expect("PHC");
@@ -230,13 +277,15 @@ mod tests {
 
     #[tokio::test]
     async fn the_pool_never_holds_more_memories_than_hashes_may_run() {
+        // One shared room and one kept for known devices.
         let hasher = Argon2id::with_room_for(2);
         let password = Password::parse("correct horse battery").expect("valid");
         let hash = hasher.hash(&password).await.expect("hashed");
         let checks: Vec<_> = (0..8)
-            .map(|_| {
+            .map(|n| {
                 let (hasher, password, hash) = (hasher.clone(), password.clone(), hash.clone());
-                tokio::spawn(async move { hasher.verify(&password, &hash).await })
+                let lane = [HashLane::Shared, HashLane::KnownDevice][n % 2];
+                tokio::spawn(async move { hasher.verify(&password, &hash, lane).await })
             })
             .collect();
         for check in checks {
@@ -249,20 +298,45 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn past_its_room_a_check_is_refused_at_once_and_room_comes_back() {
+    async fn past_the_shared_rooms_a_check_is_refused_at_once_but_a_known_device_checks() {
         let hasher = Argon2id::with_room_for(2);
         let password = Password::parse("correct horse battery").expect("valid");
         let hash = hasher.hash(&password).await.expect("hashed");
-        let held = (hasher.room().expect("room"), hasher.room().expect("room"));
+        let shared = hasher
+            .room(HashLane::Shared)
+            .await
+            .expect("the shared room");
         assert!(matches!(
-            hasher.verify(&password, &hash).await,
+            hasher.verify(&password, &hash, HashLane::Shared).await,
             Err(StoreError::Busy)
         ));
         assert!(matches!(
             hasher.hash(&password).await,
             Err(StoreError::Busy)
         ));
-        drop(held);
-        assert!(verified(hasher.verify(&password, &hash).await));
+        // The flood has the shared room; a known device's check takes the kept one.
+        assert!(verified(
+            hasher.verify(&password, &hash, HashLane::KnownDevice).await
+        ));
+        // With the kept room taken too, a known device's check waits, then gives up...
+        let kept = hasher.room(HashLane::KnownDevice).await.expect("kept room");
+        assert!(matches!(
+            hasher.verify(&password, &hash, HashLane::KnownDevice).await,
+            Err(StoreError::Busy)
+        ));
+        // ...or gets the kept room as it comes free.
+        let waiting = {
+            let (hasher, password, hash) = (hasher.clone(), password.clone(), hash.clone());
+            tokio::spawn(
+                async move { hasher.verify(&password, &hash, HashLane::KnownDevice).await },
+            )
+        };
+        tokio::task::yield_now().await;
+        drop(kept);
+        assert!(verified(waiting.await.expect("ran")));
+        drop(shared);
+        assert!(verified(
+            hasher.verify(&password, &hash, HashLane::Shared).await
+        ));
     }
 }

@@ -183,6 +183,7 @@ pub fn services(
             clock: clock.clone(),
             ids: ids.clone(),
             secrets,
+            devices: db.device_marks(),
         }),
         templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
         quizzes: QuizService::new(quiz_ports, public_url),

@@ -7,6 +7,7 @@
 mod audit;
 mod clock;
 mod codes;
+mod devices;
 mod documents;
 mod files;
 mod hasher;
@@ -30,6 +31,7 @@ mod webhooks;
 pub use audit::MemoryAudit;
 pub use clock::FixedClock;
 pub use codes::ReversedCodes;
+pub use devices::MemoryDeviceMarks;
 pub use documents::MemoryDocuments;
 pub use files::MemoryFiles;
 pub use hasher::PlainHasher;

@@ -673,14 +673,41 @@ pub trait Subscriptions: Send + Sync {
     async fn subscriptions(&self, merchant: &MerchantId) -> StoreResult<Vec<Subscription>>;
 }
 
+/// Which of the hasher's rooms a password check may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashLane {
+    /// The rooms every sign-in shares, which a flood of them fills.
+    Shared,
+    /// A room kept for the browsers users signed in from before ([`DeviceMarks`]), so
+    /// that a flood of strangers' sign-ins cannot keep a known user out (OWASP's device
+    /// cookies). It waits a moment for its room rather than being refused at once.
+    KnownDevice,
+}
+
 /// Hashes passwords slowly on purpose (Argon2id in production), off the async workers.
 #[async_trait]
 pub trait PasswordHasher: Send + Sync {
-    /// A new salted hash of `password`.
+    /// A new salted hash of `password`, in a shared room.
     async fn hash(&self, password: &Password) -> StoreResult<PasswordHash>;
-    /// Whether `password` is the one `hash` was made from; `Busy` when as many checks as
-    /// the machine allows are already running.
-    async fn verify(&self, password: &Password, hash: &PasswordHash) -> StoreResult<bool>;
+    /// Whether `password` is the one `hash` was made from, checked in a room of `lane`;
+    /// `Busy` when that lane's rooms are all taken.
+    async fn verify(
+        &self,
+        password: &Password,
+        hash: &PasswordHash,
+        lane: HashLane,
+    ) -> StoreResult<bool>;
+}
+
+/// Marks a browser holds after a user signed in from it: an unforgeable statement of who
+/// signed in there and when, so a later sign-in of the same user from it can be told
+/// from a stranger's. A mark grants nothing on its own: the password is still checked.
+pub trait DeviceMarks: Send + Sync {
+    /// A new mark that `user` signed in at `at`.
+    fn mark(&self, user: &UserId, at: OffsetDateTime) -> String;
+    /// Who signed in when, by a mark this service made (under any master key it still
+    /// opens); `None` for anything else.
+    fn read(&self, mark: &str) -> Option<(UserId, OffsetDateTime)>;
 }
 
 /// Time-based one-time passwords (RFC 6238): a dashboard user's second factor.

@@ -19,6 +19,9 @@ pub const ABSOLUTE_EXPIRY: Duration = Duration::days(7);
 pub const MAX_FAILURES: usize = 5;
 /// ...when they fall within this window, for this long after the last of them.
 pub const LOCK_WINDOW: Duration = Duration::minutes(15);
+/// A browser's device mark keeps its user's sign-ins out of a flood this long after the
+/// sign-in that made it; each sign-in makes a new one.
+pub const KNOWN_DEVICE_FOR: Duration = Duration::days(90);
 /// A session's last use is written at most this often (each page view would be a write).
 pub const TOUCH_EVERY: Duration = Duration::minutes(1);
 

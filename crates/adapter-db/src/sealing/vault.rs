@@ -6,7 +6,9 @@
 //!   row or column does not open;
 //! - file bytes: see `file_cipher.rs`, under a file key derived the same way;
 //! - quiz tokens and short codes: kept as HMAC-SHA256 under a link key derived the same
-//!   way (lookups hash the presented link), beside a sealed copy for the addresses shown.
+//!   way (lookups hash the presented link), beside a sealed copy for the addresses shown;
+//! - the device marks browsers hold (`device_marks.rs`): signed with HMAC-SHA256 under a
+//!   device key derived the same way.
 //!
 //! The database alone (a backup, a stolen disk) reveals none of these.
 
@@ -30,6 +32,7 @@ const DATA_KEY_INFO: &[u8] = b"idv data key k1";
 const FILE_KEY_INFO: &[u8] = b"idv file key k1";
 const LINK_KEY_INFO: &[u8] = b"idv quiz link key k1";
 const INDEX_KEY_INFO: &[u8] = b"idv identity index key k1";
+const DEVICE_KEY_INFO: &[u8] = b"idv device mark key k1";
 const FINGERPRINT_INFO: &[u8] = b"idv master key fingerprint";
 
 /// What a sealed secret starts with, before the id of the key that sealed it. Secrets
@@ -42,6 +45,7 @@ struct Keys {
     data: LessSafeKey,
     links: hmac::Key,
     index: hmac::Key,
+    devices: hmac::Key,
 }
 
 /// Everything sealed at rest, under the current master key and, during a rotation, the
@@ -102,6 +106,7 @@ fn keys_of(master: &[u8; MASTER_KEY_LEN]) -> (KeyId, Keys, [u8; 32]) {
         data: aes_key(&derive(master, DATA_KEY_INFO)),
         links: hmac::Key::new(hmac::HMAC_SHA256, &derive(master, LINK_KEY_INFO)),
         index: hmac::Key::new(hmac::HMAC_SHA256, &derive(master, INDEX_KEY_INFO)),
+        devices: hmac::Key::new(hmac::HMAC_SHA256, &derive(master, DEVICE_KEY_INFO)),
     };
     (
         KeyId::Fingerprint(key_id(master)),
@@ -165,6 +170,19 @@ impl Vault {
     pub(crate) fn link_hashes(&self, column: Column, link: &str) -> Vec<String> {
         let hashes = self.keys.all().map(|k| link_hash(&k.links, column, link));
         hashes.collect()
+    }
+
+    /// The tag of a device mark's `text`, under the current device key.
+    pub(crate) fn device_tag(&self, text: &str) -> hmac::Tag {
+        hmac::sign(&self.keys.current().1.devices, text.as_bytes())
+    }
+
+    /// Whether `tag` is the tag of `text` under a device key of the vault (the previous
+    /// one too, during a rotation, so marks survive it), compared in constant time.
+    pub(crate) fn device_tag_matches(&self, text: &str, tag: &[u8]) -> bool {
+        self.keys
+            .all()
+            .any(|k| hmac::verify(&k.devices, text.as_bytes(), tag).is_ok())
     }
 
     /// What the identity index keeps of a value (an SSN, a device fingerprint): lowercase

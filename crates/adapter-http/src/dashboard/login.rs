@@ -1,7 +1,9 @@
 //! Signing in and out. A sign-in is bounded before any password is hashed (contract §16):
 //! the client address's budget first (429), then the form's CSRF token, then room in the
 //! hasher (503 when as many checks run as the machine allows); the user's own lock-out is
-//! counted by the domain in the same step that reads it.
+//! counted by the domain in the same step that reads it. A browser that signed in before
+//! holds a device mark, which lets its user's check through a room of the hasher a flood
+//! cannot take.
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieAge};
 use actix_web::http::StatusCode;
@@ -13,6 +15,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use domain::DomainError;
 use domain::error::Report;
 use domain::services::{Credentials, SignIn};
+use domain::session::KNOWN_DEVICE_FOR;
 use ring::rand::{SecureRandom, SystemRandom};
 use serde::Deserialize;
 
@@ -30,6 +33,9 @@ use crate::state::State;
 const LOGIN_COOKIE: &str = "idv_login";
 /// How long a sign-in form stays usable.
 const FORM_LIFETIME: CookieAge = CookieAge::hours(1);
+/// The cookie that holds the device mark of the browser's last sign-in. Sent only to the
+/// sign-in post, never readable by scripts.
+const DEVICE_COOKIE: &str = "idv_device";
 
 #[derive(Template)]
 #[template(path = "dashboard/login.html")]
@@ -131,6 +137,7 @@ pub(super) async fn sign_in(
         );
     }
     let address = address.to_string();
+    let device = req.cookie(DEVICE_COOKIE);
     let outcome = state
         .sign_in
         .sign_in(Credentials {
@@ -138,12 +145,23 @@ pub(super) async fn sign_in(
             password: &form.password,
             code: &form.totp,
             address: &address,
+            device: device.as_ref().map_or("", |c| c.value()),
         })
         .await;
     match outcome {
-        Ok(SignIn::Signed(token, _)) => {
+        Ok(SignIn::Signed(token, _, mark)) => {
             let mut to_profiles = redirect_to(format!("{BASE}/profiles"));
-            match to_profiles.add_cookie(&super::session_cookie(token.expose(), &settings)) {
+            let device = Cookie::build(DEVICE_COOKIE, mark)
+                .path(format!("{BASE}/login"))
+                .http_only(true)
+                .same_site(SameSite::Strict)
+                .secure(settings.secure_cookies)
+                .max_age(KNOWN_DEVICE_FOR)
+                .finish();
+            let cookies = to_profiles
+                .add_cookie(&super::session_cookie(token.expose(), &settings))
+                .and_then(|()| to_profiles.add_cookie(&device));
+            match cookies {
                 Ok(()) => to_profiles,
                 Err(e) => {
                     tracing::error!(error = %e, "session cookie not set");

@@ -4,6 +4,7 @@
 //! and admins read the audit trail.
 
 use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::Scenario;
@@ -41,6 +42,10 @@ pub const SCENARIOS: &[Scenario] = &[
     (
         "refused_sign_ins_by_the_hundred_never_push_the_peoples_actions_off_the_audit_page",
         refusals_apart,
+    ),
+    (
+        "a_browser_that_signed_in_before_signs_in_at_first_try_during_a_flood",
+        known_browser_in_a_flood,
     ),
 ];
 
@@ -352,14 +357,33 @@ fn one_time_codes(backend: Backend) {
     assert_ne!(locked.status, 303, "{}", locked.text());
 }
 
+/// Post `n` of a flood's poster `poster`, from an address of its own (through a trusted
+/// proxy): a stranger's e-mail or the reviewer's with a wrong password, as an attack
+/// mixes them, each with its own fresh form.
+fn flood_post(env: &Env, poster: u8, n: u16) -> Reply {
+    let (cookie, token) = login_form(env);
+    let email = if n.is_multiple_of(2) {
+        format!("stranger{poster}x{n}@example.com")
+    } else {
+        "rev@example.com".to_owned()
+    };
+    let address = format!("198.{}.{poster}.{}", 18 + (n / 250) % 2, n % 250);
+    let body = login_body(&email, "not the passphrase at all", &token);
+    env.client().send(
+        "POST",
+        "/dashboard/login",
+        &[FORM, ("Cookie", &cookie), ("X-Forwarded-For", &address)],
+        body.as_bytes(),
+    )
+}
+
 fn flood_memory(backend: Backend) {
     // Addresses from X-Forwarded-For, through a trusted proxy on loopback.
     let env = Env::start_with(backend, &[("IDV_TRUSTED_PROXIES", "127.0.0.0/8")]);
     let password = reviewer(&env, "rev@example.com");
-    // 16 posters, each sign-in from its own address: strangers' e-mails and the
-    // reviewer's with a wrong password, as an attack mixes them. Each is hashed (19 MiB)
-    // or refused busy; they go on until 80 were hashed, or for a minute on a machine
-    // too busy for that, so that many hashes' memory went through.
+    // 16 posters of a flood (`flood_post`). Each post is hashed (19 MiB) or refused
+    // busy; they go on until 80 were hashed, or for a minute on a machine too busy for
+    // that, so that many hashes' memory went through.
     let hashed = std::sync::atomic::AtomicUsize::new(0);
     let answered = std::thread::scope(|s| {
         let posters: Vec<_> = (0..16u8)
@@ -373,20 +397,7 @@ fn flood_memory(backend: Backend) {
                         if enough || Instant::now() > until {
                             break;
                         }
-                        let (cookie, token) = login_form(env);
-                        let email = if n % 2 == 0 {
-                            format!("stranger{poster}x{n}@example.com")
-                        } else {
-                            "rev@example.com".to_owned()
-                        };
-                        let address = format!("198.18.{poster}.{n}");
-                        let body = login_body(&email, "not the passphrase at all", &token);
-                        let reply = env.client().send(
-                            "POST",
-                            "/dashboard/login",
-                            &[FORM, ("Cookie", &cookie), ("X-Forwarded-For", &address)],
-                            body.as_bytes(),
-                        );
+                        let reply = flood_post(env, poster, n);
                         if reply.status == 401 {
                             hashed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         }
@@ -456,4 +467,82 @@ fn refusals_apart(backend: Backend) {
     );
     assert!(!actions.contains("sign_in_locked") && !actions.contains("sign_in_failed"));
     assert!(refusals.contains("sign_in_locked") && refusals.contains("rev@example.com"));
+}
+
+fn known_browser_in_a_flood(backend: Backend) {
+    // Addresses from X-Forwarded-For, through a trusted proxy on loopback.
+    let env = Env::start_with(backend, &[("IDV_TRUSTED_PROXIES", "127.0.0.0/8")]);
+    let password = reviewer(&env, "rev@example.com");
+    let sign_in = |device: Option<&str>| {
+        let (form, token) = login_form(&env);
+        let cookies = device.map_or(form.clone(), |device| format!("{form}; {device}"));
+        env.client().send(
+            "POST",
+            "/dashboard/login",
+            &[
+                FORM,
+                ("Cookie", &cookies),
+                ("X-Forwarded-For", "203.0.113.50"),
+            ],
+            login_body("rev@example.com", password, &token).as_bytes(),
+        )
+    };
+    let device_of = |reply: &Reply| {
+        let set = set_cookie(reply, "idv_device").expect("a device mark");
+        for flag in [
+            "HttpOnly",
+            "SameSite=Strict",
+            "Path=/dashboard/login",
+            "Max-Age=7776000",
+        ] {
+            assert!(set.contains(flag), "{flag} in {set}");
+        }
+        set.split(';').next().expect("name=value").to_owned()
+    };
+    // A sign-in on a quiet day leaves the browser its mark.
+    let first = sign_in(None);
+    assert_eq!(first.status, 303, "{}", first.text());
+    let mut device = device_of(&first);
+
+    // 24 posters flood the sign-in (`flood_post`), more than the hasher has rooms.
+    let (stop, busy) = (AtomicBool::new(false), AtomicUsize::new(0));
+    let (statuses, busy_meanwhile) = std::thread::scope(|s| {
+        for poster in 0..24u8 {
+            let (env, stop, busy) = (&env, &stop, &busy);
+            s.spawn(move || {
+                for n in 0..2000u16 {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if flood_post(env, poster, n).status == 503 {
+                        busy.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+        // Once the flood has filled the shared rooms (its posts refused busy)...
+        let until = Instant::now() + Duration::from_secs(120);
+        while busy.load(Ordering::Relaxed) == 0 {
+            assert!(Instant::now() < until, "the flood never filled the rooms");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // ...the known browser signs in five times, each at the first try.
+        let before = busy.load(Ordering::Relaxed);
+        let mut statuses = Vec::new();
+        for _ in 0..5 {
+            let reply = sign_in(Some(&device));
+            statuses.push(reply.status);
+            if reply.status == 303 {
+                device = device_of(&reply);
+            }
+        }
+        let meanwhile = busy.load(Ordering::Relaxed) - before;
+        stop.store(true, Ordering::Relaxed);
+        (statuses, meanwhile)
+    });
+    assert_eq!(statuses, [303; 5], "the known browser during the flood");
+    assert!(
+        busy_meanwhile > 0,
+        "the flood's posts were refused for want of room meanwhile"
+    );
 }

@@ -11,6 +11,7 @@ macro_rules! checks {
 }
 
 mod audit;
+pub mod devices;
 mod documents;
 pub mod files;
 pub mod limits;

@@ -4,13 +4,16 @@ use time::OffsetDateTime;
 
 use crate::audit::AuditAction;
 use crate::error::DomainError;
+use crate::ids::UserId;
 use crate::ports::{
-    AuditLog, Clock, IdGenerator, OneTimeCodes, PasswordHasher, SecretGenerator, SessionRepository,
-    StoreError, UserRepository,
+    AuditLog, Clock, DeviceMarks, HashLane, IdGenerator, OneTimeCodes, PasswordHasher,
+    SecretGenerator, SessionRepository, StoreError, UserRepository,
 };
 use crate::profile::Email;
 use crate::services::{AuditTrail, Initiator};
-use crate::session::{LOCK_WINDOW, Session, SessionToken, TOUCH_EVERY, locked_until};
+use crate::session::{
+    KNOWN_DEVICE_FOR, LOCK_WINDOW, Session, SessionToken, TOUCH_EVERY, locked_until,
+};
 use crate::user::{Password, TotpSecret, User};
 
 /// Random bytes in a session token and in a CSRF token.
@@ -19,8 +22,9 @@ const TOKEN_BYTES: usize = 32;
 /// What a sign-in came to.
 #[derive(Debug)]
 pub enum SignIn {
-    /// Signed in: the token goes into the browser's cookie.
-    Signed(SessionToken, Session),
+    /// Signed in: the token goes into the browser's session cookie, and the new device
+    /// mark into its device cookie.
+    Signed(SessionToken, Session, String),
     /// Wrong e-mail, password or code, or a disabled user: the same answer for all.
     Refused,
     /// Too many failures from this address, or for this user from this address:
@@ -39,6 +43,8 @@ pub struct Credentials<'a> {
     pub code: &'a str,
     /// The client address.
     pub address: &'a str,
+    /// The device mark the browser holds from an earlier sign-in (empty when none).
+    pub device: &'a str,
 }
 
 /// The ports signing in works over.
@@ -60,6 +66,8 @@ pub struct SignInPorts {
     pub ids: Arc<dyn IdGenerator>,
     /// Session and CSRF tokens.
     pub secrets: Arc<dyn SecretGenerator>,
+    /// The marks of browsers users signed in from.
+    pub devices: Arc<dyn DeviceMarks>,
 }
 
 /// Signing in to the dashboard, the sessions it opens, signing out.
@@ -81,6 +89,24 @@ fn attempt_keys(address: &str, email: Option<&Email>) -> Vec<String> {
         .collect()
 }
 
+/// A device mark as a sign-in presents it: who signed in from the browser, and the
+/// counter its failures are counted under.
+struct KnownDevice {
+    user: UserId,
+    key: String,
+}
+
+impl KnownDevice {
+    /// The mark's device when it is ours and recent enough to count.
+    fn of(marks: &dyn DeviceMarks, mark: &str, now: OffsetDateTime) -> Option<Self> {
+        let (user, at) = marks.read(mark)?;
+        (now - at < KNOWN_DEVICE_FOR).then(|| Self {
+            key: format!("device:{user}:{}", at.unix_timestamp()),
+            user,
+        })
+    }
+}
+
 impl SignInService {
     /// The service over its ports.
     pub fn new(ports: SignInPorts) -> Self {
@@ -92,17 +118,24 @@ impl SignInService {
 
     /// Checks what was typed. The attempt is counted before any password is hashed, in
     /// the same step that reads the earlier ones, so parallel tries cannot slip past the
-    /// lock; a successful one is uncounted.
+    /// lock; a successful one is uncounted. A browser the user signed in from before
+    /// (its device mark names the user typed) has its check done in a room of its own,
+    /// until five failures under that mark in the lock window make it a stranger's again:
+    /// a stolen mark buys no more guesses than the address allows.
     pub async fn sign_in(&self, typed: Credentials<'_>) -> Result<SignIn, DomainError> {
         let p = &self.ports;
         let now = p.clock.now();
         let email = Email::parse(typed.email).ok();
-        let keys = attempt_keys(typed.address, email.as_ref());
+        let device = KnownDevice::of(p.devices.as_ref(), typed.device, now);
+        let mut keys = attempt_keys(typed.address, email.as_ref());
+        let locking = keys.len();
+        keys.extend(device.as_ref().map(|d| d.key.clone()));
         let attempt = p.ids.next_id();
         let earlier = p
             .sessions
             .begin_attempt(&attempt, &keys, now, now - LOCK_WINDOW)
             .await?;
+        let (locks, device_failures) = earlier.split_at(locking.min(earlier.len()));
         let user = match &email {
             Some(email) => p.users.find_by_email(email).await?,
             None => None,
@@ -111,7 +144,7 @@ impl SignInService {
             auditor: crate::audit::Auditor::User(user.id.clone(), user.email.clone()),
             address: typed.address.to_owned(),
         };
-        if let Some(until) = earlier.iter().filter_map(|at| locked_until(at, now)).max() {
+        if let Some(until) = locks.iter().filter_map(|at| locked_until(at, now)).max() {
             p.sessions.withdraw_attempt(&attempt).await?;
             if let Some(user) = &user {
                 self.audit
@@ -120,7 +153,16 @@ impl SignInService {
             }
             return Ok(SignIn::Locked(until));
         }
-        let accepted = match self.accepts(user.as_ref(), &typed, now).await {
+        let known = device.is_some_and(|d| user.as_ref().is_some_and(|u| u.id == d.user))
+            && !device_failures
+                .iter()
+                .any(|at| locked_until(at, now).is_some());
+        let lane = if known {
+            HashLane::KnownDevice
+        } else {
+            HashLane::Shared
+        };
+        let accepted = match self.accepts(user.as_ref(), &typed, lane, now).await {
             Ok(accepted) => accepted,
             Err(busy) => {
                 // Nothing was checked: the attempt tells nothing and must not count.
@@ -154,15 +196,18 @@ impl SignInService {
         self.audit
             .record(&user.merchant_id, &by(&user), AuditAction::SignedIn, "")
             .await?;
-        Ok(SignIn::Signed(token, session))
+        let device = p.devices.mark(&user.id, now);
+        Ok(SignIn::Signed(token, session, device))
     }
 
     /// Whether the password (and, for a user with a second factor, the code) is right
-    /// for an enabled user; `Busy` when the hasher has no room for this check now.
+    /// for an enabled user, checked in a room of `lane`; `Busy` when the hasher has no
+    /// room for this check now.
     async fn accepts(
         &self,
         user: Option<&User>,
         typed: &Credentials<'_>,
+        lane: HashLane,
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
         let p = &self.ports;
@@ -177,7 +222,12 @@ impl SignInService {
                 _ => Ok(false),
             };
         };
-        if !(p.hasher.verify(&password, &user.password_hash).await? && user.enabled) {
+        if !(p
+            .hasher
+            .verify(&password, &user.password_hash, lane)
+            .await?
+            && user.enabled)
+        {
             return Ok(false);
         }
         match &user.totp {
@@ -262,8 +312,8 @@ mod tests {
     use super::*;
     use crate::audit::AuditEntry;
     use crate::memory::{
-        FixedClock, MemoryAudit, MemoryMerchants, MemorySessions, MemoryUsers, PlainHasher,
-        ReversedCodes, SequentialIds,
+        FixedClock, MemoryAudit, MemoryDeviceMarks, MemoryMerchants, MemorySessions, MemoryUsers,
+        PlainHasher, ReversedCodes, SequentialIds,
     };
     use crate::merchant::MerchantId;
     use crate::ports::StoreResult;
@@ -278,8 +328,29 @@ mod tests {
         async fn hash(&self, _: &Password) -> StoreResult<PasswordHash> {
             Err(StoreError::Busy)
         }
-        async fn verify(&self, _: &Password, _: &PasswordHash) -> StoreResult<bool> {
+        async fn verify(&self, _: &Password, _: &PasswordHash, _: HashLane) -> StoreResult<bool> {
             Err(StoreError::Busy)
+        }
+    }
+
+    /// A hasher whose shared rooms a flood has taken: only the known devices' room checks.
+    struct FloodedHasher;
+
+    #[async_trait::async_trait]
+    impl PasswordHasher for FloodedHasher {
+        async fn hash(&self, _: &Password) -> StoreResult<PasswordHash> {
+            Err(StoreError::Busy)
+        }
+        async fn verify(
+            &self,
+            password: &Password,
+            hash: &PasswordHash,
+            lane: HashLane,
+        ) -> StoreResult<bool> {
+            match lane {
+                HashLane::Shared => Err(StoreError::Busy),
+                HashLane::KnownDevice => PlainHasher.verify(password, hash, lane).await,
+            }
         }
     }
 
@@ -289,6 +360,7 @@ mod tests {
         service: SignInService,
         users: Arc<MemoryUsers>,
         audit: Arc<MemoryAudit>,
+        devices: Arc<MemoryDeviceMarks>,
     }
 
     fn fixture() -> Fixture {
@@ -299,6 +371,7 @@ mod tests {
         let users = Arc::new(MemoryUsers::new(Arc::new(MemoryMerchants::default())));
         let audit = Arc::new(MemoryAudit::default());
         let ids = Arc::new(SequentialIds::default());
+        let devices = Arc::new(MemoryDeviceMarks::default());
         let service = SignInService::new(SignInPorts {
             users: users.clone(),
             sessions: Arc::new(MemorySessions::new(users.clone())),
@@ -308,6 +381,7 @@ mod tests {
             clock: Arc::new(FixedClock::default()),
             ids: ids.clone(),
             secrets: ids,
+            devices: devices.clone(),
         });
         let user = User {
             id: "u1".into(),
@@ -324,6 +398,7 @@ mod tests {
             service,
             users,
             audit,
+            devices,
         }
     }
 
@@ -333,6 +408,7 @@ mod tests {
             password,
             code,
             address,
+            device: "",
         }
     }
 
@@ -361,7 +437,7 @@ mod tests {
         assert!(matches!(out, Ok(SignIn::Locked(_))), "{out:?}");
         let elsewhere = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.2")));
         assert!(
-            matches!(elsewhere, Ok(SignIn::Signed(_, ref s)) if s.role == Role::Reviewer),
+            matches!(elsewhere, Ok(SignIn::Signed(_, ref s, _)) if s.role == Role::Reviewer),
             "a stranger cannot lock the user out from elsewhere: {elsewhere:?}"
         );
         let mut expected = vec![AuditAction::SignInFailed; 5];
@@ -379,6 +455,7 @@ mod tests {
                     password: PASSWORD,
                     code: "",
                     address: "198.51.100.1",
+                    device: "",
                 }));
                 assert!(matches!(out, Err(DomainError::Busy)), "{out:?}");
             }
@@ -460,10 +537,84 @@ mod tests {
         assert!(matches!(right, Ok(SignIn::Signed(..))), "{right:?}");
     }
 
+    /// A sign-in from `address` with `device`'s mark, on the flooded hasher's fixture.
+    fn from_device<'a>(password: &'a str, address: &'a str, device: &'a str) -> Credentials<'a> {
+        Credentials {
+            device,
+            ..typed(password, "", address)
+        }
+    }
+
+    #[test]
+    fn a_browser_the_user_signed_in_from_checks_in_its_own_room_during_a_flood() {
+        let f = fixture_with(Arc::new(FloodedHasher));
+        let out = block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")));
+        assert!(matches!(out, Err(DomainError::Busy)), "{out:?}");
+        // The mark an earlier sign-in left (made on a quiet day).
+        let mark = f.devices.mark(&"u1".into(), FixedClock::default().0);
+        let out = block_on(
+            f.service
+                .sign_in(from_device(PASSWORD, "198.51.100.1", &mark)),
+        );
+        let Ok(SignIn::Signed(_, _, new_mark)) = out else {
+            panic!("signed in through the known devices' room: {out:?}");
+        };
+        assert_ne!(new_mark, mark, "each sign-in leaves a new mark");
+        assert_eq!(
+            f.devices.read(&new_mark).map(|(user, _)| user),
+            Some("u1".into())
+        );
+        // A wrong password from the known browser is checked, and refused.
+        let wrong = block_on(f.service.sign_in(from_device(
+            "wrong password!",
+            "198.51.100.1",
+            &mark,
+        )));
+        assert!(matches!(wrong, Ok(SignIn::Refused)), "{wrong:?}");
+    }
+
+    #[test]
+    fn a_mark_of_another_user_an_old_one_or_a_forged_one_waits_with_the_flood() {
+        let f = fixture_with(Arc::new(FloodedHasher));
+        let now = FixedClock::default().0;
+        let others = f.devices.mark(&"u2".into(), now);
+        let old = f.devices.mark(&"u1".into(), now - KNOWN_DEVICE_FOR);
+        for mark in [others.as_str(), old.as_str(), "mark-99", "forged"] {
+            let out = block_on(
+                f.service
+                    .sign_in(from_device(PASSWORD, "198.51.100.1", mark)),
+            );
+            assert!(matches!(out, Err(DomainError::Busy)), "{mark}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn five_failures_under_a_mark_make_its_browser_a_strangers_again() {
+        let f = fixture_with(Arc::new(FloodedHasher));
+        let mark = f.devices.mark(&"u1".into(), FixedClock::default().0);
+        // Spread over addresses, so that no address nor user at an address is locked.
+        for n in 1..=5 {
+            let address = format!("198.51.100.{n}");
+            let out = block_on(
+                f.service
+                    .sign_in(from_device("wrong password!", &address, &mark)),
+            );
+            assert!(matches!(out, Ok(SignIn::Refused)), "{out:?}");
+        }
+        let out = block_on(
+            f.service
+                .sign_in(from_device(PASSWORD, "198.51.100.9", &mark)),
+        );
+        assert!(
+            matches!(out, Err(DomainError::Busy)),
+            "a mark that guessed five times waits with the flood: {out:?}"
+        );
+    }
+
     #[test]
     fn sign_out_ends_the_session_and_is_recorded() {
         let f = fixture();
-        let Ok(SignIn::Signed(token, session)) =
+        let Ok(SignIn::Signed(token, session, _)) =
             block_on(f.service.sign_in(typed(PASSWORD, "", "198.51.100.1")))
         else {
             panic!("signed in");

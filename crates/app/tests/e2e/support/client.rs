@@ -157,10 +157,18 @@ impl Client {
             .header("Content-Type")
             .unwrap_or_default()
             .to_owned();
-        let headers = response
-            .headers_names()
-            .into_iter()
-            .filter_map(|n| response.header(&n).map(|v| (n.clone(), v.to_owned())))
+        // Each value of a repeated header (two cookies set at once), in order.
+        let mut names = response.headers_names();
+        let mut seen = std::collections::HashSet::new();
+        names.retain(|n| seen.insert(n.clone()));
+        let headers = names
+            .iter()
+            .flat_map(|n| {
+                response
+                    .all(n)
+                    .into_iter()
+                    .map(|v| (n.clone(), v.to_owned()))
+            })
             .collect();
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut response.into_reader(), &mut bytes)
