@@ -8,7 +8,8 @@ side: the server sees 1000 peers), each with its own fresh form; half name a str
 half the real user with a wrong password. Meanwhile the real user signs in from
 127.0.0.1 every 5 s with the right password, trying again after a second when answered
 503 (as the page asks), five tries at most: once from the browser they signed in from
-before the floods (it holds its device mark, `idv_device`), once from a new browser.
+before the floods (it holds its device mark, `idv_device`), and from a new browser on
+127.0.0.2 (another address: each has its own budget of 10 tries a minute).
 After each flood, once every answer is in, the server's anonymous resident memory
 (RssAnon) is read, then again 5 s later.
 
@@ -75,10 +76,12 @@ def flood(host, port, device):
         while time.monotonic() < ends - 5:
             tries = []
             for _ in range(5):
+                known = browser == "known"
                 status, mark = sign_in(host, port, EMAIL, PASSWORD,
-                                       device=device[0] if browser == "known" else None)
+                                       "127.0.0.1" if known else "127.0.0.2",
+                                       device[0] if known else None)
                 tries.append(status)
-                if browser == "known" and mark:
+                if known and mark:
                     device[0] = mark
                 if status != 503:
                     break

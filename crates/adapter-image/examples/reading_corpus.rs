@@ -14,7 +14,9 @@
 //!
 //! Passports need tesseract. With `CORPUS_MISSES=DIR`, each photo not
 //! read is written there (made-up holders only) to look at; with `CORPUS_ONLY=Phone`
-//! (a condition's name as in `Condition`), only that condition is taken.
+//! (a condition's name as in `Condition`), only that condition is taken; with
+//! `CORPUS_TIMES=1`, each photo's time and outcome is printed on a line of its own
+//! (`time <seconds> <outcome> <condition>`), to see what a shorter search would lose.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -179,6 +181,10 @@ fn run(name: &str, samples: impl Iterator<Item = Sample>, wanted: Wanted) {
         let report = analyser.analyse(&sample.bytes, wanted);
         let took = started.elapsed();
         let outcome = outcome(&sample.truth, &report);
+        if std::env::var_os("CORPUS_TIMES").is_some() {
+            let seconds = took.as_secs_f64();
+            println!("time {seconds:.3} {outcome:?} {:?}", sample.condition);
+        }
         if outcome != Outcome::Read {
             // The corpus's holders are made up: what was read may be printed.
             eprintln!(
