@@ -46,6 +46,12 @@ const REACH: f32 = 3.6;
 /// are under 0.3 as tall as they are wide, a TD3 zone's two about 0.15.
 const MAX_HEIGHT_SHARE: f32 = 0.35;
 
+/// The narrowest a band is, as a share of the photo's width: a zone spans nearly all of
+/// its document's width, and the corpus's smallest documents fill 30 % of the photo (the
+/// narrowest zone read, 0.29 of it). Narrower marks are a table's or a guilloche's, and
+/// reading one, scaled up twentyfold, cost a second of tesseract for nothing.
+const MIN_WIDTH_SHARE: f32 = 0.15;
+
 /// The most lines a zone has (TD1).
 const ZONE_LINES: usize = 3;
 
@@ -134,7 +140,7 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
             (((right - left) as f32 * scale) as u32).min(page.width() - x),
             (((bottom - top) as f32 * scale) as u32).min(page.height() - y),
         );
-        if w >= 30 && h >= 10 {
+        if w as f32 >= page.width() as f32 * MIN_WIDTH_SHARE && h >= 10 {
             bands.push(imageops::crop_imm(page, x, y, w, h).to_image());
         }
     }
@@ -333,6 +339,24 @@ mod tests {
             zone.dimensions()
         );
         assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
+    }
+
+    #[test]
+    fn marks_narrower_than_a_zone_of_the_smallest_document_make_no_band() {
+        // Three lines of glyph-like bars (6 px wide, 6 apart, 24 tall) on a plain photo
+        // 3000 px wide, `width` px of it.
+        let marks = |width: u32| {
+            GrayImage::from_fn(3000, 2000, |x, y| {
+                let (x, y) = (x.wrapping_sub(1000), y.wrapping_sub(900));
+                let bar = x < width && x % 12 < 6 && y < 120 && y % 40 < 24;
+                Luma([if bar { 20 } else { 200 }])
+            })
+        };
+        // Across a third of the photo, as a small document's zone: a band.
+        let zone = bands(&marks(1000)).into_iter().next().expect("a band");
+        assert!(zone.width() >= 1000, "{:?}", zone.dimensions());
+        // Across a tenth: a table's pattern or a guilloche, not worth a read.
+        assert!(bands(&marks(300)).is_empty());
     }
 
     #[test]
