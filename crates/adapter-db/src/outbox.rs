@@ -1,24 +1,25 @@
 //! The outbox (contract §9): an [`Entry`] (an event and the webhook deliveries the domain
 //! decided it owes) persisted whole in the transaction of the change it records. Nothing
 //! here decides who is owed what; this module seals what a delivery will send, writes the
-//! rows, and tells the domain which endpoints listen ([`Subscriptions`]).
+//! rows (the event's as [`EventRow`]), and tells the domain which endpoints listen
+//! ([`Subscriptions`]).
 
 use async_trait::async_trait;
 use diesel::dsl::exists;
 use diesel::prelude::*;
-use domain::event::EventStatus;
+use domain::event::{Activity, Event, EventStatus};
 use domain::merchant::MerchantId;
 use domain::outbox::{Entry, Subscription};
 use domain::ports::{StoreError, StoreResult, Subscriptions};
+use domain::profile::ProfileId;
 use domain::webhook::{DeliveryStatus, Notification};
 use serde::{Deserialize, Serialize};
 
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt, fault};
-use crate::repositories::profiles::EventRow;
 use crate::schema::{events, webhook_deliveries, webhooks};
-use crate::sealing::vault::Vault;
+use crate::sealing::vault::{Column, Vault};
 use crate::timestamps::{from_db, to_db};
 
 /// An entry ready to be written: its rows, the deliveries' message already sealed, so the
@@ -189,6 +190,70 @@ impl StoredMessage {
             mobile_number: m.mobile_number,
             document_id: m.document_id.map(Into::into),
             quiz_url: m.quiz_url,
+        })
+    }
+}
+
+/// An event as the `events` table keeps it; `None` is written as NULL (a profile-less
+/// event's `profile_id`).
+#[derive(Queryable, Selectable, Insertable)]
+#[diesel(table_name = events, treat_none_as_default_value = false)]
+pub(crate) struct EventRow {
+    id: String,
+    merchant_id: String,
+    profile_id: Option<String>,
+    activity: String,
+    details: String,
+    template_used: String,
+    url: String,
+    status: String,
+    created_at: i64,
+}
+
+/// A quiz event's `url` is the quiz's short address, whose code opens the quiz: sealed
+/// like a personal field (events without a quiz keep their empty `url`).
+pub(crate) const EVENT_URL: Column = Column("events.url");
+
+impl EventRow {
+    pub(crate) fn seal(e: &Event, vault: &Vault) -> StoreResult<Self> {
+        let id = e.id.to_string();
+        let url = match e.url.as_str() {
+            "" => String::new(),
+            url => vault.seal_field(EVENT_URL, &id, url)?,
+        };
+        Ok(Self {
+            id,
+            merchant_id: e.merchant_id.as_str().to_owned(),
+            profile_id: e.profile_id.as_ref().map(|p| p.as_str().to_owned()),
+            activity: e.activity.as_str().to_owned(),
+            details: e.details.clone(),
+            template_used: e.template_used.clone(),
+            url,
+            status: e.status.as_str().to_owned(),
+            created_at: to_db(e.created_at),
+        })
+    }
+
+    pub(crate) fn open(self, vault: &Vault) -> StoreResult<Event> {
+        let url = match self.url.as_str() {
+            "" => String::new(),
+            sealed => vault.open_field(EVENT_URL, &self.id, sealed)?,
+        };
+        let activity = Activity::parse(&self.activity)
+            .ok_or_else(|| corrupt("events.activity", &self.activity))?;
+        let status = EventStatus::parse(&self.status)
+            .ok_or_else(|| corrupt("events.status", &self.status))?;
+        Ok(Event {
+            id: self.id.into(),
+            merchant_id: MerchantId::new(self.merchant_id),
+            profile_id: self.profile_id.map(ProfileId::new),
+            activity,
+            details: self.details,
+            template_used: self.template_used,
+            url,
+            status,
+            created_at: from_db("events.created_at", self.created_at)?,
+            subject: None,
         })
     }
 }

@@ -14,11 +14,11 @@ use domain::ports::{StoreError, StoreResult};
 use crate::Database;
 use crate::connection::AnyConnection;
 use crate::failure::Failure;
-use crate::outbox::message_context;
+use crate::outbox::{EVENT_URL, message_context};
 use crate::repositories::documents::DATA;
 use crate::repositories::profiles::{
-    DATE_OF_BIRTH, DRIVER_LICENCE_ID, EVENT_URL, SSN, SUBMITTED_ADDRESS, SUBMITTED_DOB,
-    SUBMITTED_EMAIL, SUBMITTED_MOBILE, SUBMITTED_SSN,
+    DATE_OF_BIRTH, DRIVER_LICENCE_ID, SSN, SUBMITTED_ADDRESS, SUBMITTED_DOB, SUBMITTED_EMAIL,
+    SUBMITTED_MOBILE, SUBMITTED_SSN,
 };
 use crate::repositories::quizzes::{CODE, TOKEN};
 use crate::repositories::signals::VALUE as SIGNAL;

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use diesel::prelude::*;
-use domain::event::{Activity, Event, EventStatus};
+use domain::event::Event;
 use domain::ids::FileId;
 use domain::merchant::{MerchantId, RetentionDays};
 use domain::outbox::Entry;
@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt};
-use crate::outbox::persist;
+use crate::outbox::{EVENT_URL, EventRow, persist};
 use crate::repositories::documents::{
     erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile,
 };
@@ -361,69 +361,6 @@ impl ProfileRow {
                 .erased_at
                 .map(|at| from_db("profiles.erased_at", at))
                 .transpose()?,
-        })
-    }
-}
-
-/// `None` is written as NULL, as for `ProfileRow`.
-#[derive(Queryable, Selectable, Insertable)]
-#[diesel(table_name = events, treat_none_as_default_value = false)]
-pub(crate) struct EventRow {
-    id: String,
-    merchant_id: String,
-    profile_id: Option<String>,
-    activity: String,
-    details: String,
-    template_used: String,
-    url: String,
-    status: String,
-    created_at: i64,
-}
-
-/// A quiz event's `url` is the quiz's short address, whose code opens the quiz: sealed
-/// like a personal field (events without a quiz keep their empty `url`).
-pub(crate) const EVENT_URL: Column = Column("events.url");
-
-impl EventRow {
-    pub(crate) fn seal(e: &Event, vault: &Vault) -> StoreResult<Self> {
-        let id = e.id.to_string();
-        let url = match e.url.as_str() {
-            "" => String::new(),
-            url => vault.seal_field(EVENT_URL, &id, url)?,
-        };
-        Ok(Self {
-            id,
-            merchant_id: e.merchant_id.as_str().to_owned(),
-            profile_id: e.profile_id.as_ref().map(|p| p.as_str().to_owned()),
-            activity: e.activity.as_str().to_owned(),
-            details: e.details.clone(),
-            template_used: e.template_used.clone(),
-            url,
-            status: e.status.as_str().to_owned(),
-            created_at: to_db(e.created_at),
-        })
-    }
-
-    fn open(self, vault: &Vault) -> StoreResult<Event> {
-        let url = match self.url.as_str() {
-            "" => String::new(),
-            sealed => vault.open_field(EVENT_URL, &self.id, sealed)?,
-        };
-        let activity = Activity::parse(&self.activity)
-            .ok_or_else(|| corrupt("events.activity", &self.activity))?;
-        let status = EventStatus::parse(&self.status)
-            .ok_or_else(|| corrupt("events.status", &self.status))?;
-        Ok(Event {
-            id: self.id.into(),
-            merchant_id: MerchantId::new(self.merchant_id),
-            profile_id: self.profile_id.map(ProfileId::new),
-            activity,
-            details: self.details,
-            template_used: self.template_used,
-            url,
-            status,
-            created_at: from_db("events.created_at", self.created_at)?,
-            subject: None,
         })
     }
 }
