@@ -26,7 +26,7 @@ import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from get_while_verifying import load, seeded_on_core_0
+from get_while_verifying import load, print_medians, seeded_on_core_0
 
 SIDE, TILE, CLIENTS = 7000, 97, 8
 
@@ -125,13 +125,7 @@ def main():
                   f"{took:.1f} s after the first upload", flush=True)
             if overlapped:
                 shared.append(figures["p99_ms"])
-    quiet.sort()
-    shared.sort()
-    if not shared:
-        sys.exit("no round shared its whole window with the uploads")
-    middle_quiet, middle_shared = quiet[len(quiet) // 2], shared[len(shared) // 2]
-    print(f"p99 median: quiet {middle_quiet:.2f} ms, while hostile images are analysed "
-          f"{middle_shared:.2f} ms ({(middle_shared / middle_quiet - 1) * 100:+.1f} %)")
+    print_medians(quiet, shared, "hostile images are analysed", "the uploads")
 
 
 if __name__ == "__main__":

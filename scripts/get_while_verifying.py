@@ -51,6 +51,18 @@ def load(server, credentials, seconds=SECONDS, profiles=PROFILES):
     return {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)}
 
 
+def print_medians(quiet, shared, during, beside):
+    """The median p99 of the quiet rounds and of those that shared their whole window
+    with the work (`during` says what it was doing, `beside` what the rounds shared it
+    with); exits when no round did."""
+    quiet, shared = sorted(quiet), sorted(shared)
+    if not shared:
+        sys.exit(f"no round shared its whole window with {beside}")
+    middle_quiet, middle_shared = quiet[len(quiet) // 2], shared[len(shared) // 2]
+    print(f"p99 median: quiet {middle_quiet:.2f} ms, while {during} {middle_shared:.2f} ms "
+          f"({(middle_shared / middle_quiet - 1) * 100:+.1f} %)")
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else "target/release/idv"
     docs = sys.argv[2] if len(sys.argv) > 2 else "/tmp/docs"
@@ -80,13 +92,7 @@ def main():
                   flush=True)
             if pending:
                 shared.append(figures["p99_ms"])
-    quiet.sort()
-    shared.sort()
-    if not shared:
-        sys.exit("no round shared its whole window with verifications")
-    middle_quiet, middle_shared = quiet[len(quiet) // 2], shared[len(shared) // 2]
-    print(f"p99 median: quiet {middle_quiet:.2f} ms, while verifying {middle_shared:.2f} ms "
-          f"({(middle_shared / middle_quiet - 1) * 100:+.1f} %)")
+    print_medians(quiet, shared, "verifying", "verifications")
 
 
 if __name__ == "__main__":
