@@ -1,12 +1,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use domain::ports::Clock;
-use domain::services::{
-    AuditTrail, ClientService, DocumentService, MerchantService, NoteService, ProfileService,
-    QuizService, ScreeningService, SignInService, TemplateService, VerificationService,
-    WebhookService,
-};
+use domain::services::Services;
 
 /// Whether the service's dependencies answer; backs `GET /readyz`.
 #[async_trait]
@@ -17,23 +12,21 @@ pub trait Readiness: Send + Sync {
 /// The shared state as a handler takes it.
 pub type State = actix_web::web::Data<ApiState>;
 
-/// What the handlers share: the use cases and the clock signatures are checked against.
+/// What the handlers share: the use cases (reached as `state.profiles`, `state.clock`...)
+/// and whether the service's dependencies answer.
 #[derive(Clone)]
 pub struct ApiState {
-    pub profiles: ProfileService,
-    pub merchants: MerchantService,
-    pub templates: TemplateService,
-    pub quizzes: QuizService,
-    pub client: ClientService,
-    pub documents: DocumentService,
-    pub notes: NoteService,
-    pub webhooks: WebhookService,
-    pub sign_in: SignInService,
-    pub audit: AuditTrail,
-    pub verifications: VerificationService,
-    pub screening: ScreeningService,
-    pub clock: Arc<dyn Clock>,
+    pub services: Services,
     pub readiness: Arc<dyn Readiness>,
+}
+
+/// Handlers reach the use cases through the state, as one: `state.quizzes.send(..)`.
+impl std::ops::Deref for ApiState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
+    }
 }
 
 impl std::fmt::Debug for ApiState {

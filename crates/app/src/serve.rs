@@ -70,19 +70,7 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
         HttpSender::new(args.webhook_allow_private).context("building the webhook client")?;
     let worker = webhook_worker::Worker::start(services.webhooks.clone(), Arc::new(sender));
     let state = ApiState {
-        profiles: services.profiles,
-        merchants: services.merchants,
-        templates: services.templates,
-        quizzes: services.quizzes,
-        client: services.client,
-        documents: services.documents,
-        notes: services.notes,
-        webhooks: services.webhooks,
-        sign_in: services.sign_in,
-        audit: services.audit,
-        verifications: services.verifications,
-        screening: services.screening,
-        clock: services.clock,
+        services,
         readiness: Arc::new(DatabaseReadiness(db.clone())),
     };
     // One set of limits for all workers, so a limit is per instance; on PostgreSQL they

@@ -12,10 +12,11 @@ use domain::outbox::Outbox;
 use domain::ports::{Clock, DocumentStore, ImageAnalysis};
 use domain::quiz::UploadLimits;
 use domain::services::{
-    AuditTrail, ClientPorts, ClientService, DocumentService, MerchantService, NoteService,
-    ProfileService, QuizPorts, QuizService, RetentionService, ScreeningPorts, ScreeningService,
-    SignInPorts, SignInService, TemplateService, UserPorts, UserService, VerificationPorts,
-    VerificationService, WebhookService,
+    AuditPorts, AuditTrail, ClientPorts, ClientService, DocumentPorts, DocumentService,
+    MerchantPorts, MerchantService, NotePorts, NoteService, ProfilePorts, ProfileService,
+    QuizPorts, QuizService, RetentionPorts, RetentionService, ScreeningPorts, ScreeningService,
+    Services, SignInPorts, SignInService, TemplatePorts, TemplateService, UserPorts, UserService,
+    VerificationPorts, VerificationService, WebhookPorts, WebhookService,
 };
 
 use crate::cli::StorageArgs;
@@ -83,23 +84,6 @@ pub fn migrate(db: &Database) -> anyhow::Result<Vec<String>> {
     Ok(db.migrate(SystemClock.now().unix_timestamp())?)
 }
 
-pub struct Services {
-    pub profiles: ProfileService,
-    pub merchants: MerchantService,
-    pub templates: TemplateService,
-    pub quizzes: QuizService,
-    pub client: ClientService,
-    pub documents: DocumentService,
-    pub notes: NoteService,
-    pub webhooks: WebhookService,
-    pub sign_in: SignInService,
-    pub verifications: VerificationService,
-    pub retention: RetentionService,
-    pub screening: ScreeningService,
-    pub audit: AuditTrail,
-    pub clock: Arc<SystemClock>,
-}
-
 /// Where uploaded files live (`IDV_STORAGE_URL`; default `files/` in the data
 /// directory), sealed.
 pub fn file_store(db: &Database, storage: &StorageArgs) -> anyhow::Result<Arc<dyn DocumentStore>> {
@@ -152,26 +136,32 @@ pub fn services(
     };
     let screening = screening_over(&db, clock.clone(), outbox.clone());
     Services {
-        profiles: ProfileService::new(
-            db.clone(),
-            files.clone(),
-            clock.clone(),
-            ids.clone(),
-            outbox.clone(),
-        ),
-        merchants: MerchantService::new(
-            keys,
-            db.clone(),
-            clock.clone(),
-            ids.clone(),
-            secrets.clone(),
-        ),
-        audit: AuditTrail::new(db.clone(), clock.clone(), ids.clone()),
+        profiles: ProfileService::new(ProfilePorts {
+            profiles: db.clone(),
+            store: files.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            outbox: outbox.clone(),
+        }),
+        merchants: MerchantService::new(MerchantPorts {
+            merchants: keys,
+            audit: db.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            secrets: secrets.clone(),
+        }),
+        audit: AuditTrail::new(AuditPorts {
+            log: db.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+        }),
         webhooks: WebhookService::new(
-            db.clone(),
-            clock.clone(),
-            ids.clone(),
-            secrets.clone(),
+            WebhookPorts {
+                webhooks: db.clone(),
+                clock: clock.clone(),
+                ids: ids.clone(),
+                secrets: secrets.clone(),
+            },
             webhook_allow_private,
         ),
         sign_in: SignInService::new(SignInPorts {
@@ -185,7 +175,11 @@ pub fn services(
             secrets,
             devices: db.device_marks(),
         }),
-        templates: TemplateService::new(db.clone(), clock.clone(), ids.clone()),
+        templates: TemplateService::new(TemplatePorts {
+            templates: db.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+        }),
         quizzes: QuizService::new(quiz_ports, public_url),
         client: ClientService::new(
             ClientPorts {
@@ -200,20 +194,20 @@ pub fn services(
             public_url,
             limits,
         ),
-        documents: DocumentService::new(
-            db.clone(),
-            db.clone(),
-            files.clone(),
-            clock.clone(),
-            outbox.clone(),
-        ),
-        retention: RetentionService::new(
-            db.clone(),
-            db.clone(),
-            files.clone(),
-            clock.clone(),
-            outbox.clone(),
-        ),
+        documents: DocumentService::new(DocumentPorts {
+            profiles: db.clone(),
+            documents: db.clone(),
+            store: files.clone(),
+            clock: clock.clone(),
+            outbox: outbox.clone(),
+        }),
+        retention: RetentionService::new(RetentionPorts {
+            merchants: db.clone(),
+            profiles: db.clone(),
+            store: files.clone(),
+            clock: clock.clone(),
+            outbox: outbox.clone(),
+        }),
         verifications: VerificationService::new(
             VerificationPorts {
                 verifications: db.clone(),
@@ -233,7 +227,13 @@ pub fn services(
             public_url,
         ),
         screening,
-        notes: NoteService::new(db.clone(), db, clock.clone(), ids, outbox),
+        notes: NoteService::new(NotePorts {
+            profiles: db.clone(),
+            notes: db,
+            clock: clock.clone(),
+            ids,
+            outbox,
+        }),
         clock,
     }
 }
@@ -242,13 +242,13 @@ pub fn services(
 pub fn merchant_service(storage: &StorageArgs) -> anyhow::Result<MerchantService> {
     let db = Arc::new(open_migrated(storage)?);
     let ids = Arc::new(UlidIds::default());
-    Ok(MerchantService::new(
-        db.clone(),
-        db,
-        Arc::new(SystemClock),
+    Ok(MerchantService::new(MerchantPorts {
+        merchants: db.clone(),
+        audit: db,
+        clock: Arc::new(SystemClock),
         ids,
-        Arc::new(RandomSecrets::default()),
-    ))
+        secrets: Arc::new(RandomSecrets::default()),
+    }))
 }
 
 /// The dashboard users' use cases alone, for the CLI.
@@ -269,11 +269,11 @@ pub fn user_service(storage: &StorageArgs) -> anyhow::Result<UserService> {
 /// The audit trail alone, for the CLI.
 pub fn audit_trail(storage: &StorageArgs) -> anyhow::Result<AuditTrail> {
     let db = Arc::new(open_migrated(storage)?);
-    Ok(AuditTrail::new(
-        db,
-        Arc::new(SystemClock),
-        Arc::new(UlidIds::default()),
-    ))
+    Ok(AuditTrail::new(AuditPorts {
+        log: db,
+        clock: Arc::new(SystemClock),
+        ids: Arc::new(UlidIds::default()),
+    }))
 }
 
 fn screening_over(db: &Arc<Database>, clock: Arc<SystemClock>, outbox: Outbox) -> ScreeningService {

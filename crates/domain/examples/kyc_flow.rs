@@ -19,8 +19,9 @@ use domain::profile::{
 };
 use domain::quiz::{QuizLink, UploadLimits};
 use domain::services::{
-    ClientPorts, ClientService, DocumentService, FieldsInput, IncomingFile, MerchantService,
-    ProfileService, QuizPorts, QuizRequest, QuizService, TemplateChoice,
+    ClientPorts, ClientService, DocumentPorts, DocumentService, FieldsInput, IncomingFile,
+    MerchantPorts, MerchantService, ProfilePorts, ProfileService, QuizPorts, QuizRequest,
+    QuizService, TemplateChoice,
 };
 use domain::template::{Feature, Requirement};
 
@@ -45,13 +46,13 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let public_url = "https://idv.example";
 
     // The services, each over the ports it needs.
-    let merchant_service = MerchantService::new(
-        merchants.clone(),
-        Arc::new(MemoryAudit::default()),
-        clock.clone(),
-        ids.clone(),
-        ids.clone(),
-    );
+    let merchant_service = MerchantService::new(MerchantPorts {
+        merchants: merchants.clone(),
+        audit: Arc::new(MemoryAudit::default()),
+        clock: clock.clone(),
+        ids: ids.clone(),
+        secrets: ids.clone(),
+    });
     let quiz_service = QuizService::new(
         QuizPorts {
             quizzes: quizzes.clone(),
@@ -78,20 +79,20 @@ async fn run(out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
         public_url,
         UploadLimits::default(),
     );
-    let profiles = ProfileService::new(
-        data.clone(),
-        files.clone(),
-        clock.clone(),
-        ids.clone(),
-        outbox(ids.clone()),
-    );
-    let documents = DocumentService::new(
-        data.clone(),
-        Arc::new(MemoryDocuments(data)),
-        files,
+    let profiles = ProfileService::new(ProfilePorts {
+        profiles: data.clone(),
+        store: files.clone(),
+        clock: clock.clone(),
+        ids: ids.clone(),
+        outbox: outbox(ids.clone()),
+    });
+    let documents = DocumentService::new(DocumentPorts {
+        profiles: data.clone(),
+        documents: Arc::new(MemoryDocuments(data)),
+        store: files,
         clock,
-        outbox(ids),
-    );
+        outbox: outbox(ids),
+    });
 
     // The merchant sends Ada a quiz asking for her address and her passport.
     let (merchant, _key) = merchant_service.create("Acme").await?;

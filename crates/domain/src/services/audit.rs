@@ -26,6 +26,19 @@ impl Initiator {
     }
 }
 
+/// The ports an [`AuditTrail`] writes through.
+#[derive(Clone)]
+pub struct AuditPorts {
+    /// Where the audit entries are kept.
+    pub log: Arc<dyn AuditLog>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+}
+
+debug_as_name!(AuditPorts);
+
 /// Writes and reads the audit trail.
 #[derive(Clone)]
 pub struct AuditTrail {
@@ -38,7 +51,8 @@ debug_as_name!(AuditTrail);
 
 impl AuditTrail {
     /// The trail over its ports.
-    pub fn new(log: Arc<dyn AuditLog>, clock: Arc<dyn Clock>, ids: Arc<dyn IdGenerator>) -> Self {
+    pub fn new(ports: AuditPorts) -> Self {
+        let AuditPorts { log, clock, ids } = ports;
         Self { log, clock, ids }
     }
 
@@ -95,11 +109,11 @@ mod tests {
 
     #[test]
     fn entries_are_kept_per_merchant_and_read_oldest_or_newest_first() {
-        let trail = AuditTrail::new(
-            Arc::new(MemoryAudit::default()),
-            Arc::new(FixedClock::default()),
-            Arc::new(SequentialIds::default()),
-        );
+        let trail = AuditTrail::new(AuditPorts {
+            log: Arc::new(MemoryAudit::default()),
+            clock: Arc::new(FixedClock::default()),
+            ids: Arc::new(SequentialIds::default()),
+        });
         let (acme, globex) = (MerchantId::new("m1"), MerchantId::new("m2"));
         let admin = Initiator {
             auditor: Auditor::User(

@@ -36,6 +36,23 @@ pub enum DocumentAt<'a> {
     Id(&'a DocumentId),
 }
 
+/// The ports a [`DocumentService`] works through.
+#[derive(Clone)]
+pub struct DocumentPorts {
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// Documents.
+    pub documents: Arc<dyn DocumentRepository>,
+    /// Where files are kept.
+    pub store: Arc<dyn DocumentStore>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes the events, with their ids, and where they go.
+    pub outbox: Outbox,
+}
+
+debug_as_name!(DocumentPorts);
+
 /// The merchant's review of what clients handed in.
 #[derive(Clone)]
 pub struct DocumentService {
@@ -50,13 +67,14 @@ debug_as_name!(DocumentService);
 
 impl DocumentService {
     /// The service over its ports.
-    pub fn new(
-        profiles: Arc<dyn ProfileRepository>,
-        documents: Arc<dyn DocumentRepository>,
-        store: Arc<dyn DocumentStore>,
-        clock: Arc<dyn Clock>,
-        outbox: Outbox,
-    ) -> Self {
+    pub fn new(ports: DocumentPorts) -> Self {
+        let DocumentPorts {
+            profiles,
+            documents,
+            store,
+            clock,
+            outbox,
+        } = ports;
         Self {
             profiles,
             documents,
@@ -316,13 +334,13 @@ mod tests {
             block_on(upload.write(vec![1])).expect("write");
             block_on(upload.finish()).expect("finish");
         }
-        let service = DocumentService::new(
-            Arc::new(MemoryProfiles::default()),
-            Arc::new(Naming(HashSet::from(["named".to_owned()]))),
-            store.clone(),
-            Arc::new(clock),
-            crate::memory::outbox(Arc::new(SequentialIds::default())),
-        );
+        let service = DocumentService::new(DocumentPorts {
+            profiles: Arc::new(MemoryProfiles::default()),
+            documents: Arc::new(Naming(HashSet::from(["named".to_owned()]))),
+            store: store.clone(),
+            clock: Arc::new(clock),
+            outbox: crate::memory::outbox(Arc::new(SequentialIds::default())),
+        });
         let report = block_on(service.sweep_files()).expect("swept");
         assert_eq!(
             report,

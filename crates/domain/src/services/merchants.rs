@@ -8,8 +8,25 @@ use crate::merchant::{
     MAX_ENABLED_KEYS, Merchant, MerchantId, MerchantSettings, SecretString, SettingsChanges,
 };
 use crate::ports::{AuditLog, Clock, IdGenerator, MerchantRepository, SecretGenerator, StoreError};
-use crate::services::{AuditTrail, Initiator};
+use crate::services::{AuditPorts, AuditTrail, Initiator};
 use crate::validation::{Problem, Violations};
+
+/// The ports a [`MerchantService`] works through.
+#[derive(Clone)]
+pub struct MerchantPorts {
+    /// Merchants (their settings).
+    pub merchants: Arc<dyn MerchantRepository>,
+    /// Where the audit entries are kept.
+    pub audit: Arc<dyn AuditLog>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Makes secrets.
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
+debug_as_name!(MerchantPorts);
 
 /// Merchant accounts, their credentials and settings.
 #[derive(Clone)]
@@ -25,16 +42,21 @@ debug_as_name!(MerchantService);
 
 impl MerchantService {
     /// The service over its ports; key changes are written to `audit`.
-    pub fn new(
-        merchants: Arc<dyn MerchantRepository>,
-        audit: Arc<dyn AuditLog>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-        secrets: Arc<dyn SecretGenerator>,
-    ) -> Self {
+    pub fn new(ports: MerchantPorts) -> Self {
+        let MerchantPorts {
+            merchants,
+            audit,
+            clock,
+            ids,
+            secrets,
+        } = ports;
         Self {
             merchants,
-            audit: AuditTrail::new(audit, clock.clone(), ids.clone()),
+            audit: AuditTrail::new(AuditPorts {
+                log: audit,
+                clock: clock.clone(),
+                ids: ids.clone(),
+            }),
             clock,
             ids,
             secrets,
@@ -47,15 +69,15 @@ impl MerchantService {
     /// # use std::sync::Arc;
     /// # use domain::memory::{FixedClock, MemoryAudit, MemoryMerchants, SequentialIds};
     /// use domain::merchant::ExposeSecret;
-    /// use domain::services::MerchantService;
+    /// use domain::services::{MerchantPorts, MerchantService};
     /// let ids = Arc::new(SequentialIds::default());
-    /// let service = MerchantService::new(
-    ///     Arc::new(MemoryMerchants::default()),
-    ///     Arc::new(MemoryAudit::default()),
-    ///     Arc::new(FixedClock::default()),
-    ///     ids.clone(),
-    ///     ids,
-    /// );
+    /// let service = MerchantService::new(MerchantPorts {
+    ///     merchants: Arc::new(MemoryMerchants::default()),
+    ///     audit: Arc::new(MemoryAudit::default()),
+    ///     clock: Arc::new(FixedClock::default()),
+    ///     ids: ids.clone(),
+    ///     secrets: ids,
+    /// });
     /// let (merchant, key) = futures_executor::block_on(service.create("Acme")).unwrap();
     /// assert_eq!(merchant.name, "Acme");
     /// assert!(key.key.as_str().starts_with("key-") && key.secret.expose_secret().starts_with("sec-"));
@@ -237,13 +259,13 @@ mod tests {
 
     fn service() -> MerchantService {
         let ids = Arc::new(SequentialIds::default());
-        MerchantService::new(
-            Arc::new(MemoryMerchants::default()),
-            Arc::new(MemoryAudit::default()),
-            Arc::new(FixedClock::default()),
-            ids.clone(),
-            ids,
-        )
+        MerchantService::new(MerchantPorts {
+            merchants: Arc::new(MemoryMerchants::default()),
+            audit: Arc::new(MemoryAudit::default()),
+            clock: Arc::new(FixedClock::default()),
+            ids: ids.clone(),
+            secrets: ids,
+        })
     }
 
     #[test]

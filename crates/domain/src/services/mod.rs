@@ -15,28 +15,68 @@ mod users;
 mod verifications;
 mod webhooks;
 
-pub use audit::{AuditTrail, Initiator};
+pub use audit::{AuditPorts, AuditTrail, Initiator};
 pub use client::{ClientPorts, ClientService, FieldsInput, IncomingFile, QuizSession};
-pub use documents::{DocumentAt, DocumentService, SWEEP_AFTER, SweepReport};
-pub use merchants::MerchantService;
-pub use notes::NoteService;
-pub use profiles::ProfileService;
+pub use documents::{DocumentAt, DocumentPorts, DocumentService, SWEEP_AFTER, SweepReport};
+pub use merchants::{MerchantPorts, MerchantService};
+pub use notes::{NotePorts, NoteService};
+pub use profiles::{ProfilePorts, ProfileService};
 pub use quizzes::{QuizPorts, QuizRequest, QuizService, TemplateChoice};
-pub use retention::{RetentionReport, RetentionService};
+pub use retention::{RetentionPorts, RetentionReport, RetentionService};
 pub use screening::{DispositionInput, RESCREEN_AFTER, ScreeningPorts, ScreeningService};
 pub use sign_in::{Credentials, SignIn, SignInPorts, SignInService};
-pub use templates::{ListChanges, TemplateService};
+pub use templates::{ListChanges, TemplatePorts, TemplateService};
 pub use users::{UserPorts, UserService};
 pub use verifications::{VerificationPorts, VerificationService, VerificationView};
-pub use webhooks::{CLAIM_LEASE, IN_FLIGHT_PER_MERCHANT, WebhookInput, WebhookService};
+pub use webhooks::{
+    CLAIM_LEASE, IN_FLIGHT_PER_MERCHANT, WebhookInput, WebhookPorts, WebhookService,
+};
+
+use std::sync::Arc;
 
 use crate::DomainError;
 use crate::error::Resource;
 use crate::ids::FileId;
 use crate::merchant::MerchantId;
-use crate::ports::{DocumentStore, ImageAnalysis, ImageRoom, ProfileRepository, StoreError};
+use crate::ports::{Clock, DocumentStore, ImageAnalysis, ImageRoom, ProfileRepository, StoreError};
 use crate::profile::{Profile, ProfileKey};
 use crate::verification::{ImageReport, Wanted};
+
+/// Every use case, built once over the adapters (the binary's wiring) and shared by what
+/// drives them: the API and the dashboard, the background workers, the command line.
+#[derive(Clone)]
+pub struct Services {
+    /// Client profiles.
+    pub profiles: ProfileService,
+    /// Merchant accounts, keys and settings.
+    pub merchants: MerchantService,
+    /// Templates of quiz steps.
+    pub templates: TemplateService,
+    /// Quizzes as the merchant sends them.
+    pub quizzes: QuizService,
+    /// Quizzes as the client fills them.
+    pub client: ClientService,
+    /// Documents and their files.
+    pub documents: DocumentService,
+    /// Notes on profiles.
+    pub notes: NoteService,
+    /// Webhook endpoints and deliveries.
+    pub webhooks: WebhookService,
+    /// Dashboard sign-in.
+    pub sign_in: SignInService,
+    /// Verifications: run, decided, reviewed.
+    pub verifications: VerificationService,
+    /// What each merchant's retention lets go.
+    pub retention: RetentionService,
+    /// Sanctions and PEP screening.
+    pub screening: ScreeningService,
+    /// The audit trail.
+    pub audit: AuditTrail,
+    /// The clock the services read, and that signatures are checked against.
+    pub clock: Arc<dyn Clock>,
+}
+
+debug_as_name!(Services);
 
 /// The merchant's profile with this pair, or `NotFound(Profile)`.
 async fn find_profile(

@@ -10,6 +10,23 @@ use crate::paging::{Page, Paged};
 use crate::ports::{Clock, IdGenerator, NoteRepository, ProfileRepository};
 use crate::profile::ProfileKey;
 
+/// The ports a [`NoteService`] works through.
+#[derive(Clone)]
+pub struct NotePorts {
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// Notes.
+    pub notes: Arc<dyn NoteRepository>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Makes the events, with their ids, and where they go.
+    pub outbox: Outbox,
+}
+
+debug_as_name!(NotePorts);
+
 /// A merchant's notes on its profiles.
 #[derive(Clone)]
 pub struct NoteService {
@@ -24,13 +41,14 @@ debug_as_name!(NoteService);
 
 impl NoteService {
     /// The service over its ports.
-    pub fn new(
-        profiles: Arc<dyn ProfileRepository>,
-        notes: Arc<dyn NoteRepository>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-        outbox: Outbox,
-    ) -> Self {
+    pub fn new(ports: NotePorts) -> Self {
+        let NotePorts {
+            profiles,
+            notes,
+            clock,
+            ids,
+            outbox,
+        } = ports;
         Self {
             profiles,
             notes,
@@ -135,13 +153,13 @@ mod tests {
             },
         ))
         .expect("stored");
-        let service = NoteService::new(
-            data.clone(),
-            Arc::new(MemoryNotes(data.clone())),
+        let service = NoteService::new(NotePorts {
+            profiles: data.clone(),
+            notes: Arc::new(MemoryNotes(data.clone())),
             clock,
-            ids.clone(),
-            Outbox::new(subscriptions, ids),
-        );
+            ids: ids.clone(),
+            outbox: Outbox::new(subscriptions, ids),
+        });
         (service, data, ada)
     }
 

@@ -16,6 +16,23 @@ use crate::profile::{
 /// How often a read-modify-write is retried when another writer got there first.
 const MAX_ATTEMPTS: usize = 5;
 
+/// The ports a [`ProfileService`] works through.
+#[derive(Clone)]
+pub struct ProfilePorts {
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// Where files are kept.
+    pub store: Arc<dyn DocumentStore>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Makes the events, with their ids, and where they go.
+    pub outbox: Outbox,
+}
+
+debug_as_name!(ProfilePorts);
+
 /// The merchant's operations on client profiles.
 #[derive(Clone)]
 pub struct ProfileService {
@@ -30,13 +47,14 @@ debug_as_name!(ProfileService);
 
 impl ProfileService {
     /// The service over its ports.
-    pub fn new(
-        profiles: Arc<dyn ProfileRepository>,
-        store: Arc<dyn DocumentStore>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-        outbox: Outbox,
-    ) -> Self {
+    pub fn new(ports: ProfilePorts) -> Self {
+        let ProfilePorts {
+            profiles,
+            store,
+            clock,
+            ids,
+            outbox,
+        } = ports;
         Self {
             profiles,
             store,
@@ -54,15 +72,15 @@ impl ProfileService {
     /// use domain::DomainError;
     /// use domain::merchant::MerchantId;
     /// use domain::profile::{AttributesPatch, Email, PhoneNumber, ProfileChanges, ProfileKey, ShortText};
-    /// use domain::services::ProfileService;
+    /// use domain::services::{ProfilePorts, ProfileService};
     /// let ids = Arc::new(SequentialIds::default());
-    /// let service = ProfileService::new(
-    ///     Arc::new(MemoryProfiles::default()),
-    ///     Arc::new(MemoryFiles::default()),
-    ///     Arc::new(FixedClock::default()),
-    ///     ids.clone(),
-    ///     outbox(ids),
-    /// );
+    /// let service = ProfileService::new(ProfilePorts {
+    ///     profiles: Arc::new(MemoryProfiles::default()),
+    ///     store: Arc::new(MemoryFiles::default()),
+    ///     clock: Arc::new(FixedClock::default()),
+    ///     ids: ids.clone(),
+    ///     outbox: outbox(ids),
+    /// });
     /// let key = ProfileKey {
     ///     email: Email::parse("ada@example.com").unwrap(),
     ///     mobile: PhoneNumber::parse("4165550123").unwrap(),
@@ -261,13 +279,13 @@ mod tests {
 
     fn service(store: Arc<MemoryProfiles>) -> ProfileService {
         let ids = Arc::new(SequentialIds::default());
-        ProfileService::new(
-            store,
-            Arc::new(MemoryFiles::default()),
-            Arc::new(FixedClock::default()),
-            ids.clone(),
-            crate::memory::outbox(ids),
-        )
+        ProfileService::new(ProfilePorts {
+            profiles: store,
+            store: Arc::new(MemoryFiles::default()),
+            clock: Arc::new(FixedClock::default()),
+            ids: ids.clone(),
+            outbox: crate::memory::outbox(ids),
+        })
     }
 
     fn key(email: &str, mobile: &str) -> ProfileKey {

@@ -389,7 +389,7 @@ mod tests {
     };
     use crate::merchant::{Merchant, MerchantSettings};
     use crate::profile::{AttributesPatch, Email, PhoneNumber, ShortText};
-    use crate::services::TemplateService;
+    use crate::services::{TemplatePorts, TemplateService};
     use crate::template::{Feature, Requirement};
     use futures_executor::block_on;
 
@@ -427,7 +427,11 @@ mod tests {
         };
         World {
             quizzes: QuizService::new(ports, "https://idv.example"),
-            templates: TemplateService::new(templates, clock, ids),
+            templates: TemplateService::new(TemplatePorts {
+                templates,
+                clock,
+                ids,
+            }),
         }
     }
 

@@ -28,6 +28,23 @@ pub struct RetentionReport {
     pub profiles_skipped: u64,
 }
 
+/// The ports a [`RetentionService`] works through.
+#[derive(Clone)]
+pub struct RetentionPorts {
+    /// Merchants (their settings).
+    pub merchants: Arc<dyn MerchantRepository>,
+    /// Profiles.
+    pub profiles: Arc<dyn ProfileRepository>,
+    /// Where files are kept.
+    pub store: Arc<dyn DocumentStore>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes the events, with their ids, and where they go.
+    pub outbox: Outbox,
+}
+
+debug_as_name!(RetentionPorts);
+
 /// Erases what retention says must go.
 #[derive(Clone)]
 pub struct RetentionService {
@@ -42,13 +59,14 @@ debug_as_name!(RetentionService);
 
 impl RetentionService {
     /// The service over its ports.
-    pub fn new(
-        merchants: Arc<dyn MerchantRepository>,
-        profiles: Arc<dyn ProfileRepository>,
-        store: Arc<dyn DocumentStore>,
-        clock: Arc<dyn Clock>,
-        outbox: Outbox,
-    ) -> Self {
+    pub fn new(ports: RetentionPorts) -> Self {
+        let RetentionPorts {
+            merchants,
+            profiles,
+            store,
+            clock,
+            outbox,
+        } = ports;
         Self {
             merchants,
             profiles,
@@ -175,13 +193,13 @@ mod tests {
         let files = Arc::new(MemoryFiles::default());
         let subscriptions = Arc::new(MemorySubscriptions::default());
         let ids = Arc::new(SequentialIds::default());
-        let service = RetentionService::new(
-            merchants.clone(),
-            profiles.clone(),
-            files.clone(),
-            Arc::new(FixedClock(NOW)),
-            Outbox::new(subscriptions.clone(), ids),
-        );
+        let service = RetentionService::new(RetentionPorts {
+            merchants: merchants.clone(),
+            profiles: profiles.clone(),
+            store: files.clone(),
+            clock: Arc::new(FixedClock(NOW)),
+            outbox: Outbox::new(subscriptions.clone(), ids),
+        });
         World {
             merchants,
             profiles,

@@ -10,7 +10,7 @@ use crate::ports::{
     SecretGenerator, SessionRepository, StoreError, UserRepository,
 };
 use crate::profile::Email;
-use crate::services::{AuditTrail, Initiator};
+use crate::services::{AuditPorts, AuditTrail, Initiator};
 use crate::session::{
     KNOWN_DEVICE_FOR, LOCK_WINDOW, Session, SessionToken, TOUCH_EVERY, locked_until,
 };
@@ -111,7 +111,11 @@ impl SignInService {
     /// The service over its ports.
     pub fn new(ports: SignInPorts) -> Self {
         Self {
-            audit: AuditTrail::new(ports.audit.clone(), ports.clock.clone(), ports.ids.clone()),
+            audit: AuditTrail::new(AuditPorts {
+                log: ports.audit.clone(),
+                clock: ports.clock.clone(),
+                ids: ports.ids.clone(),
+            }),
             ports,
         }
     }

@@ -24,6 +24,19 @@ pub fn apply_list(
     Ok(list)
 }
 
+/// The ports a [`TemplateService`] works through.
+#[derive(Clone)]
+pub struct TemplatePorts {
+    /// Templates.
+    pub templates: Arc<dyn TemplateRepository>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+}
+
+debug_as_name!(TemplatePorts);
+
 /// The merchant's stored templates.
 #[derive(Clone)]
 pub struct TemplateService {
@@ -36,11 +49,12 @@ debug_as_name!(TemplateService);
 
 impl TemplateService {
     /// The service over its ports.
-    pub fn new(
-        templates: Arc<dyn TemplateRepository>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-    ) -> Self {
+    pub fn new(ports: TemplatePorts) -> Self {
+        let TemplatePorts {
+            templates,
+            clock,
+            ids,
+        } = ports;
         Self {
             templates,
             clock,
@@ -54,13 +68,13 @@ impl TemplateService {
     /// # use std::sync::Arc;
     /// # use domain::memory::{FixedClock, MemoryTemplates, SequentialIds};
     /// use domain::merchant::MerchantId;
-    /// use domain::services::TemplateService;
+    /// use domain::services::{TemplatePorts, TemplateService};
     /// use domain::template::{Feature, Requirement};
-    /// let service = TemplateService::new(
-    ///     Arc::new(MemoryTemplates::default()),
-    ///     Arc::new(FixedClock::default()),
-    ///     Arc::new(SequentialIds::default()),
-    /// );
+    /// let service = TemplateService::new(TemplatePorts {
+    ///     templates: Arc::new(MemoryTemplates::default()),
+    ///     clock: Arc::new(FixedClock::default()),
+    ///     ids: Arc::new(SequentialIds::default()),
+    /// });
     /// let acme = MerchantId::new("m1");
     /// let list = vec![(Feature::PassportUpload, Requirement::Required)];
     /// let t = futures_executor::block_on(service.create(&acme, "KYC".into(), &list)).unwrap();
@@ -138,11 +152,11 @@ mod tests {
     use futures_executor::block_on;
 
     fn service() -> TemplateService {
-        TemplateService::new(
-            Arc::new(MemoryTemplates::default()),
-            Arc::new(FixedClock::default()),
-            Arc::new(SequentialIds::default()),
-        )
+        TemplateService::new(TemplatePorts {
+            templates: Arc::new(MemoryTemplates::default()),
+            clock: Arc::new(FixedClock::default()),
+            ids: Arc::new(SequentialIds::default()),
+        })
     }
 
     fn m(id: &str) -> MerchantId {

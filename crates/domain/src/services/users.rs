@@ -9,7 +9,7 @@ use crate::ports::{
     SecretGenerator, StoreError, UserRepository,
 };
 use crate::profile::Email;
-use crate::services::{AuditTrail, Initiator};
+use crate::services::{AuditPorts, AuditTrail, Initiator};
 use crate::user::{GENERATED_PASSWORD_LEN, Password, Role, TotpSecret, User};
 
 /// Dashboard users: made and disabled by the operator.
@@ -54,7 +54,11 @@ impl UserService {
     /// The service over its ports.
     pub fn new(ports: UserPorts) -> Self {
         Self {
-            audit: AuditTrail::new(ports.audit, ports.clock.clone(), ports.ids.clone()),
+            audit: AuditTrail::new(AuditPorts {
+                log: ports.audit,
+                clock: ports.clock.clone(),
+                ids: ports.ids.clone(),
+            }),
             users: ports.users,
             merchants: ports.merchants,
             hasher: ports.hasher,

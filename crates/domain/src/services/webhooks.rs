@@ -38,6 +38,21 @@ pub struct WebhookInput {
     pub enabled: Option<bool>,
 }
 
+/// The ports a [`WebhookService`] works through.
+#[derive(Clone)]
+pub struct WebhookPorts {
+    /// Webhook endpoints and their deliveries.
+    pub webhooks: Arc<dyn WebhookRepository>,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// Makes ids.
+    pub ids: Arc<dyn IdGenerator>,
+    /// Makes secrets.
+    pub secrets: Arc<dyn SecretGenerator>,
+}
+
+debug_as_name!(WebhookPorts);
+
 /// A merchant's webhook endpoints, and the delivery of what they are owed.
 #[derive(Clone)]
 pub struct WebhookService {
@@ -58,13 +73,13 @@ impl std::fmt::Debug for WebhookService {
 
 impl WebhookService {
     /// The service over its ports. `allow_private` admits `http` and private addresses.
-    pub fn new(
-        webhooks: Arc<dyn WebhookRepository>,
-        clock: Arc<dyn Clock>,
-        ids: Arc<dyn IdGenerator>,
-        secrets: Arc<dyn SecretGenerator>,
-        allow_private: bool,
-    ) -> Self {
+    pub fn new(ports: WebhookPorts, allow_private: bool) -> Self {
+        let WebhookPorts {
+            webhooks,
+            clock,
+            ids,
+            secrets,
+        } = ports;
         Self {
             webhooks,
             clock,
@@ -309,10 +324,12 @@ mod tests {
         let clock = Arc::new(FixedClock::default());
         let ids = Arc::new(SequentialIds::default());
         let service = WebhookService::new(
-            Arc::new(MemoryWebhooks::new(data.clone())),
-            clock.clone(),
-            ids.clone(),
-            ids,
+            WebhookPorts {
+                webhooks: Arc::new(MemoryWebhooks::new(data.clone())),
+                clock: clock.clone(),
+                ids: ids.clone(),
+                secrets: ids,
+            },
             false,
         );
         Fixture {
