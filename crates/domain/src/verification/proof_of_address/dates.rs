@@ -142,7 +142,7 @@ enum Label {
 }
 
 /// Labels, accents removed: "payment due date" is a due date though it holds "date".
-const DUE: [&str; 10] = [
+const DUE: [&str; 11] = [
     "due",
     "pay by",
     "payable",
@@ -153,6 +153,8 @@ const DUE: [&str; 10] = [
     "fecha limite",
     "pagar",
     "limite de pago",
+    // "Fecha límite de pago" with its "í" lost by OCR ("Fecha l mite de pago").
+    "mite de pago",
 ];
 const ISSUE: [&str; 24] = [
     "statement date",
@@ -183,8 +185,19 @@ const ISSUE: [&str; 24] = [
     "fecha del extracto",
 ];
 const PERIOD: [&str; 4] = ["perio", "riode", "per odo", "from"];
-/// A lone "Date:" (or "Fecha") is an issue date when nothing else is labelled.
+/// A lone "Date:" (or "Fecha:") is an issue date when nothing else is labelled.
 const PLAIN_DATE: [&str; 2] = ["date", "fecha"];
+
+/// Whether `context` ends with a plain "Date:" right before its date: "Fecha l mite de
+/// pago:" (a due date's label that OCR garbled) holds "fecha" and is no plain date.
+fn is_plain_date(context: &str) -> bool {
+    let words = context.trim_end().trim_end_matches(':').trim_end();
+    PLAIN_DATE.iter().any(|d| {
+        words
+            .strip_suffix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with(' '))
+    })
+}
 
 /// Where each kind of label stands in `text`, left to right.
 fn labels_in(text: &str) -> Vec<Label> {
@@ -339,7 +352,7 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
                 },
                 said => said,
             };
-            if label == Label::None && i == 0 && PLAIN_DATE.iter().any(|d| context.contains(d)) {
+            if label == Label::None && i == 0 && is_plain_date(context) {
                 label = Label::Issue;
             }
             dated.push((f.date, label));
@@ -476,6 +489,26 @@ mod tests {
         );
         let plain = "Date: 2026-03-11\n2026-05-01";
         assert_eq!(issue_date(plain, true, LATEST), Some(date!(2026 - 03 - 11)));
+    }
+
+    #[test]
+    fn a_due_date_whose_label_ocr_garbled_is_no_plain_date() {
+        // Read from a photo of a bill issued on 25 September: the issue date's label
+        // stands below its value, and the due date's lost its "í".
+        let photo = "Eleanor DUBOIS\n30 CALLE SIERPES\n41001 SEVILLA\n\n\
+                     25 de septiembre de 2026\n4 n del 23 de agosto de 202\n\n\
+                     Fecha de emisi n:\n\nPeriodo de facturac\n\n\
+                     6 al 22 de septiembre de 2026\n\n\
+                     Fecha l mite de pago: 20 de octubre de 2026";
+        assert_eq!(
+            issue_date(photo, false, LATEST),
+            Some(date!(2026 - 09 - 22)),
+            "the period's end, never the due date"
+        );
+        assert!(!is_plain_date("fecha l mite de pago: "));
+        assert!(!is_plain_date("update: "));
+        assert!(is_plain_date("invoice no 12 date: "));
+        assert!(is_plain_date("fecha "));
     }
 
     #[test]
