@@ -245,12 +245,19 @@ fn over(above: &str, before: &str) -> String {
     }
 }
 
-/// `text` lowercased, accents removed.
+/// OCR's zero for the "o" of October's names ("12-0ct-2026", "3 0ctubre 2026"), where no
+/// digit comes before it.
+static ZERO_FOR_O: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(^|[^0-9])0ct").expect("a valid pattern"));
+
+/// `text` lowercased, accents removed, October's zero made an "o" again.
 fn normalised(text: &str) -> String {
-    text.nfd()
+    let plain: String = text
+        .nfd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
         .flat_map(char::to_lowercase)
-        .collect()
+        .collect();
+    ZERO_FOR_O.replace_all(&plain, "${1}oct").into_owned()
 }
 
 /// One date found on a line.
@@ -504,6 +511,17 @@ mod tests {
             issue_date(photo, false, LATEST),
             Some(date!(2026 - 09 - 22)),
             "the period's end, never the due date"
+        );
+        let zero_for_o = "Fecha de emisi n: 12-0ct-2026\n\
+                          Periodo de facturaci n del 09-Sep-2026 al 09-Oct-2026\n\
+                          Fecha l mite de pago: 06-Nov-2026";
+        assert_eq!(
+            issue_date(zero_for_o, false, LATEST),
+            Some(date!(2026 - 10 - 12))
+        );
+        assert_eq!(
+            issue_date("Fecha de factura 3 0ctubre 2026", false, LATEST),
+            Some(date!(2026 - 10 - 03))
         );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
