@@ -36,7 +36,7 @@ use async_trait::async_trait;
 use domain::merchant::MerchantId;
 use domain::ports::{ImageAnalysis, ImageRoom};
 use domain::verification::{
-    BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityIssue, TextReading, Wanted,
+    BarcodeReading, FaceDescriptor, ImageReport, MrzReading, QualityMeasures, TextReading, Wanted,
 };
 use thread_priority::{
     NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
@@ -219,7 +219,7 @@ impl Analyser {
             return self.unreadable(wanted);
         };
         let decoded_ms = started.elapsed().as_millis();
-        let mut quality = quality::issues(&image);
+        let measured = quality::measure(&image, false);
         let quality_ms = started.elapsed().as_millis() - decoded_ms;
         let barcode_started = Instant::now();
         let barcode = wanted
@@ -233,10 +233,8 @@ impl Analyser {
         let mrz =
             (wanted.mrz && !barcode_read).then(|| mrz::read_mrz(&image.gray, &self.ocr, &budget));
         let mrz_ms = mrz_started.elapsed().as_millis();
-        // What the reader read, a person could too: never call that photo blurry.
-        if barcode_read || matches!(mrz, Some(MrzReading::Read(_))) {
-            quality.retain(|issue| *issue != QualityIssue::Blurry);
-        }
+        let read = barcode_read || matches!(mrz, Some(MrzReading::Read(_)));
+        let quality = QualityMeasures { read, ..measured }.issues();
         if budget.is_spent() {
             tracing::warn!(
                 elapsed_ms = started.elapsed().as_millis(),

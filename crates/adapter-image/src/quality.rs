@@ -1,10 +1,9 @@
-//! Whether an image is good enough to read: big enough, sharp, neither too dark nor
-//! glared. Each judgement is a measurement against a threshold chosen on generated
-//! images (`fixtures`: a clean passport page and its blurred, darkened, glared and
-//! shrunk versions); the figures measured are given with each threshold.
+//! How good an image is to read: its size, sharpness, brightness and glare, measured
+//! here; whether each is good enough is the domain's rule
+//! (`domain::verification::quality_limits`, with the figures measured on generated
+//! images: a clean passport page and its blurred, darkened, glared and shrunk versions).
 
-use domain::verification::QualityIssue;
-use domain::verification::quality_limits::{MIN_BRIGHTNESS, MIN_SHARPNESS, MIN_SHORT_SIDE};
+use domain::verification::QualityMeasures;
 use image::GrayImage;
 use image::imageops::{self, FilterType};
 use imageproc::distance_transform::Norm;
@@ -28,50 +27,16 @@ const GLARE_OPENING: u8 = 4;
 /// The grey level from which a pixel is saturated (the sensor clipped).
 const SATURATED: u8 = 250;
 
-/// Above this share of the image covered by one saturated blob that does not touch the
-/// border and survives the opening, there is glare. Measured: the passport page 0, the
-/// three portraits 0, 0 and 0.36 % (a white shirt collar), the page rotated 5 degrees on
-/// white 0 (its white corners touch the border), a licence back whose PDF417 sits on a
-/// white panel 0 (6.5 % before the opening), the fixture's glare disc 2.93 % at every
-/// scale from 0.5 to 2.
-pub const MAX_GLARE_SHARE: f64 = 0.01;
-
-/// The issues of `image`, in report order; empty when it is usable.
-pub fn issues(image: &Decoded) -> Vec<QualityIssue> {
-    let mut found = Vec::new();
-    if image_too_small(image.width, image.height) {
-        found.push(QualityIssue::TooSmall);
+/// What `image` measures; `read` says whether its barcode or zone was read. The issues
+/// are the domain's to decide ([`QualityMeasures::issues`]).
+pub fn measure(image: &Decoded, read: bool) -> QualityMeasures {
+    QualityMeasures {
+        short_side: image.width.min(image.height),
+        sharpness: sharpness(&image.gray),
+        brightness: brightness(&image.gray),
+        glare_share: glare_share(&image.gray),
+        read,
     }
-    if image_blurry(&image.gray) {
-        found.push(QualityIssue::Blurry);
-    }
-    if image_too_dark(&image.gray) {
-        found.push(QualityIssue::TooDark);
-    }
-    if image_too_bright(&image.gray) {
-        found.push(QualityIssue::TooBright);
-    }
-    found
-}
-
-/// Whether the short side (as uploaded) is under [`MIN_SHORT_SIDE`].
-pub fn image_too_small(width: u32, height: u32) -> bool {
-    width.min(height) < MIN_SHORT_SIDE
-}
-
-/// Whether [`sharpness`] is under [`MIN_SHARPNESS`].
-pub fn image_blurry(gray: &GrayImage) -> bool {
-    sharpness(gray) < MIN_SHARPNESS
-}
-
-/// Whether [`brightness`] is under [`MIN_BRIGHTNESS`].
-pub fn image_too_dark(gray: &GrayImage) -> bool {
-    brightness(gray) < MIN_BRIGHTNESS
-}
-
-/// Whether [`glare_share`] is over [`MAX_GLARE_SHARE`].
-pub fn image_too_bright(gray: &GrayImage) -> bool {
-    glare_share(gray) > MAX_GLARE_SHARE
 }
 
 /// How much detail blurring takes away, 0 to 1 (the re-blur measure): on the image
@@ -244,6 +209,7 @@ pub fn glare_share(gray: &GrayImage) -> f64 {
 mod tests {
     use super::*;
     use crate::decode::decode;
+    use domain::verification::QualityIssue;
     use fixtures::degrade;
     use fixtures::passport::Passport;
     use image::RgbImage;
@@ -253,7 +219,7 @@ mod tests {
     }
 
     fn judged(img: &RgbImage) -> Vec<QualityIssue> {
-        issues(&decode(&degrade::jpeg(img, 85)).expect("decodes"))
+        measure(&decode(&degrade::jpeg(img, 85)).expect("decodes"), false).issues()
     }
 
     #[test]
@@ -290,18 +256,16 @@ mod tests {
             }
         }
         assert_eq!(glare_share(&card), 0.0);
-        assert!(!image_too_bright(&card));
     }
 
     #[test]
     fn blank_and_tiny_images_do_not_break_the_measures() {
         let blank = GrayImage::from_pixel(700, 700, image::Luma([128]));
         assert_eq!(sharpness(&blank), 0.0);
-        assert!(image_too_dark(&GrayImage::from_pixel(
-            10,
-            10,
-            image::Luma([20])
-        )));
+        assert_eq!(
+            brightness(&GrayImage::from_pixel(10, 10, image::Luma([20]))),
+            20.0
+        );
         assert_eq!(glare_share(&GrayImage::new(1, 1)), 0.0);
         assert_eq!(sharpness(&GrayImage::new(1, 1)), 0.0);
     }

@@ -3,10 +3,10 @@ use domain::profile::ShortText;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::form_post;
-use super::respond::{DocumentMade, after_post, api_error};
+use super::quiz_form;
+use super::respond::{DocumentMade, api_error};
 use crate::error::ApiError;
-use crate::fields::{self, Check, Sent};
+use crate::fields::{Check, Sent};
 use crate::state::State;
 
 /// `full_name` typed as signature, and `consent`.
@@ -48,18 +48,15 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let (link, map) = match form_post(&state, &req, token, payload).await {
-        Ok(posted) => posted,
-        Err(answer) => return answer,
-    };
-    let result = match fields::parse::<AgreementForm, _>(&map) {
-        Ok((name, consent)) => state
-            .client
-            .sign_agreement(&link, name, consent)
-            .await
-            .map_err(api_error)
-            .map(|d| DocumentMade::of(&d)),
-        Err(e) => Err(e),
-    };
-    after_post(&state, &req, &link, result).await
+    quiz_form::<AgreementForm, _, _>(
+        state,
+        req,
+        token,
+        payload,
+        async |state, link, (name, consent)| {
+            let made = state.client.sign_agreement(link, name, consent).await;
+            made.map(|d| DocumentMade::of(&d)).map_err(api_error)
+        },
+    )
+    .await
 }

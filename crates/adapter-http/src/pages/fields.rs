@@ -8,10 +8,10 @@ use domain::services::FieldsInput;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::form_post;
-use super::respond::{StepsDone, after_post, api_error};
+use super::quiz_form;
+use super::respond::{StepsDone, api_error};
 use crate::error::ApiError;
-use crate::fields::{self, Check, Sent};
+use crate::fields::{Check, Sent};
 use crate::state::State;
 
 /// A form-encoded or JSON body as one JSON object.
@@ -129,19 +129,17 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let (link, map) = match form_post(&state, &req, token, payload).await {
-        Ok(posted) => posted,
-        Err(answer) => return answer,
-    };
-    let result = match fields::parse::<FieldsForm, FieldsInput>(&map) {
-        Ok(input) => state
-            .client
-            .submit_fields(&link, input)
-            .await
-            .map_err(api_error)
+    quiz_form::<FieldsForm, FieldsInput, _>(
+        state,
+        req,
+        token,
+        payload,
+        async |state, link, input| {
+            let view = state.client.submit_fields(link, input).await;
             // What is done, never what was stored: a link is no way to read an SSN.
-            .map(|view| StepsDone::of(&view.quiz)),
-        Err(e) => Err(e),
-    };
-    after_post(&state, &req, &link, result).await
+            view.map(|view| StepsDone::of(&view.quiz))
+                .map_err(api_error)
+        },
+    )
+    .await
 }

@@ -2,10 +2,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use domain::validation::Invalid;
 use serde::Deserialize;
 
-use super::form_post;
-use super::respond::{DocumentMade, after_post, api_error};
+use super::quiz_form;
+use super::respond::{DocumentMade, api_error};
 use crate::error::ApiError;
-use crate::fields::{self, Check, Sent};
+use crate::fields::{Check, Sent};
 use crate::state::State;
 
 /// The hash the page computed.
@@ -34,18 +34,15 @@ pub async fn handle(
     token: web::Path<String>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let (link, map) = match form_post(&state, &req, token, payload).await {
-        Ok(posted) => posted,
-        Err(answer) => return answer,
-    };
-    let result = match fields::parse::<FingerprintForm, _>(&map) {
-        Ok(fingerprint) => state
-            .client
-            .fingerprint(&link, fingerprint)
-            .await
-            .map_err(api_error)
-            .map(|d| DocumentMade::of(&d)),
-        Err(e) => Err(e),
-    };
-    after_post(&state, &req, &link, result).await
+    quiz_form::<FingerprintForm, String, _>(
+        state,
+        req,
+        token,
+        payload,
+        async |state, link, fingerprint| {
+            let made = state.client.fingerprint(link, fingerprint).await;
+            made.map(|d| DocumentMade::of(&d)).map_err(api_error)
+        },
+    )
+    .await
 }

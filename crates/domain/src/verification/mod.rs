@@ -22,8 +22,8 @@ pub use identity::MinimumAge;
 pub use policy::{Decision, Policy, VerificationStatus};
 pub use reading::{
     BarcodeReading, DocumentRead, DocumentText, FaceDescriptor, ImageReport, MARKED_AGES,
-    MrzReading, PdfEdit, PhotoHashes, QualityIssue, ReadSource, TextReading, Wanted,
-    quality_limits,
+    MrzReading, PdfEdit, PhotoHashes, QualityIssue, QualityMeasures, ReadSource, TextReading,
+    Wanted, quality_limits,
 };
 
 use strum::IntoStaticStr;

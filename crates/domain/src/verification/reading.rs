@@ -154,6 +154,52 @@ pub mod quality_limits {
     /// portraits on dark backgrounds 191-211, two portraits side by side 236; the page
     /// darkened to 30 %: 72 (to 45 %: 108).
     pub const MIN_BRIGHTNESS: f64 = 110.0;
+
+    /// Above this share of the image covered by one saturated blob that does not touch
+    /// the border and survives an opening (what is too thin to be glare, such as a
+    /// barcode's quiet zone, removed), there is glare. Measured: the passport page 0, the
+    /// three portraits 0, 0 and 0.36 % (a white shirt collar), the page rotated 5 degrees
+    /// on white 0 (its white corners touch the border), a licence back whose PDF417 sits
+    /// on a white panel 0 (6.5 % before the opening), the fixture's glare disc 2.93 % at
+    /// every scale from 0.5 to 2.
+    pub const MAX_GLARE_SHARE: f64 = 0.01;
+}
+
+/// What the image analysis measured of an image; `document_quality`'s issues are decided
+/// from it here, against [`quality_limits`], so the rule lives in one place whatever
+/// measured it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QualityMeasures {
+    /// The short side, as uploaded, in pixels.
+    pub short_side: u32,
+    /// Sharpness, 0 to 1 (see [`quality_limits::MIN_SHARPNESS`]).
+    pub sharpness: f64,
+    /// Brightness, 0 to 255 (see [`quality_limits::MIN_BRIGHTNESS`]).
+    pub brightness: f64,
+    /// The share of the image one glare blob covers, 0 to 1.
+    pub glare_share: f64,
+    /// Whether the image's barcode or zone was read: what the reader read, a person
+    /// could too, so such a photo is never called blurry.
+    pub read: bool,
+}
+
+impl QualityMeasures {
+    /// The issues, in report order; empty when the image is usable.
+    pub fn issues(&self) -> Vec<QualityIssue> {
+        use quality_limits::{MAX_GLARE_SHARE, MIN_BRIGHTNESS, MIN_SHARPNESS, MIN_SHORT_SIDE};
+        [
+            (self.short_side < MIN_SHORT_SIDE, QualityIssue::TooSmall),
+            (
+                self.sharpness < MIN_SHARPNESS && !self.read,
+                QualityIssue::Blurry,
+            ),
+            (self.brightness < MIN_BRIGHTNESS, QualityIssue::TooDark),
+            (self.glare_share > MAX_GLARE_SHARE, QualityIssue::TooBright),
+        ]
+        .into_iter()
+        .filter_map(|(found, issue)| found.then_some(issue))
+        .collect()
+    }
 }
 
 /// What a licence's barcode gave.
@@ -298,6 +344,37 @@ impl ImageReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_measure_past_its_limit_is_an_issue_and_a_read_image_is_never_blurry() {
+        let good = QualityMeasures {
+            short_side: 1200,
+            sharpness: 0.9,
+            brightness: 240.0,
+            glare_share: 0.0,
+            read: false,
+        };
+        assert_eq!(good.issues(), []);
+        let bad = QualityMeasures {
+            short_side: 599,
+            sharpness: 0.71,
+            brightness: 109.0,
+            glare_share: 0.02,
+            read: false,
+        };
+        assert_eq!(
+            bad.issues(),
+            [
+                QualityIssue::TooSmall,
+                QualityIssue::Blurry,
+                QualityIssue::TooDark,
+                QualityIssue::TooBright
+            ]
+        );
+        let read = QualityMeasures { read: true, ..bad };
+        assert!(!read.issues().contains(&QualityIssue::Blurry));
+        assert_eq!(read.issues().len(), 3, "only blur is forgiven");
+    }
 
     #[test]
     fn sources_parse_back_and_an_unreadable_image_yields_nothing_but_its_issue() {
