@@ -6,10 +6,11 @@ use diesel::prelude::*;
 
 use crate::connection::AnyConnection;
 use crate::failure::Failure;
-use crate::repositories::documents::seal_stored_documents;
-use crate::repositories::profiles::{seal_stored_event_urls, seal_stored_profiles};
-use crate::repositories::quizzes::hash_stored_links;
-use crate::schema::{api_keys, data_migrations, master_key};
+use crate::outbox::EVENT_URL;
+use crate::repositories::documents::{DocumentRow, name_files};
+use crate::repositories::profiles::ProfileRow;
+use crate::repositories::quizzes::{CODE, TOKEN};
+use crate::schema::{api_keys, data_migrations, documents, events, master_key, profiles, quizzes};
 use crate::sealing::vault::Vault;
 
 /// The data migration that seals values stored in clear by earlier versions.
@@ -169,4 +170,84 @@ pub(crate) fn sealed_under(conn: &mut AnyConnection) -> Option<String> {
     }
     let secrets: i64 = api_keys::table.count().get_result(conn).unwrap_or(0);
     (secrets > 0).then(|| "unknown".to_owned())
+}
+
+/// Seals the personal values of every profile stored in clear (data migration).
+fn seal_stored_profiles(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
+    let rows: Vec<ProfileRow> = profiles::table.select(ProfileRow::as_select()).load(conn)?;
+    let count = rows.len() as u64;
+    for mut row in rows {
+        row.seal_in_place(vault)?;
+        diesel::update(profiles::table.find(&row.id))
+            .set((
+                profiles::date_of_birth.eq(&row.date_of_birth),
+                profiles::driver_licence_id.eq(&row.driver_licence_id),
+                profiles::ssn.eq(&row.ssn),
+                profiles::submitted_email_address.eq(&row.submitted_email_address),
+                profiles::submitted_mobile_number.eq(&row.submitted_mobile_number),
+                profiles::submitted_address.eq(&row.submitted_address),
+                profiles::submitted_date_of_birth.eq(&row.submitted_date_of_birth),
+                profiles::submitted_ssn.eq(&row.submitted_ssn),
+            ))
+            .execute(conn)?;
+    }
+    Ok(count)
+}
+
+/// Seals the `url` of every event stored in clear by an earlier version (data migration,
+/// run once, before anything newer was written).
+fn seal_stored_event_urls(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
+    let clear: Vec<(String, String)> = events::table
+        .filter(events::url.ne(""))
+        .select((events::id, events::url))
+        .load(conn)?;
+    for (id, url) in &clear {
+        let sealed = vault.seal_field(EVENT_URL, id, url)?;
+        diesel::update(events::table.find(id))
+            .set(events::url.eq(sealed))
+            .execute(conn)?;
+    }
+    Ok(clear.len() as u64)
+}
+
+/// Seals the evidence of every document stored in clear, and records beside it what must
+/// be read without opening it: its files' ids and bytes (data migration).
+fn seal_stored_documents(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
+    let rows: Vec<DocumentRow> = documents::table
+        .select(DocumentRow::as_select())
+        .load(conn)?;
+    let count = rows.len() as u64;
+    for clear in rows {
+        let document = clear.into_domain()?;
+        name_files(conn, &document)?;
+        let sealed = DocumentRow::seal(&document, vault)?;
+        diesel::update(documents::table.find(&sealed.id))
+            .set((
+                documents::data.eq(&sealed.data),
+                documents::size_bytes.eq(sealed.size_bytes),
+            ))
+            .execute(conn)?;
+    }
+    Ok(count)
+}
+
+/// Hashes and seals the token and code of every quiz an earlier version stored in clear
+/// (data migration): until then `token_hash` and `code_hash` hold the clear values and
+/// `sealed_token` is null.
+fn hash_stored_links(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
+    let clear: Vec<(String, String, String)> = quizzes::table
+        .filter(quizzes::sealed_token.is_null())
+        .select((quizzes::id, quizzes::token_hash, quizzes::code_hash))
+        .load(conn)?;
+    for (id, token, code) in &clear {
+        diesel::update(quizzes::table.find(id))
+            .set((
+                quizzes::token_hash.eq(vault.link_hash(TOKEN, token)),
+                quizzes::code_hash.eq(vault.link_hash(CODE, code)),
+                quizzes::sealed_token.eq(vault.seal_field(TOKEN, id, token)?),
+                quizzes::sealed_code.eq(vault.seal_field(CODE, id, code)?),
+            ))
+            .execute(conn)?;
+    }
+    Ok(clear.len() as u64)
 }

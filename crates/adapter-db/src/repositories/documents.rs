@@ -27,16 +27,16 @@ use crate::timestamps::{from_db, to_db};
 #[derive(Queryable, Selectable, Insertable)]
 #[diesel(table_name = documents)]
 pub(crate) struct DocumentRow {
-    id: String,
+    pub(crate) id: String,
     merchant_id: String,
     profile_id: String,
     quiz_id: String,
     name: String,
     status: String,
-    data: String,
+    pub(crate) data: String,
     created_at: i64,
     updated_at: i64,
-    size_bytes: i64,
+    pub(crate) size_bytes: i64,
 }
 
 /// The evidence is sealed: it holds what the client signed, their device's fingerprint,
@@ -327,7 +327,7 @@ impl DocumentRow {
         }
     }
 
-    fn into_domain(self) -> StoreResult<Document> {
+    pub(crate) fn into_domain(self) -> StoreResult<Document> {
         let status: DocumentStatus = self
             .status
             .parse()
@@ -560,28 +560,4 @@ impl DocumentRepository for Database {
         })
         .await
     }
-}
-
-/// Seals the evidence of every document stored in clear, and records beside it what must
-/// be read without opening it: its files' ids and bytes (data migration).
-pub(crate) fn seal_stored_documents(
-    conn: &mut AnyConnection,
-    vault: &Vault,
-) -> Result<u64, Failure> {
-    let rows: Vec<DocumentRow> = documents::table
-        .select(DocumentRow::as_select())
-        .load(conn)?;
-    let count = rows.len() as u64;
-    for clear in rows {
-        let document = clear.into_domain()?;
-        name_files(conn, &document)?;
-        let sealed = DocumentRow::seal(&document, vault)?;
-        diesel::update(documents::table.find(&sealed.id))
-            .set((
-                documents::data.eq(&sealed.data),
-                documents::size_bytes.eq(sealed.size_bytes),
-            ))
-            .execute(conn)?;
-    }
-    Ok(count)
 }

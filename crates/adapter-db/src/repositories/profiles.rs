@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 use crate::Database;
 use crate::connection::{AnyConnection, on_concrete};
 use crate::failure::{Failure, corrupt};
-use crate::outbox::{EVENT_URL, EventRow, persist};
+use crate::outbox::{EventRow, persist};
 use crate::repositories::documents::{
     erase_documents_of_profile, file_ids_of_profile, forget_files_of_profile,
 };
@@ -40,7 +40,7 @@ use crate::timestamps::{from_db, to_db};
     treat_none_as_default_value = false
 )]
 pub(crate) struct ProfileRow {
-    id: String,
+    pub(crate) id: String,
     merchant_id: String,
     email_address: String,
     email_key: String,
@@ -50,7 +50,7 @@ pub(crate) struct ProfileRow {
     merchant_reference: Option<String>,
     customer_id: Option<String>,
     middle_name: Option<String>,
-    date_of_birth: Option<String>,
+    pub(crate) date_of_birth: Option<String>,
     home_phone_number: Option<String>,
     ip_address: Option<String>,
     address_line_1: Option<String>,
@@ -59,8 +59,8 @@ pub(crate) struct ProfileRow {
     state: Option<String>,
     postal: Option<String>,
     country: Option<String>,
-    driver_licence_id: Option<String>,
-    ssn: Option<String>,
+    pub(crate) driver_licence_id: Option<String>,
+    pub(crate) ssn: Option<String>,
     amount_cents: Option<i64>,
     status: String,
     created_at: i64,
@@ -69,15 +69,15 @@ pub(crate) struct ProfileRow {
     // What the client typed: written only by the quiz flow (`write_submitted`), never by
     // the merchant's updates, so neither side overwrites the other.
     #[diesel(skip_update)]
-    submitted_email_address: Option<String>,
+    pub(crate) submitted_email_address: Option<String>,
     #[diesel(skip_update)]
-    submitted_mobile_number: Option<String>,
+    pub(crate) submitted_mobile_number: Option<String>,
     #[diesel(skip_update)]
-    submitted_address: Option<String>,
+    pub(crate) submitted_address: Option<String>,
     #[diesel(skip_update)]
-    submitted_date_of_birth: Option<String>,
+    pub(crate) submitted_date_of_birth: Option<String>,
     #[diesel(skip_update)]
-    submitted_ssn: Option<String>,
+    pub(crate) submitted_ssn: Option<String>,
     #[diesel(skip_update)]
     submitted_created_at: Option<i64>,
     #[diesel(skip_update)]
@@ -645,48 +645,4 @@ impl ProfileRepository for Database {
         self.checkpoint_after_erasure().await;
         Ok(file_ids)
     }
-}
-
-/// Seals the personal values of every profile stored in clear (data migration).
-pub(crate) fn seal_stored_profiles(
-    conn: &mut AnyConnection,
-    vault: &Vault,
-) -> Result<u64, Failure> {
-    let rows: Vec<ProfileRow> = profiles::table.select(ProfileRow::as_select()).load(conn)?;
-    let count = rows.len() as u64;
-    for mut row in rows {
-        row.seal_in_place(vault)?;
-        diesel::update(profiles::table.find(&row.id))
-            .set((
-                profiles::date_of_birth.eq(&row.date_of_birth),
-                profiles::driver_licence_id.eq(&row.driver_licence_id),
-                profiles::ssn.eq(&row.ssn),
-                profiles::submitted_email_address.eq(&row.submitted_email_address),
-                profiles::submitted_mobile_number.eq(&row.submitted_mobile_number),
-                profiles::submitted_address.eq(&row.submitted_address),
-                profiles::submitted_date_of_birth.eq(&row.submitted_date_of_birth),
-                profiles::submitted_ssn.eq(&row.submitted_ssn),
-            ))
-            .execute(conn)?;
-    }
-    Ok(count)
-}
-
-/// Seals the `url` of every event stored in clear by an earlier version (data migration,
-/// run once, before anything newer was written).
-pub(crate) fn seal_stored_event_urls(
-    conn: &mut AnyConnection,
-    vault: &Vault,
-) -> Result<u64, Failure> {
-    let clear: Vec<(String, String)> = events::table
-        .filter(events::url.ne(""))
-        .select((events::id, events::url))
-        .load(conn)?;
-    for (id, url) in &clear {
-        let sealed = vault.seal_field(EVENT_URL, id, url)?;
-        diesel::update(events::table.find(id))
-            .set(events::url.eq(sealed))
-            .execute(conn)?;
-    }
-    Ok(clear.len() as u64)
 }

@@ -539,24 +539,3 @@ fn add_completed(conn: &mut AnyConnection, quiz_id: &str, done: FeatureSet) -> R
         }
     }
 }
-
-/// Hashes and seals the token and code of every quiz an earlier version stored in clear
-/// (data migration): until then `token_hash` and `code_hash` hold the clear values and
-/// `sealed_token` is null.
-pub(crate) fn hash_stored_links(conn: &mut AnyConnection, vault: &Vault) -> Result<u64, Failure> {
-    let clear: Vec<(String, String, String)> = quizzes::table
-        .filter(quizzes::sealed_token.is_null())
-        .select((quizzes::id, quizzes::token_hash, quizzes::code_hash))
-        .load(conn)?;
-    for (id, token, code) in &clear {
-        diesel::update(quizzes::table.find(id))
-            .set((
-                quizzes::token_hash.eq(vault.link_hash(TOKEN, token)),
-                quizzes::code_hash.eq(vault.link_hash(CODE, code)),
-                quizzes::sealed_token.eq(vault.seal_field(TOKEN, id, token)?),
-                quizzes::sealed_code.eq(vault.seal_field(CODE, id, code)?),
-            ))
-            .execute(conn)?;
-    }
-    Ok(clear.len() as u64)
-}
