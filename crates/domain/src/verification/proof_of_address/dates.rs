@@ -250,12 +250,17 @@ fn over(above: &str, before: &str) -> String {
 static ZERO_FOR_O: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(^|[^0-9])0ct").expect("a valid pattern"));
 
-/// `text` lowercased, accents removed, October's zero made an "o" again.
+/// `text` lowercased, accents removed, typographic apostrophes made plain ("Date
+/// d’émission", as OCR and word processors write it), October's zero made an "o" again.
 fn normalised(text: &str) -> String {
     let plain: String = text
         .nfd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
         .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' | '\u{02bc}' => '\'',
+            other => other,
+        })
         .collect();
     ZERO_FOR_O.replace_all(&plain, "${1}oct").into_owned()
 }
@@ -522,6 +527,12 @@ mod tests {
         assert_eq!(
             issue_date("Fecha de factura 3 0ctubre 2026", false, LATEST),
             Some(date!(2026 - 10 - 03))
+        );
+        let curly = "Période de facturation du 28-Sep-2026 au 28-Oct-2026\n\
+                     Date d\u{2019}émission: 31-Oct-2026\nA payer avant le: 25-Nov-2026";
+        assert_eq!(
+            issue_date(curly, false, LATEST),
+            Some(date!(2026 - 10 - 31))
         );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
