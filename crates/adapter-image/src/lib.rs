@@ -219,7 +219,7 @@ impl Analyser {
             return self.unreadable(wanted);
         };
         let decoded_ms = started.elapsed().as_millis();
-        let measured = quality::measure(&image, false);
+        let measured = quality::measure(&image);
         let quality_ms = started.elapsed().as_millis() - decoded_ms;
         let barcode_started = Instant::now();
         let barcode = wanted

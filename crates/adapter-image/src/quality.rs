@@ -27,15 +27,15 @@ const GLARE_OPENING: u8 = 4;
 /// The grey level from which a pixel is saturated (the sensor clipped).
 const SATURATED: u8 = 250;
 
-/// What `image` measures; `read` says whether its barcode or zone was read. The issues
-/// are the domain's to decide ([`QualityMeasures::issues`]).
-pub fn measure(image: &Decoded, read: bool) -> QualityMeasures {
+/// What `image` measures, as an image not yet read (the caller sets `read` once its
+/// barcode or zone is). The issues are the domain's to decide ([`QualityMeasures::issues`]).
+pub fn measure(image: &Decoded) -> QualityMeasures {
     QualityMeasures {
         short_side: image.width.min(image.height),
         sharpness: sharpness(&image.gray),
         brightness: brightness(&image.gray),
         glare_share: glare_share(&image.gray),
-        read,
+        read: false,
     }
 }
 
@@ -219,7 +219,7 @@ mod tests {
     }
 
     fn judged(img: &RgbImage) -> Vec<QualityIssue> {
-        measure(&decode(&degrade::jpeg(img, 85)).expect("decodes"), false).issues()
+        measure(&decode(&degrade::jpeg(img, 85)).expect("decodes")).issues()
     }
 
     #[test]
