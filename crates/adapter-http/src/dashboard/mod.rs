@@ -17,6 +17,7 @@ mod reading;
 mod routes;
 mod screening;
 mod settings;
+mod settings_forms;
 mod templates;
 mod verification;
 

@@ -4,15 +4,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use domain::merchant::{
-    ApiKeyId, ExposeSecret, KeyAccess, KeyOptions, Language, QuizExpiryDays, RetentionDays,
-    SettingsChanges,
-};
+use domain::merchant::{ApiKeyId, ExposeSecret, KeyAccess, KeyOptions, Language, SettingsChanges};
 use domain::paging::Page;
-use domain::profile::Patch;
 use domain::webhook::{Delivery, Webhook};
-use serde::Deserialize;
 
+use super::settings_forms::{GeneralForm, RetentionForm};
 use super::verification::PolicyForm;
 use super::{AdminPosted, Button, DashboardError, Posted, Reviewer};
 use crate::pages::{html, language_name, redirect_to};
@@ -158,36 +154,14 @@ fn webhook_card(webhook: &Webhook, deliveries: &[Delivery]) -> WebhookCard {
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct GeneralForm {
-    #[serde(default)]
-    quiz_expiry_days: String,
-    /// Absent (a form from before languages): kept.
-    default_language: Option<String>,
-}
-
-/// `POST /dashboard/settings`: the default expiry of new quizzes and the client's pages'
-/// default language.
-pub(super) async fn save(
-    state: State,
-    AdminPosted(Posted { reviewer, form }): AdminPosted<GeneralForm>,
+/// Saves `changes` to the reviewer's merchant's settings and shows the settings page at
+/// `section` (its anchor, or none).
+pub(super) async fn saved(
+    state: &State,
+    reviewer: &Reviewer,
+    changes: SettingsChanges,
+    section: &str,
 ) -> Result<HttpResponse, DashboardError> {
-    let days = form.quiz_expiry_days.trim().parse::<i64>().ok();
-    let days = days
-        .and_then(|d| QuizExpiryDays::new(d).ok())
-        .ok_or_else(|| {
-            DashboardError::not_saved("The default expiry is a whole number of days from 1 to 30.")
-        })?;
-    let language = form
-        .default_language
-        .map(|code| Language::parse(code.trim()))
-        .transpose()
-        .map_err(|_| DashboardError::not_saved("The default language is en, fr or es."))?;
-    let changes = SettingsChanges {
-        quiz_expiry_days: Some(days),
-        default_language: language,
-        ..SettingsChanges::default()
-    };
     state
         .merchants
         .change_settings(
@@ -196,13 +170,16 @@ pub(super) async fn save(
             &reviewer.initiator(),
         )
         .await?;
-    Ok(redirect_to(SETTINGS.to_owned()))
+    Ok(redirect_to(format!("{SETTINGS}{section}")))
 }
 
-#[derive(Deserialize)]
-pub(super) struct RetentionForm {
-    #[serde(default)]
-    retention_days: String,
+/// `POST /dashboard/settings`: the default expiry of new quizzes and the client's pages'
+/// default language.
+pub(super) async fn save(
+    state: State,
+    AdminPosted(Posted { reviewer, form }): AdminPosted<GeneralForm>,
+) -> Result<HttpResponse, DashboardError> {
+    saved(&state, &reviewer, form.try_into()?, "").await
 }
 
 /// `POST /dashboard/settings/retention` (admins): how long a decided profile keeps its
@@ -212,32 +189,7 @@ pub(super) async fn save_retention(
     state: State,
     AdminPosted(Posted { reviewer, form }): AdminPosted<RetentionForm>,
 ) -> Result<HttpResponse, DashboardError> {
-    let retention_days = match form.retention_days.trim() {
-        "" => Patch::Clear,
-        days => days
-            .parse::<i64>()
-            .ok()
-            .and_then(|d| RetentionDays::new(d).ok())
-            .map(Patch::Set)
-            .ok_or_else(|| {
-                DashboardError::not_saved(
-                    "Retention is a whole number of days from 1 to 3650, or empty to keep personal data.",
-                )
-            })?,
-    };
-    let changes = SettingsChanges {
-        retention_days,
-        ..SettingsChanges::default()
-    };
-    state
-        .merchants
-        .change_settings(
-            &reviewer.session.merchant_id,
-            changes,
-            &reviewer.initiator(),
-        )
-        .await?;
-    Ok(redirect_to(format!("{SETTINGS}#retention")))
+    saved(&state, &reviewer, form.try_into()?, "#retention").await
 }
 
 #[derive(Template)]

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use actix_web::{HttpResponse, web};
 use domain::ids::QuizId;
-use domain::merchant::{MerchantSettings, SettingsChanges};
+use domain::merchant::MerchantSettings;
 use domain::services::VerificationView;
-use domain::verification::proof_of_address::MaxAge;
-use domain::verification::{CheckName, CheckStatus, Decision, MinimumAge, Policy, Reason};
-use domain::watchlist::{ListName, Threshold};
+use domain::verification::{CheckName, CheckStatus, Decision, Reason};
+use domain::watchlist::ListName;
 
+use super::settings_forms::VerificationForm;
 use super::{AdminPosted, Button, DashboardError, Posted};
 use crate::pages::redirect_to;
 use crate::state::State;
@@ -216,99 +216,14 @@ impl PolicyForm {
     }
 }
 
-/// The prefix of a policy field's name: `policy.name_mismatch=decline`.
-const POLICY_FIELD: &str = "policy.";
-
 /// `POST /dashboard/settings/verification` (admins): the minimum age, how old a proof of
 /// address may be (kept when the form does not send it), automatic decisions and what
 /// each failure reason leads to, as `merchant/settings/update` sets them.
 pub(super) async fn save_policy(
     state: State,
-    AdminPosted(Posted { reviewer, form }): AdminPosted<BTreeMap<String, String>>,
+    AdminPosted(Posted { reviewer, form }): AdminPosted<VerificationForm>,
 ) -> Result<HttpResponse, DashboardError> {
-    let refused = || {
-        DashboardError::not_saved(
-            "The minimum age is a whole number of years from 1 to 120, a proof of address's age a whole number of days from 1 to 365, the screening threshold a score from 80 to 100, list names letters, digits, '.', '_' or '-' separated by commas, and each reason leads to decline or review.",
-        )
-    };
-    let minimum_age = form
-        .get("minimum_age")
-        .and_then(|years| years.trim().parse::<i64>().ok())
-        .and_then(|years| MinimumAge::new(years).ok())
-        .ok_or_else(refused)?;
-    let proof_of_address_max_age = form
-        .get("proof_of_address_max_age_days")
-        .map(|days| {
-            days.trim()
-                .parse::<i64>()
-                .ok()
-                .and_then(|days| MaxAge::new(days).ok())
-                .ok_or_else(refused)
-        })
-        .transpose()?;
-    // The screening fields come together: a form without them keeps the settings.
-    let screening_threshold = form
-        .get("screening_threshold")
-        .map(|score| {
-            score
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .and_then(Threshold::new)
-                .ok_or_else(refused)
-        })
-        .transpose()?;
-    let screening_lists = form
-        .get("screening_lists")
-        .map(|names| {
-            names
-                .split(',')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(ListName::parse)
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(refused)
-        })
-        .transpose()?;
-    // Checkboxes of the same form: sent only when ticked, so read only with the rest.
-    let ticked = |name| screening_threshold.map(|_| form.get(name).is_some_and(|on| on == "1"));
-    let screening = ticked("screening");
-    let face_search = ticked("face_search");
-    let defaults = Policy::default();
-    let chosen: Vec<(&str, &str)> = form
-        .iter()
-        .filter_map(|(name, decision)| Some((name.strip_prefix(POLICY_FIELD)?, decision.as_str())))
-        .collect();
-    let policy = Policy::parse(chosen).map_err(|_| refused())?;
-    // Only what differs from the default is the merchant's own choice: a reason left at its
-    // default follows the default, even if that changes later.
-    let own = policy
-        .choices()
-        .filter(|(reason, decision)| defaults.decision(*reason) != *decision)
-        .map(|(reason, decision)| (reason.as_str(), decision.as_str()));
-    let changes = SettingsChanges {
-        minimum_age: Some(minimum_age),
-        proof_of_address_max_age,
-        policy: Some(Policy::parse(own).map_err(|_| refused())?),
-        auto_decision: Some(form.get("auto_decision").is_some_and(|on| on == "1")),
-        screening,
-        screening_lists,
-        screening_threshold,
-        face_search,
-        ..SettingsChanges::default()
-    };
-    state
-        .merchants
-        .change_settings(
-            &reviewer.session.merchant_id,
-            changes,
-            &reviewer.initiator(),
-        )
-        .await?;
-    Ok(redirect_to(format!(
-        "{}/settings#verification",
-        super::BASE
-    )))
+    super::settings::saved(&state, &reviewer, form.try_into()?, "#verification").await
 }
 
 /// `POST /dashboard/profiles/{id}/face/block`: a reviewer blocks the profile's face

@@ -63,6 +63,15 @@ const DECLINED_BY_DEFAULT: [Reason; 3] = [
     Reason::SsnInvalid,
 ];
 
+/// What `reason` leads to when the merchant has not chosen.
+fn default_decision(reason: Reason) -> Decision {
+    if DECLINED_BY_DEFAULT.contains(&reason) {
+        Decision::Decline
+    } else {
+        Decision::Review
+    }
+}
+
 /// A merchant's choices, over the default: each failure reason it names leads to the
 /// decision it gives; every other reason keeps its default.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -70,7 +79,10 @@ pub struct Policy(BTreeMap<Reason, Decision>);
 
 impl Policy {
     /// The merchant's choices, as sent (`{"name_mismatch": "decline", ...}`): each key a
-    /// failure reason, each value `decline` or `review`.
+    /// failure reason, each value `decline` or `review`. Its normal form keeps only the
+    /// choices that differ from the default, so the API (which sends a few) and the
+    /// dashboard (whose form sends every reason) store the same policy for the same
+    /// choice, and a reason left at its default follows the default.
     pub fn parse<'a>(
         choices: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, Invalid> {
@@ -81,20 +93,21 @@ impl Policy {
                 .ok_or_else(|| Invalid::new(format!("names no failure reason: {code:?}")))?;
             let decision = Decision::parse(decision)
                 .ok_or_else(|| Invalid::new(format!("{code} must be \"decline\" or \"review\"")))?;
-            chosen.insert(reason, decision);
+            if decision == default_decision(reason) {
+                chosen.remove(&reason);
+            } else {
+                chosen.insert(reason, decision);
+            }
         }
         Ok(Self(chosen))
     }
 
     /// What `reason` leads to under this policy.
     pub fn decision(&self, reason: Reason) -> Decision {
-        self.0.get(&reason).copied().unwrap_or_else(|| {
-            if DECLINED_BY_DEFAULT.contains(&reason) {
-                Decision::Decline
-            } else {
-                Decision::Review
-            }
-        })
+        self.0
+            .get(&reason)
+            .copied()
+            .unwrap_or_else(|| default_decision(reason))
     }
 
     /// Every failure reason with what it leads to, in a stable order: what a merchant
@@ -108,7 +121,8 @@ impl Policy {
             .collect()
     }
 
-    /// The merchant's own choices only (what is stored).
+    /// The merchant's own choices only, those that differ from the default (what is
+    /// stored).
     pub fn choices(&self) -> impl Iterator<Item = (Reason, Decision)> + '_ {
         self.0.iter().map(|(r, d)| (*r, *d))
     }
@@ -185,6 +199,18 @@ mod tests {
         );
         assert_eq!(policy.effective().len(), 37);
         assert_eq!(policy.choices().count(), 2);
+        // A choice of the default is no choice: the same policy, however it was sent.
+        let with_defaults = Policy::parse([
+            ("name_mismatch", "decline"),
+            ("ssn_invalid", "review"),
+            ("document_expired", "decline"),
+            ("address_mismatch", "review"),
+        ])
+        .expect("ok");
+        assert_eq!(with_defaults, policy);
+        let changed_back =
+            Policy::parse([("name_mismatch", "decline"), ("name_mismatch", "review")]);
+        assert_eq!(changed_back.expect("ok"), Policy::default());
         assert!(Policy::parse([("no_ssn", "decline")]).is_err());
         assert!(Policy::parse([("nothing", "decline")]).is_err());
         assert!(Policy::parse([("name_mismatch", "approve")]).is_err());
