@@ -384,16 +384,28 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     // An unlabelled date after a due date is no issue date (a due date whose label OCR
     // cut off): an old bill must not pass for a recent one.
     let first_due = labelled(Label::Due).map(|(d, _)| *d).min();
+    // A due date's label that OCR set apart from every date: its date is among the
+    // unlabelled ones and, being the latest, would pass for the issue date. The
+    // earliest is taken instead: at worst the bill looks older than it is.
+    let due_unplaced = first_due.is_none() && has_due_label(text);
+    let unlabelled = labelled(Label::None)
+        .map(|(d, _)| *d)
+        .filter(|d| first_due.is_none_or(|due| *d < due));
     labelled(Label::Issue)
         .map(|(d, _)| *d)
         .next()
         .or_else(|| labelled(Label::Period).map(|(d, _)| *d).max())
-        .or_else(|| {
-            labelled(Label::None)
-                .map(|(d, _)| *d)
-                .filter(|d| first_due.is_none_or(|due| *d < due))
-                .max()
+        .or_else(|| match due_unplaced {
+            true => unlabelled.min(),
+            false => unlabelled.max(),
         })
+}
+
+/// Whether `text` names a due date anywhere.
+fn has_due_label(text: &str) -> bool {
+    text.lines()
+        .map(normalised)
+        .any(|line| labels_in(&line).contains(&Label::Due))
 }
 
 #[cfg(test)]
@@ -533,6 +545,16 @@ mod tests {
         assert_eq!(
             issue_date(curly, false, LATEST),
             Some(date!(2026 - 10 - 31))
+        );
+        // Read from a keystoned photo of a statement issued on 10 September: both dates
+        // came first, their labels far below, the due date's garbled.
+        let labels_apart = ": 10 de septiembre de 2026\n\n+ 4410-2231-09\n\
+                            5 de octubre de 2026\n\nFecha de emisi n\n\nBANCO DEL NORTE\n\
+                            N mero de cuenta\n\nFecha lL mite de pago:\n\nPIERRE ABDULLAH";
+        assert_eq!(
+            issue_date(labels_apart, false, LATEST),
+            Some(date!(2026 - 09 - 10)),
+            "the earliest, never the due date"
         );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
