@@ -20,6 +20,7 @@ pub mod gate;
 pub mod hashes;
 pub mod idle;
 pub mod isolated;
+pub mod light;
 pub mod mrz;
 pub mod ocr;
 pub mod pdf;

@@ -16,13 +16,12 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use domain::verification::{DocumentRead, MrzReading, ReadSource};
+use image::GrayImage;
 use image::imageops::{self, FilterType};
-use image::{GrayImage, Luma};
-use imageproc::filter::box_filter;
 use time::{Date, Month, OffsetDateTime};
 
 use crate::budget::Budget;
-use crate::deskew;
+use crate::{deskew, light};
 
 mod band;
 mod shapes;
@@ -53,7 +52,7 @@ const BAND_READS: [Read; 4] = [
 struct Read {
     /// The width it is scaled to.
     width: u32,
-    /// Whether its light is made even first ([`flattened`]): that reads a zone under a
+    /// Whether its light is made even first ([`light::evened`]): that reads a zone under a
     /// shadow, and loses some under heavy noise that the grey levels keep.
     flatten: bool,
 }
@@ -86,14 +85,6 @@ const ATTEMPTS: [(u32, u32); 6] = [
     (30, 1800),
     (100, 2750),
 ];
-
-/// The neighbourhood [`flattened`] divides by: this share of the width either way (45 px
-/// across a zone at 2750 px, glyphs about 55 px tall).
-const FLATTEN_SHARE: u32 = 60;
-
-/// What paper at the mean of its neighbourhood becomes: the mean counts the ink around
-/// it too, so paper sits a little over it.
-const FLATTEN_WHITE: f32 = 230.0;
 
 /// The most pixels an image is scaled up to for tesseract (a 2750 x 2900 page).
 const READ_PIXELS: f64 = 8_000_000.0;
@@ -236,7 +227,7 @@ fn read_in(
     let height = (have_height * width / have_width).max(1.0);
     let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
     let image = if how.flatten {
-        flattened(&image)
+        light::evened(&image)
     } else {
         image
     };
@@ -246,22 +237,6 @@ fn read_in(
     let classify = |piece: &Glyph| shapes.classify(&image, piece);
     let lines = cells(glyphs, &classify);
     Ok((!lines.is_empty()).then(|| zone(&lines)))
-}
-
-/// `image` with its light made even: each pixel over the mean of its neighbourhood (a
-/// few glyphs wide), so that paper is white and ink dark under a shadow too. Tesseract
-/// thresholds a page with one level, and under a soft shadow it read the lit half of a
-/// zone and nothing of the shaded half.
-fn flattened(image: &GrayImage) -> GrayImage {
-    let radius = (image.width() / FLATTEN_SHARE).max(3);
-    let mean = box_filter(image, radius, radius);
-    GrayImage::from_fn(image.width(), image.height(), |x, y| {
-        let (p, m) = (
-            f32::from(image.get_pixel(x, y).0[0]),
-            f32::from(mean.get_pixel(x, y).0[0]).max(1.0),
-        );
-        Luma([(p / m * FLATTEN_WHITE).min(255.0) as u8])
-    })
 }
 
 /// The lines of glyphs, each rebuilt as its cells: fillers recognised by their height,

@@ -11,7 +11,7 @@ use imageproc::region_labelling::Connectivity;
 use crate::budget::Budget;
 use crate::ocr::{Ocr, OcrError, PageText};
 use crate::pdf::{self, Pdf};
-use crate::{components, decode, deskew};
+use crate::{components, decode, deskew, light};
 
 /// The most pages a proof of address may have: a bank statement runs to a few dozen; a
 /// PDF of thousands of pages is refused before any is read.
@@ -151,7 +151,8 @@ fn photographed(
 
 /// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
-/// lie); while it reads few words, as it came, upside down, and by the next likeliest
+/// lie), its light evened when a shadow lies over it ([`light::is_uneven`]); while it
+/// reads few words, as it came, upside down, and by the next likeliest
 /// turn (a table's edge can outscore the page's lines). The reading with the most words
 /// is kept; without tesseract, or when it fails, what to answer instead.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
@@ -159,6 +160,11 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText,
     let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));
     let first = level(turns.first());
     let upright = first.as_ref().unwrap_or(image);
+    // A shadow over part of the page: its light evened first, or tesseract's one level
+    // parts ink from paper in the lit part only. Only then: evening costs some turned
+    // and keystoned pages their reading.
+    let evened = light::is_uneven(upright).then(|| light::evened(upright));
+    let upright = evened.as_ref().unwrap_or(upright);
     let tries: [&dyn Fn() -> Option<GrayImage>; 3] = [
         &|| first.is_some().then(|| image.clone()),
         &|| Some(imageops::rotate180(upright)),
