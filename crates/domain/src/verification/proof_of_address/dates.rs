@@ -250,15 +250,16 @@ fn over(above: &str, before: &str) -> String {
 static ZERO_FOR_O: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(^|[^0-9])0ct").expect("a valid pattern"));
 
-/// `text` lowercased, accents removed, typographic apostrophes made plain ("Date
-/// d’émission", as OCR and word processors write it), October's zero made an "o" again.
+/// `text` lowercased, accents removed, typographic apostrophes and OCR's marks for them
+/// made plain ("Date d’émission", "Date d* mission"), October's zero made an "o" again.
 fn normalised(text: &str) -> String {
     let plain: String = text
         .nfd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
         .flat_map(char::to_lowercase)
         .map(|c| match c {
-            '\u{2018}' | '\u{2019}' | '\u{02bc}' => '\'',
+            // OCR reads a small apostrophe as any small mark ("Date d* mission").
+            '\u{2018}' | '\u{2019}' | '\u{02bc}' | '*' | '`' | '\u{b4}' => '\'',
             other => other,
         })
         .collect();
@@ -555,6 +556,16 @@ mod tests {
             issue_date(labels_apart, false, LATEST),
             Some(date!(2026 - 09 - 10)),
             "the earliest, never the due date"
+        );
+        assert_eq!(
+            issue_date(
+                "P riode de facturation du 2026-08-22 au 2026-09-21\n\
+                 Date d* mission: 2026-09-24",
+                false,
+                LATEST
+            ),
+            Some(date!(2026 - 09 - 24)),
+            "an apostrophe read as a star"
         );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
