@@ -31,19 +31,19 @@ mod shapes;
 const BAND_READS: [Read; 4] = [
     Read {
         width: 2750,
-        flatten: false,
+        evened: false,
     },
     Read {
         width: 2750,
-        flatten: true,
+        evened: true,
     },
     Read {
         width: 2200,
-        flatten: false,
+        evened: false,
     },
     Read {
         width: 3300,
-        flatten: false,
+        evened: false,
     },
 ];
 
@@ -54,7 +54,7 @@ struct Read {
     width: u32,
     /// Whether its light is made even first ([`light::evened`]): that reads a zone under a
     /// shadow, and loses some under heavy noise that the grey levels keep.
-    flatten: bool,
+    evened: bool,
 }
 
 /// The processor time the zone is looked for, tesseract's included. A zone that reads
@@ -164,10 +164,10 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
                         Step::Invalid => found = MrzReading::CheckDigitInvalid,
                         // No line of text even with the light evened: the edge of a
                         // page on a cloth, say, and no zone upside down either.
-                        Step::Blank if how.flatten => break 'band,
+                        Step::Blank if how.evened => break 'band,
                         // Nothing like a zone, in grey levels and evened: none at
                         // another width either.
-                        Step::Nothing if how.flatten => break,
+                        Step::Nothing if how.evened => break,
                         Step::Nothing | Step::Blank => {}
                     }
                 }
@@ -184,7 +184,7 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         let part = imageops::crop_imm(page, 0, top, width, height - top).to_image();
         let how = Read {
             width: read_width,
-            flatten: false,
+            evened: false,
         };
         match read(&part, how, MAX_READS) {
             Step::Answer(answer) => return *answer,
@@ -226,7 +226,7 @@ fn read_in(
     let width = f64::from(how.width).min((READ_PIXELS * have_width / have_height).sqrt());
     let height = (have_height * width / have_width).max(1.0);
     let image = imageops::resize(image, width as u32, height as u32, FilterType::CatmullRom);
-    let image = if how.flatten {
+    let image = if how.evened {
         light::evened(&image)
     } else {
         image

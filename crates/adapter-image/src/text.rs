@@ -152,9 +152,9 @@ fn photographed(
 /// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
 /// lie), its light evened when a shadow lies over it ([`light::is_uneven`]); while it
-/// reads few words, as it came, upside down, and by the next likeliest
-/// turn (a table's edge can outscore the page's lines). The reading with the most words
-/// is kept; without tesseract, or when it fails, what to answer instead.
+/// reads few words, as it came, upside down, and by the next likeliest turn (a table's
+/// edge can outscore the page's lines). The reading with the most words is kept;
+/// without tesseract, or when it fails, what to answer instead.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
     let turns = deskew::skews(image);
     let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));

@@ -345,7 +345,9 @@ fn dates_on(line: &str, month_first: bool) -> Vec<Found> {
 pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     let mut dated: Vec<(Date, Label)> = Vec::new();
     let mut previous_line = String::new();
+    let mut names_due = false;
     for line in text.lines().map(normalised) {
+        names_due |= labels_in(&line).contains(&Label::Due);
         let found = dates_on(&line, month_first);
         let headings = labels_in(&previous_line);
         let mut label = Label::None;
@@ -388,7 +390,7 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
     // A due date's label that OCR set apart from every date: its date is among the
     // unlabelled ones and, being the latest, would pass for the issue date. The
     // earliest is taken instead: at worst the bill looks older than it is.
-    let due_unplaced = first_due.is_none() && has_due_label(text);
+    let due_unplaced = first_due.is_none() && names_due;
     let unlabelled = labelled(Label::None)
         .map(|(d, _)| *d)
         .filter(|d| first_due.is_none_or(|due| *d < due));
@@ -400,13 +402,6 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
             true => unlabelled.min(),
             false => unlabelled.max(),
         })
-}
-
-/// Whether `text` names a due date anywhere.
-fn has_due_label(text: &str) -> bool {
-    text.lines()
-        .map(normalised)
-        .any(|line| labels_in(&line).contains(&Label::Due))
 }
 
 #[cfg(test)]
