@@ -45,6 +45,7 @@ pub fn app(
     dashboard: DashboardSettings,
     body_deadline: BodyDeadline,
     metrics: Option<MetricsExport>,
+    document: web::Data<openapi::ApiDocument>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -60,6 +61,7 @@ pub fn app(
         .app_data(proxies)
         .app_data(web::Data::new(dashboard))
         .app_data(web::Data::new(body_deadline))
+        .app_data(document)
         .configure(api::routes::configure)
         .configure(pages::configure)
         .configure(dashboard::configure)

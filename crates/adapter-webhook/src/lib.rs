@@ -2,6 +2,7 @@
 //! posted with a timeout and no redirects, and never to a private address unless allowed.
 
 mod address_guard;
+pub mod openapi;
 mod payload;
 mod signature;
 

@@ -1,36 +1,86 @@
 //! The body of a delivery (contract §9).
 
+use domain::event::Activity;
+use domain::profile::ProfileStatus;
+use domain::verification::VerificationStatus;
 use domain::webhook::Notification;
 use serde::Serialize;
+use strum::VariantArray;
 use time::format_description::well_known::Rfc3339;
+use utoipa::ToSchema;
+use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
 
-/// `{"type", "timestamp", "data": {...}}`: the event, and whom it is about by e-mail and
-/// mobile only. Fields are written in the order they are declared, the order the body has
-/// always had, so that receivers see the same bytes across versions.
-#[derive(Serialize)]
-struct Body<'a> {
+// Fields are written in the order they are declared, the order the body has always had,
+// so that receivers see the same bytes across versions. The OpenAPI document describes
+// deliveries from these types (`crate::openapi`): their doc comments are its text.
+
+/// An event of the activity log, and whom it is about by e-mail and mobile only.
+#[derive(Serialize, ToSchema)]
+#[schema(as = WebhookEvent)]
+pub(crate) struct Body<'a> {
+    /// The event's activity.
     #[serde(rename = "type")]
+    #[schema(schema_with = activity)]
     kind: &'a str,
+    /// When the event happened (RFC 3339, UTC, whole seconds).
+    #[schema(format = DateTime)]
     timestamp: &'a str,
     data: Data<'a>,
 }
 
-/// The event's fields; `document_id` and `quiz_url` only where the event has them.
-#[derive(Serialize)]
-struct Data<'a> {
+/// The event as `event/read` lists it; `document_id` and `quiz_url` only where the event
+/// has them.
+#[derive(Serialize, ToSchema)]
+#[schema(as = WebhookEventData)]
+pub(crate) struct Data<'a> {
+    /// The event's id, as in `event/read`.
     event_id: &'a str,
+    #[schema(schema_with = activity)]
     activity: &'a str,
     details: &'a str,
     template_used: &'a str,
+    /// The client's verification link.
     url: &'a str,
+    #[schema(schema_with = status)]
     status: &'a str,
+    #[schema(format = DateTime)]
     created_at: &'a str,
+    /// The profile's, to look it up with the signed API.
     email_address: &'a str,
     mobile_number: &'a str,
+    /// On document events only.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     document_id: Option<&'a str>,
+    /// The quiz's long address, on events made by a quiz link.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     quiz_url: Option<&'a str>,
+}
+
+/// One of the activity names (`docs/api.md`, "Event log").
+fn activity() -> Object {
+    names(Activity::VARIANTS.iter().map(Activity::as_str)).build()
+}
+
+/// A profile's status, or a verification's.
+fn status() -> Object {
+    let profile = ProfileStatus::ALL.iter().map(ProfileStatus::as_str);
+    let verification = VerificationStatus::VARIANTS
+        .iter()
+        .map(VerificationStatus::as_str);
+    names(profile.chain(verification))
+        .description(Some(
+            "The profile's status after the event, or the verification's outcome \
+             (`verification_completed`)",
+        ))
+        .build()
+}
+
+fn names(names: impl Iterator<Item = &'static str>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(names))
 }
 
 /// The body of the delivery of `n`. The same notification always gives the same bytes,
@@ -64,14 +114,15 @@ pub fn body(n: &Notification) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use domain::event::Activity;
     use domain::profile::ProfileStatus;
     use serde_json::Value;
     use time::macros::datetime;
 
-    fn notification() -> Notification {
+    /// A document's event: every field but `quiz_url`.
+    pub(crate) fn notification() -> Notification {
         Notification {
             event_id: "01JEVENT".into(),
             activity: Activity::DocumentUploaded,

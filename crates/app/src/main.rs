@@ -87,7 +87,7 @@ async fn main() -> anyhow::Result<()> {
             face_models,
         ),
         Command::Openapi => {
-            println!("{}", adapter_http::openapi::document_json());
+            println!("{}", wiring::api_document().as_str());
             Ok(())
         }
     }

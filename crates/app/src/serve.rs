@@ -123,6 +123,7 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
         }
         None => (Some(export), None),
     };
+    let document = web::Data::new(wiring::api_document());
     let server = HttpServer::new(move || {
         adapter_http::app(
             state.clone(),
@@ -131,6 +132,7 @@ pub async fn run(args: ServeArgs, log: &LogArgs) -> anyhow::Result<()> {
             dashboard.clone(),
             body_deadline,
             on_main.clone(),
+            document.clone(),
         )
     })
     .on_connect(move |io, connection| connections.on_connect(io, connection))

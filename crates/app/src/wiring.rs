@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::os::unix::fs::PermissionsExt;
 
 use adapter_db::{CachedKeys, Database, Vault, create_private_dir};
+use adapter_http::openapi::ApiDocument;
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::outbox::Outbox;
@@ -301,5 +302,26 @@ pub struct DatabaseReadiness(pub Database);
 impl adapter_http::Readiness for DatabaseReadiness {
     async fn check(&self) -> Result<(), String> {
         self.0.ping().await.map_err(|e| e.to_string())
+    }
+}
+
+/// The OpenAPI document `/api/v1/openapi.json` serves and `idv openapi` prints: the API's
+/// operations, with the webhooks' deliveries, which adapter-webhook describes from the
+/// type that writes them.
+pub fn api_document() -> ApiDocument {
+    ApiDocument::with(&[&adapter_webhook::openapi::Deliveries])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_document_is_the_generated_one() {
+        let committed = include_str!("../../../docs/openapi.json");
+        assert!(
+            committed.trim() == api_document().as_str().trim(),
+            "docs/openapi.json is stale: run `cargo run -p app -- openapi > docs/openapi.json`"
+        );
     }
 }
