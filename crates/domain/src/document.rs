@@ -1,5 +1,6 @@
 //! Documents: what a client handed in through a quiz step, and the merchant's verdict.
 
+use strum::{EnumString, IntoStaticStr};
 use time::OffsetDateTime;
 
 use crate::ids::{DocumentId, FileId, QuizId};
@@ -59,7 +60,8 @@ pub const MAX_IMAGE_PIXELS: u64 = 50_000_000;
 
 /// Which side of an ID a file shows (contract §14: a licence or another ID asks for each
 /// side as its own upload).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Side {
     /// The front: the portrait, the printed details.
     Front,
@@ -70,17 +72,12 @@ pub enum Side {
 impl Side {
     /// Its name in the API and the upload form.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Front => "front",
-            Self::Back => "back",
-        }
+        self.into()
     }
 
     /// The side of this name.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Front, Self::Back]
-            .into_iter()
-            .find(|s| s.as_str() == name)
+        name.parse().ok()
     }
 }
 

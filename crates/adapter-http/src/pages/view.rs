@@ -117,7 +117,8 @@ impl Uploaded {
             .get("issues")
             .map(|list| {
                 QualityIssue::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .filter(|i| list.split(',').any(|r| r == i.reason().as_str()))
                     .collect()
             })

@@ -94,8 +94,10 @@ pub struct DocumentRead {
     pub marked_ages: Vec<(u8, Date)>,
 }
 
-/// Why an image is not usable (the `document_quality` reasons).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Why an image is not usable (the `document_quality` reasons), in report order.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, VariantArray,
+)]
 pub enum QualityIssue {
     /// Its short side is under 600 pixels.
     TooSmall,
@@ -111,13 +113,7 @@ pub enum QualityIssue {
 
 impl QualityIssue {
     /// Every issue, in report order.
-    pub const ALL: [QualityIssue; 5] = [
-        Self::TooSmall,
-        Self::Blurry,
-        Self::TooDark,
-        Self::TooBright,
-        Self::Unreadable,
-    ];
+    pub const ALL: &'static [QualityIssue] = <Self as VariantArray>::VARIANTS;
 
     /// The reason a failed `document_quality` gives for it.
     pub fn reason(&self) -> Reason {

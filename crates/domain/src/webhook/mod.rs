@@ -15,6 +15,7 @@ pub use schedule::{
     ANSWER_TIMEOUT, Answer, JITTER, MAX_ATTEMPTS, Outcome, RETRY_DELAYS, judge, retry_delay,
 };
 use secrecy::{ExposeSecret, SecretString};
+use strum::{EnumString, IntoStaticStr};
 use time::{Duration, OffsetDateTime};
 
 use crate::event::EventStatus;
@@ -168,7 +169,8 @@ pub fn parse_description(raw: &str) -> Result<String, Invalid> {
 }
 
 /// Where a delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, IntoStaticStr, EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum DeliveryStatus {
     /// Waiting for its next attempt.
     Pending,
@@ -181,18 +183,12 @@ pub enum DeliveryStatus {
 impl DeliveryStatus {
     /// The interface's name.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-        }
+        self.into()
     }
 
     /// The status with this name, if any.
     pub fn parse(name: &str) -> Option<Self> {
-        [Self::Pending, Self::Succeeded, Self::Failed]
-            .into_iter()
-            .find(|s| s.as_str() == name)
+        name.parse().ok()
     }
 }
 
