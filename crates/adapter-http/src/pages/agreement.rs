@@ -1,17 +1,16 @@
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::HttpResponse;
 use domain::profile::ShortText;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::quiz_form;
+use super::form_post::FormPost;
 use super::respond::{DocumentMade, api_error};
 use crate::error::ApiError;
 use crate::fields::{Check, Sent};
-use crate::state::State;
 
 /// `full_name` typed as signature, and `consent`.
 #[derive(Debug, Default, Deserialize)]
-struct AgreementForm {
+pub(super) struct AgreementForm {
     #[serde(default)]
     full_name: Sent,
     #[serde(default)]
@@ -42,21 +41,10 @@ fn consented(value: Option<&Value>) -> bool {
 }
 
 /// `POST /quiz/{token}/agreement`: `full_name` typed as signature, and `consent`.
-pub async fn handle(
-    state: State,
-    req: HttpRequest,
-    token: web::Path<String>,
-    payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
-    quiz_form::<AgreementForm, _, _>(
-        state,
-        req,
-        token,
-        payload,
-        async |state, link, (name, consent)| {
-            let made = state.client.sign_agreement(link, name, consent).await;
-            made.map(|d| DocumentMade::of(&d)).map_err(api_error)
-        },
-    )
+pub async fn handle(post: FormPost<AgreementForm>) -> Result<HttpResponse, ApiError> {
+    post.submit(async |state, link, (name, consent)| {
+        let made = state.client.sign_agreement(link, name, consent).await;
+        made.map(|d| DocumentMade::of(&d)).map_err(api_error)
+    })
     .await
 }

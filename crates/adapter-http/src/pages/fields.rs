@@ -1,5 +1,5 @@
 use actix_web::http::header::CONTENT_TYPE;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse};
 use domain::profile::{
     Address, Country, DateOfBirth, Email, LongText, PhoneNumber, Postal, ShortText, Ssn,
     State as Region,
@@ -8,11 +8,10 @@ use domain::services::FieldsInput;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::quiz_form;
+use super::form_post::FormPost;
 use super::respond::{StepsDone, api_error};
 use crate::error::ApiError;
 use crate::fields::{Check, Sent};
-use crate::state::State;
 
 /// A form-encoded or JSON body as one JSON object.
 pub fn form_or_json(req: &HttpRequest, body: &[u8]) -> Result<Map<String, Value>, ApiError> {
@@ -40,7 +39,7 @@ pub fn form_or_json(req: &HttpRequest, body: &[u8]) -> Result<Map<String, Value>
 
 /// The form steps' fields; each step posts its own, so every one may be absent.
 #[derive(Debug, Default, Deserialize)]
-struct FieldsForm {
+pub(super) struct FieldsForm {
     #[serde(default)]
     address_line_1: Sent,
     #[serde(default)]
@@ -123,23 +122,12 @@ impl TryFrom<FieldsForm> for FieldsInput {
 }
 
 /// `POST /quiz/{token}/fields`: the form steps.
-pub async fn handle(
-    state: State,
-    req: HttpRequest,
-    token: web::Path<String>,
-    payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
-    quiz_form::<FieldsForm, FieldsInput, _>(
-        state,
-        req,
-        token,
-        payload,
-        async |state, link, input| {
-            let view = state.client.submit_fields(link, input).await;
-            // What is done, never what was stored: a link is no way to read an SSN.
-            view.map(|view| StepsDone::of(&view.quiz))
-                .map_err(api_error)
-        },
-    )
+pub async fn handle(post: FormPost<FieldsForm>) -> Result<HttpResponse, ApiError> {
+    post.submit::<FieldsInput, _>(async |state, link, input| {
+        let view = state.client.submit_fields(link, input).await;
+        // What is done, never what was stored: a link is no way to read an SSN.
+        view.map(|view| StepsDone::of(&view.quiz))
+            .map_err(api_error)
+    })
     .await
 }

@@ -1,16 +1,15 @@
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::HttpResponse;
 use domain::validation::Invalid;
 use serde::Deserialize;
 
-use super::quiz_form;
+use super::form_post::FormPost;
 use super::respond::{DocumentMade, api_error};
 use crate::error::ApiError;
 use crate::fields::{Check, Sent};
-use crate::state::State;
 
 /// The hash the page computed.
 #[derive(Debug, Default, Deserialize)]
-struct FingerprintForm {
+pub(super) struct FingerprintForm {
     #[serde(default)]
     fingerprint: Sent,
 }
@@ -28,21 +27,10 @@ impl TryFrom<FingerprintForm> for String {
 }
 
 /// `POST /quiz/{token}/fingerprint`: the hash the page computed (`fingerprint`).
-pub async fn handle(
-    state: State,
-    req: HttpRequest,
-    token: web::Path<String>,
-    payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
-    quiz_form::<FingerprintForm, String, _>(
-        state,
-        req,
-        token,
-        payload,
-        async |state, link, fingerprint| {
-            let made = state.client.fingerprint(link, fingerprint).await;
-            made.map(|d| DocumentMade::of(&d)).map_err(api_error)
-        },
-    )
+pub async fn handle(post: FormPost<FingerprintForm>) -> Result<HttpResponse, ApiError> {
+    post.submit::<String, _>(async |state, link, fingerprint| {
+        let made = state.client.fingerprint(link, fingerprint).await;
+        made.map(|d| DocumentMade::of(&d)).map_err(api_error)
+    })
     .await
 }

@@ -5,6 +5,7 @@ mod agreement;
 mod documents;
 mod fields;
 mod fingerprint;
+mod form_post;
 mod locale;
 mod open;
 mod regions;
@@ -15,14 +16,9 @@ mod view;
 
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use actix_web::middleware::{DefaultHeaders, from_fn};
-use actix_web::{HttpRequest, HttpResponse, web};
-use domain::quiz::QuizLink;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use actix_web::{HttpResponse, web};
 
 use crate::edge::ratelimit;
-use crate::error::ApiError;
-use crate::state::State;
 
 pub(crate) use locale::language_name;
 pub(crate) use respond::{html, redirect_to, wants_json};
@@ -33,40 +29,6 @@ pub(crate) use respond::{html, redirect_to, wants_json};
 const MAX_UPLOAD_BYTES: usize = 4 * domain::document::MAX_FILE_BYTES + 64 * 1024;
 /// Largest form post other than an upload (fields, agreement, fingerprint).
 const MAX_FORM_BYTES: usize = 64 * 1024;
-
-/// A form step's post to the quiz at `token` (fields, agreement, fingerprint), answered
-/// as a page or as JSON ([`respond::after_post`]). The link and the quiz's state are checked
-/// first, so a post to a dead link is answered at once, whatever its body; then the body
-/// (form-encoded or JSON) is read as the step's form `F`, made a `T` with every violation
-/// in one answer, and handed to `submit`.
-async fn quiz_form<F, T, R>(
-    state: State,
-    req: HttpRequest,
-    token: web::Path<String>,
-    payload: web::Payload,
-    submit: impl AsyncFnOnce(&State, &QuizLink, T) -> Result<R, ApiError>,
-) -> Result<HttpResponse, ApiError>
-where
-    F: DeserializeOwned,
-    T: TryFrom<F, Error = ApiError>,
-    R: Serialize,
-{
-    let link = QuizLink::Token(token.into_inner().into());
-    let read = async {
-        state
-            .client
-            .ensure_active(&link)
-            .await
-            .map_err(respond::api_error)?;
-        let body = crate::edge::body::read(payload.into_inner(), MAX_FORM_BYTES).await?;
-        crate::fields::parse::<F, T>(&fields::form_or_json(&req, &body)?)
-    };
-    let result = match read.await {
-        Ok(input) => submit(&state, &link, input).await,
-        Err(e) => Err(e),
-    };
-    respond::after_post(&state, &req, &link, result).await
-}
 
 /// How much of a page's address a browser may tell others (`Referrer-Policy`).
 #[derive(Clone, Copy)]
