@@ -328,8 +328,14 @@ fn line_cells(
         // Tesseract gave up on a run of cells (the fillers before a zone's last digits,
         // most often) and drew one box over them.
         if width as f32 > usual_width as f32 * WIDE {
-            let spans = 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as usize;
+            let spans = 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as i64;
             for part in 0..spans {
+                // The parts before the line's first cell are marks beside the zone (a
+                // table's stripe read with its first letter): left out, not piled on the
+                // first cells.
+                let Ok(part_cell) = usize::try_from(cell + part) else {
+                    continue;
+                };
                 let left = glyph.left + (part as f32 * pitch) as i32;
                 let piece = Glyph {
                     left,
@@ -337,10 +343,11 @@ fn line_cells(
                     ..*glyph
                 };
                 let symbol = classify(&piece);
-                put(cell + part, symbol, usual_width, symbol == '<');
+                put(part_cell, symbol, usual_width, symbol == '<');
             }
             continue;
         }
+        let cell = usize::try_from(cell).unwrap_or(0);
         put(cell, glyph.symbol, width, is_filler(glyph, height_at));
     }
     if best.len() >= MAX_CELLS {
@@ -392,14 +399,14 @@ fn is_filler(glyph: &Glyph, height_at: &dyn Fn(f32) -> f32) -> bool {
 }
 
 /// The cell of each glyph of `line` (left to right), counted from its first whole
-/// glyph's, and the pitch there. The pitch is followed along the line rather than taken
+/// glyph's (negative before it), and the pitch there. The pitch is followed along the line rather than taken
 /// once: on a page photographed at a slant (keystone) the cells at the far end are
 /// narrower, and one pitch for the whole line put a glyph a cell off by its end.
 fn cell_numbers(
     line: &[Glyph],
     usual_width: i32,
     height_at: &dyn Fn(f32) -> f32,
-) -> Option<Vec<(usize, f32)>> {
+) -> Option<Vec<(i64, f32)>> {
     let width_of = |g: &Glyph| (g.right - g.left) as f32 / usual_width as f32;
     let whole: Vec<&Glyph> = line
         .iter()
@@ -438,11 +445,11 @@ fn cell_numbers(
             glyph.centre_x()
         };
         let local = pitch_at((anchor + x) / 2.0);
-        let cell = (anchor_cell + ((x - anchor) / local).round() as i64).max(0);
+        let cell = anchor_cell + ((x - anchor) / local).round() as i64;
         if whole.contains(&x) && cell >= anchor_cell {
             (anchor, anchor_cell) = (x, cell);
         }
-        cells.push((cell as usize, local));
+        cells.push((cell, local));
     }
     Some(cells)
 }
@@ -1019,6 +1026,24 @@ mod tests {
         // The parts, told by their place: fillers but the last.
         let told = |piece: &Glyph| if piece.left >= 660 { '8' } else { '<' };
         assert_eq!(cells(line, &told), [format!("{}<<<89", "4".repeat(30))]);
+    }
+
+    #[test]
+    fn a_box_over_a_tables_stripe_before_the_line_is_left_out() {
+        let glyph = |symbol, left: i32, width: i32| Glyph {
+            symbol,
+            left,
+            top: 70,
+            right: left + width,
+            bottom: 100,
+        };
+        // A stripe beside the card, read as one box four cells wide and ending a cell
+        // before the line's first glyph (seed 27's textured table), then 30 digits.
+        let mut line = vec![glyph('<', 0, 74)];
+        line.extend((0..30).map(|cell| glyph('4', 100 + cell * 20, 14)));
+        // Told as letters, its parts would be read as the line's first cells.
+        let told = |_: &Glyph| 'K';
+        assert_eq!(cells(line, &told), ["4".repeat(30)]);
     }
 
     #[test]
