@@ -114,7 +114,7 @@ const MAX_CELLS: usize = 50;
 const MIN_STEPS_TO_FIT: usize = 8;
 
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
-/// zone may be ([`band`]), as they are then upside down, as [`BAND_READS`] says while
+/// zone may be ([`band`]), levelled by their own turn, then upside down, then as cut, as [`BAND_READS`] says while
 /// check digits fail, at the likeliest turn and then at the next; then the page
 /// levelled by the likeliest turn as [`ATTEMPTS`] says, the whole page only when
 /// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
@@ -150,14 +150,20 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         let most = reads.get() + MAX_BAND_READS;
         let turned = turned.as_ref().unwrap_or(page);
         for band in band::bands(turned) {
-            // The zone's own turn, left after the page's (keystone).
-            let band = match deskew::residual_skew(&band) {
-                0.0 => band,
-                degrees => deskew::turned_back(&band, degrees),
+            // The zone's own turn, left after the page's (keystone), and upside down;
+            // then the band as cut, for that measure can be off (seed 27: a card on a
+            // striped table, its band turned a degree too far).
+            let uprights = match deskew::residual_skew(&band) {
+                0.0 => vec![band.clone(), imageops::rotate180(&band)],
+                degrees => {
+                    let turned = deskew::turned_back(&band, degrees);
+                    let upside_down = imageops::rotate180(&turned);
+                    vec![turned, upside_down, band]
+                }
             };
-            'band: for upright in [band.clone(), imageops::rotate180(&band)] {
+            'band: for upright in &uprights {
                 for how in BAND_READS {
-                    match read(&upright, how, most) {
+                    match read(upright, how, most) {
                         Step::Answer(answer) => return *answer,
                         // Out of band reads: the page's bottom shares may still read.
                         Step::Stop => break,
