@@ -114,10 +114,11 @@ const MAX_CELLS: usize = 50;
 const MIN_STEPS_TO_FIT: usize = 8;
 
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
-/// zone may be ([`band`]), levelled by their own turn, then upside down, then as cut, as [`BAND_READS`] says while
-/// check digits fail, at the likeliest turn and then at the next; then the page
-/// levelled by the likeliest turn as [`ATTEMPTS`] says, the whole page only when
-/// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
+/// zone may be ([`band`]), levelled by their own turn, then upside down, then as cut,
+/// as [`BAND_READS`] says while check digits fail, at the likeliest turn and then at the
+/// next; then the page levelled by the likeliest turn as [`ATTEMPTS`] says, the whole
+/// page only when nothing like a zone was found before. At most [`MAX_READS`] runs of
+/// tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let budget = &budget.narrowed(SEARCH_TIME);
     let turns = deskew::skews(page);
