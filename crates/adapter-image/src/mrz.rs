@@ -1016,15 +1016,19 @@ mod tests {
         assert_eq!(read, [format!("{}{}7", "7".repeat(31), "<".repeat(12))]);
     }
 
-    #[test]
-    fn a_box_drawn_over_several_cells_is_split_and_each_part_told() {
-        let glyph = |symbol, left: i32, width: i32| Glyph {
+    /// A glyph of a line 30 pixels tall, `width` wide from `left`.
+    fn glyph(symbol: char, left: i32, width: i32) -> Glyph {
+        Glyph {
             symbol,
             left,
             top: 70,
             right: left + width,
             bottom: 100,
-        };
+        }
+    }
+
+    #[test]
+    fn a_box_drawn_over_several_cells_is_split_and_each_part_told() {
         // 30 digits, then one box over the next four cells (where tesseract gave up),
         // then the last digit.
         let mut line: Vec<Glyph> = (0..30).map(|cell| glyph('4', cell * 20, 14)).collect();
@@ -1037,13 +1041,6 @@ mod tests {
 
     #[test]
     fn a_box_over_a_tables_stripe_before_the_line_is_left_out() {
-        let glyph = |symbol, left: i32, width: i32| Glyph {
-            symbol,
-            left,
-            top: 70,
-            right: left + width,
-            bottom: 100,
-        };
         // A stripe beside the card, read as one box four cells wide and ending a cell
         // before the line's first glyph (seed 27's textured table), then 30 digits.
         let mut line = vec![glyph('<', 0, 74)];
