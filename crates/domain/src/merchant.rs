@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use crate::ids::UserId;
 pub use crate::ids::{ApiKeyId, MerchantId};
-use crate::profile::Patch;
+use crate::profile::{LongText, Patch};
 use crate::validation::Invalid;
 use crate::verification::proof_of_address::MaxAge;
 use crate::verification::{MinimumAge, Policy};
@@ -29,13 +29,12 @@ pub struct Merchant {
 }
 
 impl Merchant {
-    /// A merchant's name: trimmed, 1 to 100 characters.
+    /// A merchant's name, as a template's: 1 to 100 characters typed by a person,
+    /// trimmed and normalised, without control or invisible characters (an escape
+    /// sequence would play in the terminal `idv merchant list` prints it to, a NUL cannot
+    /// be stored by PostgreSQL).
     pub fn parse_name(raw: &str) -> Result<String, Invalid> {
-        let name = raw.trim();
-        if name.is_empty() || name.chars().count() > 100 {
-            return Err(Invalid::new("must be 1 to 100 characters"));
-        }
-        Ok(name.to_owned())
+        LongText::parse_typed(raw).map(|name| name.as_str().to_owned())
     }
 }
 

@@ -335,11 +335,28 @@ mod tests {
     }
 
     #[test]
-    fn a_blank_merchant_name_is_refused() {
-        assert!(matches!(
-            block_on(service().create("  ")),
-            Err(DomainError::Invalid(_))
-        ));
+    fn a_blank_merchant_name_or_one_with_control_or_invisible_characters_is_refused() {
+        for name in [
+            "  ",
+            "Acme\u{1b}[2J",
+            "Acme\0",
+            "Acme\u{202e}emcA",
+            &"x".repeat(101),
+        ] {
+            assert!(
+                matches!(
+                    block_on(service().create(name)),
+                    Err(DomainError::Invalid(_))
+                ),
+                "{name:?}"
+            );
+        }
+        let (merchant, _) =
+            block_on(service().create("  Caf\u{65}\u{301} & Co  ")).expect("created");
+        assert_eq!(
+            merchant.name, "Caf\u{e9} & Co",
+            "trimmed, and normalised to NFC"
+        );
     }
 
     #[test]
