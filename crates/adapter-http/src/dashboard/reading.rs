@@ -64,7 +64,14 @@ pub(super) fn tables(profile: &Profile, read: &[DocumentRead]) -> Vec<ReadTable>
             let typed_address = claimed
                 .address
                 .as_ref()
-                .map(|a| joined(&[Some(&a.street), a.state.as_deref(), Some(&a.postal)]))
+                .map(|a| {
+                    joined(&[
+                        Some(&a.street),
+                        a.city.as_deref(),
+                        a.state.as_deref(),
+                        Some(&a.postal),
+                    ])
+                })
                 .unwrap_or_default();
             let rows = vec![
                 ReadRow {

@@ -96,6 +96,14 @@ pub fn proofs_of_address_read(backend: Backend) {
         html.contains("Agrees") && !html.contains("Differs"),
         "{html}"
     );
+    // What was typed, city included, in the address row's second cell.
+    let typed_cell = html
+        .split("<th scope=\"row\">Address</th>")
+        .nth(1)
+        .and_then(|row| row.split("<td>").nth(2))
+        .and_then(|cell| cell.split("</td>").next())
+        .expect("an address row, read and typed");
+    assert!(typed_cell.contains(&titled(&holder().city)), "{typed_cell}");
 
     // A statement's scan and a photo of a bill.
     let passing = [

@@ -101,6 +101,7 @@ impl Claimed {
         let kept_address = || {
             Some(AddressParts {
                 street: a.address_line_1.as_ref()?.as_str().to_owned(),
+                city: a.city.as_ref().map(|c| c.as_str().to_owned()),
                 state: a.state.as_ref().map(|s| s.as_str().to_owned()),
                 postal: a.postal.as_ref()?.as_str().to_owned(),
             })
@@ -147,6 +148,7 @@ impl Claimed {
         }
         let read = AddressParts {
             street: read.address_line_1.clone()?,
+            city: read.city.clone(),
             state: read.state.clone(),
             postal: read.postal.clone()?,
         };
@@ -454,6 +456,7 @@ pub fn address_match(reads: &[(DocumentId, DocumentRead)], claimed: &Claimed) ->
         |r| {
             Some(AddressParts {
                 street: r.address_line_1.clone()?,
+                city: r.city.clone(),
                 state: r.state.clone(),
                 postal: r.postal.clone()?,
             })

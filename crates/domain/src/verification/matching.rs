@@ -62,6 +62,9 @@ pub fn names_appear_in(typed_first: &str, typed_last: &str, read_whole: &str) ->
 pub struct AddressParts {
     /// The street line.
     pub street: String,
+    /// The city, when known: shown beside what was read, never compared (the street and
+    /// the postal code already say where, and a city is written in too many ways).
+    pub city: Option<String>,
     /// The state or province code, when there is one.
     pub state: Option<String>,
     /// The postal or zip code.
@@ -89,6 +92,8 @@ impl AddressParts {
         };
         Some(Self {
             street: (*street).to_owned(),
+            // After the street (and its second line): the city.
+            city: Some(parts[parts.len() - 3].to_owned()),
             state,
             postal,
         })
@@ -214,10 +219,12 @@ mod tests {
         let parts = AddressParts::of_one_line("1 Main St, Apt 2, Toronto, ON M5V 2T6, CA")
             .expect("the one-line form");
         assert_eq!(parts.street, "1 Main St");
+        assert_eq!(parts.city.as_deref(), Some("Toronto"));
         assert_eq!(parts.state.as_deref(), Some("ON"));
         assert_eq!(parts.postal, "M5V 2T6");
         let no_state = AddressParts::of_one_line("9 Rue X, Lyon, 69001, FR").expect("form");
         assert_eq!((no_state.state, no_state.postal.as_str()), (None, "69001"));
+        assert_eq!(no_state.city.as_deref(), Some("Lyon"));
         assert_eq!(AddressParts::of_one_line("somewhere"), None);
     }
 
@@ -225,11 +232,13 @@ mod tests {
     fn addresses_agree_on_state_and_postal_code_and_loosely_on_the_street() {
         let typed = AddressParts {
             street: "1234 North Main Street".into(),
+            city: Some("San Francisco".into()),
             state: Some("CA".into()),
             postal: "94105".into(),
         };
         let read = AddressParts {
             street: "1234 N MAIN ST".into(),
+            city: None,
             state: Some("ca".into()),
             postal: "941051234".into(),
         };
