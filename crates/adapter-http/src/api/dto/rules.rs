@@ -15,7 +15,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::extensions::Extensions;
 use utoipa::openapi::schema::{
     AdditionalProperties, AnyOfBuilder, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat,
-    Type,
+    SchemaType, Type,
 };
 
 /// Blanks the reader trims around a value (Rust's `trim`, Unicode white space).
@@ -479,6 +479,18 @@ pub fn optional_limit() -> Schema {
 /// A merchant's default quiz validity, in days.
 pub fn quiz_expiry_days() -> Schema {
     optional_integer(1, 30, "1 to 30.")
+}
+
+/// quiz/create's `quiz_expiry_days`: any value, since the interface takes anything but a
+/// whole number from 1 to 30 as the merchant's default rather than refusing it.
+pub fn quiz_expiry_days_or_default() -> Object {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::AnyValue)
+        .description(Some(
+            "1 to 30; anything else (another number, a string, null) means the merchant's \
+             default.",
+        ))
+        .build()
 }
 
 /// The age a client must have reached, in years.

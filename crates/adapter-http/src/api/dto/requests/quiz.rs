@@ -22,9 +22,8 @@ use crate::fields::{Check, Sent};
 pub struct QuizCreateRequest {
     #[serde(flatten)]
     pub profile: ProfileRequest,
-    /// 1 to 30; anything else means the merchant's default.
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(schema_with = rules::quiz_expiry_days_or_default)]
     pub quiz_expiry_days: Sent,
     #[serde(default)]
     #[schema(schema_with = rules::quiz_template, required)]
