@@ -9,8 +9,16 @@
 
 use image::imageops::{self, FilterType};
 use image::{GrayImage, Luma};
+use imageproc::distance_transform::Norm;
+use imageproc::drawing::draw_polygon_mut;
 use imageproc::filter::box_filter;
 use imageproc::geometric_transformations::{Interpolation, Projection, warp_into};
+use imageproc::geometry::convex_hull;
+use imageproc::morphology::dilate;
+use imageproc::point::Point;
+use imageproc::region_labelling::Connectivity;
+
+use crate::components;
 
 /// The step of the first sweep, over every turn, in degrees.
 const COARSE_STEP: f32 = 1.0;
@@ -107,9 +115,35 @@ pub fn darker_than_around(image: &GrayImage, radius: u32, delta: i16) -> GrayIma
 /// turned by: the best, and the best other peak at least [`DISTINCT_DEGREES`] from it (a
 /// cloth's stripes, thin as strokes, can outscore the text); none for a blank image.
 pub fn skews(gray: &GrayImage) -> Vec<f32> {
-    let Some(profile) = Profile::of(gray) else {
+    let Some(dark) = measured_ink(gray) else {
         return Vec::new();
     };
+    let strokes = strokes_only(&dark, STROKE_ACROSS, STROKE_DOWN);
+    let Some(profile) = Profile::within(&strokes, None) else {
+        return Vec::new();
+    };
+    let mut turns = peaks(&profile);
+    // A document on a textured table: its own ink's turn first, whichever the table's.
+    let paper = paper(&dark)
+        .and_then(|paper| Profile::within(&strokes, Some(&paper)))
+        .and_then(|paper| peaks(&paper).first().copied());
+    if let Some(turn) = paper {
+        turns.retain(|&other| apart(turn, other));
+        turns.insert(0, turn);
+        turns.truncate(2);
+    }
+    turns
+}
+
+/// Whether two turns are [`DISTINCT_DEGREES`] or more apart, half a turn being none.
+fn apart(one: f32, other: f32) -> bool {
+    let d = (one - other).rem_euclid(180.0);
+    d.min(180.0 - d) >= DISTINCT_DEGREES
+}
+
+/// The best turn of `profile`, and the best other peak at least [`DISTINCT_DEGREES`]
+/// from it, each refined to a [`FINE_STEP`].
+fn peaks(profile: &Profile) -> Vec<f32> {
     let score = |angle: f32| profile.score(angle);
     let coarse: Vec<(f32, f64)> = (-89..=90)
         .map(|step| step as f32 * COARSE_STEP)
@@ -133,17 +167,17 @@ pub fn skews(gray: &GrayImage) -> Vec<f32> {
     let Some(first) = best_of(&mut coarse.iter().copied()) else {
         return Vec::new();
     };
-    let apart = |angle: f32| {
-        let d = (angle - first).rem_euclid(180.0);
-        d.min(180.0 - d) >= DISTINCT_DEGREES
-    };
     // The next turn is a peak of its own, not the best one's slope.
     let n = coarse.len();
     let peaks = (0..n).filter(|&i| {
         let score = coarse[i].1;
         score >= coarse[(i + n - 1) % n].1 && score >= coarse[(i + 1) % n].1
     });
-    let second = best_of(&mut peaks.map(|i| coarse[i]).filter(|(angle, _)| apart(*angle)));
+    let second = best_of(
+        &mut peaks
+            .map(|i| coarse[i])
+            .filter(|(angle, _)| apart(*angle, first)),
+    );
     std::iter::once(first).chain(second).map(refined).collect()
 }
 
@@ -180,6 +214,61 @@ pub fn residual_skew(gray: &GrayImage) -> f32 {
     Profile::of(gray).map_or(0.0, |profile| profile.best_near(0.0, RESIDUAL_REACH))
 }
 
+/// How far from any ink, in pixels at [`MEASURE_WIDTH`], a pixel is paper or a plain
+/// table: a cloth's stripes or waves, some 20 pixels apart there, leave none of it.
+const PAPER_RADIUS: u8 = 8;
+
+/// The share of the photo a region clear of ink covers to be a document's paper: less
+/// is no document (the corpus's smallest card covers a tenth of the photo, less its
+/// print), more is a plain table with the paper.
+const PAPER_SHARE: (f64, f64) = (0.04, 0.6);
+
+/// The ink of `gray` at [`MEASURE_WIDTH`], or `None` for an empty image.
+fn measured_ink(gray: &GrayImage) -> Option<GrayImage> {
+    let (width, height) = gray.dimensions();
+    (width > 0 && height > 0).then(|| ink(gray, MEASURE_WIDTH, INK_DELTA))
+}
+
+/// Where the paper of a document on a textured table lies in `dark` (its ink), as a
+/// mask: the hull of the largest region with no ink near it ([`PAPER_RADIUS`]), grown
+/// to the paper's edge. On a plain table that region is the table and the paper
+/// together, nearly the whole photo, and there is no paper of its own (`None`).
+fn paper(dark: &GrayImage) -> Option<GrayImage> {
+    let near_ink = dilate(dark, Norm::LInf, PAPER_RADIUS);
+    let clear = GrayImage::from_fn(dark.width(), dark.height(), |x, y| {
+        Luma([255 - near_ink.get_pixel(x, y).0[0]])
+    });
+    let (labels, pieces) = components::pieces(&clear, Connectivity::Four);
+    let (&label, piece) = pieces.iter().max_by_key(|(_, piece)| piece.pixels)?;
+    let area = u64::from(dark.width()) * u64::from(dark.height());
+    let share = piece.pixels as f64 / area as f64;
+    if !(PAPER_SHARE.0..PAPER_SHARE.1).contains(&share) {
+        return None;
+    }
+    // Each row's first and last pixel of the region: enough for its hull.
+    let in_region = |x: u32, y: u32| labels.get_pixel(x, y).0[0] == label;
+    let ends: Vec<Point<i32>> = (piece.top..=piece.bottom)
+        .flat_map(|y| {
+            let mut row = (piece.left..=piece.right).filter(move |&x| in_region(x, y));
+            let first = row.next();
+            let last = row.next_back().or(first);
+            first
+                .into_iter()
+                .chain(last)
+                .map(move |x| Point::new(x as i32, y as i32))
+        })
+        .collect();
+    let hull = convex_hull(ends);
+    if hull.len() < 3 {
+        return None;
+    }
+    let mut paper = GrayImage::new(dark.width(), dark.height());
+    draw_polygon_mut(&mut paper, &hull, Luma([255]));
+    // The region stops short of the ink along the paper's edge, and a zone's lines run
+    // close to it.
+    Some(dilate(&paper, Norm::LInf, 2 * PAPER_RADIUS))
+}
+
 /// The ink of an image, for scoring turns: turned back by the right angle, its pixels
 /// pile up in a few rows (the lines) and the row counts' sum of squares peaks.
 struct Profile {
@@ -190,21 +279,19 @@ struct Profile {
 impl Profile {
     /// The ink of `gray` at [`MEASURE_WIDTH`], or `None` when it has none.
     fn of(gray: &GrayImage) -> Option<Self> {
-        let (width, height) = gray.dimensions();
-        if width == 0 || height == 0 {
-            return None;
-        }
-        let dark = strokes_only(
-            &ink(gray, MEASURE_WIDTH, INK_DELTA),
-            STROKE_ACROSS,
-            STROKE_DOWN,
-        );
-        let points: Vec<(f32, f32)> = dark
+        let dark = measured_ink(gray)?;
+        Self::within(&strokes_only(&dark, STROKE_ACROSS, STROKE_DOWN), None)
+    }
+
+    /// The ink of `strokes` (255), within `region` (255) when there is one, or `None`
+    /// when there is none.
+    fn within(strokes: &GrayImage, region: Option<&GrayImage>) -> Option<Self> {
+        let points: Vec<(f32, f32)> = strokes
             .enumerate_pixels()
-            .filter(|(_, _, p)| p.0[0] > 0)
+            .filter(|(x, y, p)| p.0[0] > 0 && region.is_none_or(|r| r.get_pixel(*x, *y).0[0] > 0))
             .map(|(x, y, _)| (x as f32, y as f32))
             .collect();
-        let diagonal = (dark.width() + dark.height()) as usize;
+        let diagonal = (strokes.width() + strokes.height()) as usize;
         (!points.is_empty()).then_some(Self { points, diagonal })
     }
 
@@ -301,6 +388,46 @@ mod tests {
             measured.iter().any(|m| m.abs() <= FINE_STEP),
             "{measured:?}"
         );
+    }
+
+    #[test]
+    fn a_page_on_a_cloth_whose_stripes_outweigh_its_print_is_levelled_by_its_own_turn() {
+        let page = sample_page();
+        let (page_width, page_height) = (page.width() as f32, page.height() as f32);
+        // The page turned 12 degrees clockwise about the middle of a photo three pages
+        // wide, on `table`.
+        let photo = |table: &dyn Fn(u32, u32) -> u8| {
+            let (width, height) = (page.width() * 3, page.height() * 3);
+            let (sin, cos) = 12f32.to_radians().sin_cos();
+            GrayImage::from_fn(width, height, |x, y| {
+                let (dx, dy) = (
+                    x as f32 - width as f32 / 2.0,
+                    y as f32 - height as f32 / 2.0,
+                );
+                let (px, py) = (
+                    dx * cos + dy * sin + page_width / 2.0,
+                    dy * cos - dx * sin + page_height / 2.0,
+                );
+                let on_page = (0.0..page_width).contains(&px) && (0.0..page_height).contains(&py);
+                Luma([match on_page {
+                    true => page.get_pixel(px as u32, py as u32).0[0],
+                    false => table(x, y),
+                }])
+            })
+        };
+        // Dark stripes at 60 degrees, 40 of each 100 px: more ink than the page's print,
+        // thin enough to pass for strokes.
+        let (sin, cos) = 60f32.to_radians().sin_cos();
+        let striped = photo(&|x, y| {
+            let across = (y as f32 * cos - x as f32 * sin).rem_euclid(100.0);
+            if across < 40.0 { 40 } else { 160 }
+        });
+        let measured = skews(&striped);
+        assert!((measured[0] - 12.0).abs() <= FINE_STEP, "{measured:?}");
+        let paper_of = |photo: &GrayImage| measured_ink(photo).and_then(|dark| paper(&dark));
+        assert!(paper_of(&striped).is_some());
+        // On a plain table the paper is no region of its own: the photo's turns as before.
+        assert!(paper_of(&photo(&|_, _| 90)).is_none());
     }
 
     #[test]
