@@ -474,7 +474,11 @@ fn median_f32(values: impl Iterator<Item = f32>) -> Option<f32> {
 }
 
 /// The zone among `lines`: a valid one if any, else one whose check digits fail, else
-/// none.
+/// none. A line fitted to a zone's width in two ways that both hold every check digit
+/// but give another number or date is no valid zone: a double misread the check digits
+/// cannot see (seed 26: `XGJ9696861` one cell too long, and without its X, `GJ9696861`
+/// held the number's and the composite's digits as `XG9696861` did). Fits that differ
+/// in a cell no digit covers (the sex) keep the first, as the check digits leave them.
 fn zone(lines: &[String]) -> MrzReading {
     let mut found = MrzReading::NotFound;
     for (i, first) in lines.iter().enumerate() {
@@ -499,15 +503,38 @@ fn zone(lines: &[String]) -> MrzReading {
             .into_iter()
             .filter(|_| card)
             .map(|second| td2(&pad(first, 36), &second));
+        let mut valid: Option<MrzReading> = None;
         for candidate in td3s.chain(td1s).chain(td2s) {
             match candidate {
-                MrzReading::Read(_) => return candidate,
+                MrzReading::Read(_)
+                    if valid
+                        .as_ref()
+                        .is_some_and(|v| checked(v) != checked(&candidate)) =>
+                {
+                    return MrzReading::CheckDigitInvalid;
+                }
+                MrzReading::Read(_) => valid = Some(candidate),
                 MrzReading::CheckDigitInvalid => found = candidate,
                 MrzReading::NotFound | MrzReading::OcrUnavailable => {}
             }
         }
+        if let Some(valid) = valid {
+            return valid;
+        }
     }
     found
+}
+
+/// What a reading's check digits cover: its number and its dates.
+fn checked(reading: &MrzReading) -> Option<(Option<&str>, Option<Date>, Option<Date>)> {
+    match reading {
+        MrzReading::Read(read) => Some((
+            read.document_number.as_deref(),
+            read.date_of_birth,
+            read.expires_on,
+        )),
+        _ => None,
+    }
 }
 
 /// `line` as a zone line of `width` cells: as it is; one cell longer (tesseract split a
@@ -871,6 +898,20 @@ mod tests {
             read(&[zone[0], twice, zone[2]]),
             MrzReading::CheckDigitInvalid
         );
+    }
+
+    #[test]
+    fn a_line_that_fits_two_ways_each_holding_its_check_digits_is_not_trusted() {
+        let first = "P<USATANAKA<<FATIMA<<<<<<<<<<<<<<<<<<<<<<<<<";
+        let second = "XG96968618USA5706031F3007044YD573179<<<<<<78";
+        let MrzReading::Read(passport) = read(&[first, second]) else {
+            panic!("not read");
+        };
+        assert_eq!(passport.document_number.as_deref(), Some("XG9696861"));
+        // A J read between the G and the 9: without the J it reads as it should, and
+        // without the X as GJ9696861, whose check digits hold too.
+        let one_too_many = "XGJ96968618USA5706031F3007044YD573179<<<<<<78";
+        assert_eq!(read(&[first, one_too_many]), MrzReading::CheckDigitInvalid);
     }
 
     #[test]
