@@ -113,7 +113,9 @@ pub fn darker_than_around(image: &GrayImage, radius: u32, delta: i16) -> GrayIma
 
 /// The angles in degrees, clockwise, in (-90, 90], the text of `gray` is likeliest
 /// turned by: the best, and the best other peak at least [`DISTINCT_DEGREES`] from it (a
-/// cloth's stripes, thin as strokes, can outscore the text); none for a blank image.
+/// cloth's stripes, thin as strokes, can outscore the text); on a textured table, the
+/// turn of the ink on the document's paper (`paper`) first, then the best that differs from
+/// it. None for a blank image.
 pub fn skews(gray: &GrayImage) -> Vec<f32> {
     let Some(dark) = measured_ink(gray) else {
         return Vec::new();
@@ -234,10 +236,8 @@ fn measured_ink(gray: &GrayImage) -> Option<GrayImage> {
 /// to the paper's edge. On a plain table that region is the table and the paper
 /// together, nearly the whole photo, and there is no paper of its own (`None`).
 fn paper(dark: &GrayImage) -> Option<GrayImage> {
-    let near_ink = dilate(dark, Norm::LInf, PAPER_RADIUS);
-    let clear = GrayImage::from_fn(dark.width(), dark.height(), |x, y| {
-        Luma([255 - near_ink.get_pixel(x, y).0[0]])
-    });
+    let mut clear = dilate(dark, Norm::LInf, PAPER_RADIUS);
+    imageops::invert(&mut clear);
     let (labels, pieces) = components::pieces(&clear, Connectivity::Four);
     let (&label, piece) = pieces.iter().max_by_key(|(_, piece)| piece.pixels)?;
     let area = u64::from(dark.width()) * u64::from(dark.height());

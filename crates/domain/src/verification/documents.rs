@@ -146,13 +146,7 @@ impl Claimed {
         if read.source == Some(ReadSource::Text) {
             return super::proof_of_address::address_agrees(typed, read);
         }
-        let read = AddressParts {
-            street: read.address_line_1.clone()?,
-            city: read.city.clone(),
-            state: read.state.clone(),
-            postal: read.postal.clone()?,
-        };
-        Some(matching::addresses_agree(typed, &read))
+        Some(matching::addresses_agree(typed, &address_read(read)?))
     }
 
     /// Whether a barcode's licence number is this one; `None` when there is none to
@@ -444,6 +438,16 @@ pub fn document_number_match(reads: &[(DocumentId, DocumentRead)], claimed: &Cla
     .with_match_detail()
 }
 
+/// The address a document's reading gives, when it has a street and a postal code.
+fn address_read(read: &DocumentRead) -> Option<AddressParts> {
+    Some(AddressParts {
+        street: read.address_line_1.clone()?,
+        city: read.city.clone(),
+        state: read.state.clone(),
+        postal: read.postal.clone()?,
+    })
+}
+
 /// `address_match`: the address on the licence is the one typed.
 pub fn address_match(reads: &[(DocumentId, DocumentRead)], claimed: &Claimed) -> Check {
     let Some(typed) = &claimed.address else {
@@ -453,14 +457,7 @@ pub fn address_match(reads: &[(DocumentId, DocumentRead)], claimed: &Claimed) ->
         CheckName::AddressMatch,
         reads,
         Reason::NothingRead,
-        |r| {
-            Some(AddressParts {
-                street: r.address_line_1.clone()?,
-                city: r.city.clone(),
-                state: r.state.clone(),
-                postal: r.postal.clone()?,
-            })
-        },
+        address_read,
         |_, read| {
             agree(
                 matching::addresses_agree(typed, &read),
