@@ -114,8 +114,8 @@ pub fn darker_than_around(image: &GrayImage, radius: u32, delta: i16) -> GrayIma
 /// The angles in degrees, clockwise, in (-90, 90], the text of `gray` is likeliest
 /// turned by: the best, and the best other peak at least [`DISTINCT_DEGREES`] from it (a
 /// cloth's stripes, thin as strokes, can outscore the text); on a textured table, the
-/// turn of the ink on the document's paper (`paper`) first, then the best that differs from
-/// it. None for a blank image.
+/// turn of the ink on the document's paper (`paper`) first, then the best that differs
+/// from it. None for a blank image.
 pub fn skews(gray: &GrayImage) -> Vec<f32> {
     let Some(dark) = measured_ink(gray) else {
         return Vec::new();
