@@ -330,16 +330,32 @@ fn line_cells(
             best[cell] = Some((symbol, width));
         }
     };
+    // Tesseract gave up on a run of cells (the fillers before a zone's last digits, most
+    // often, or its first two letters) and drew one box over them: how many.
+    let spans = |glyph: &Glyph, pitch: f32| {
+        let width = glyph.right - glyph.left;
+        (width as f32 > usual_width as f32 * WIDE)
+            .then(|| 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as i64)
+    };
+    // A box before the first whole glyph that runs into it holds the line's first cells
+    // (seed 27: a passport number's S0), and the line starts with it.
+    let lead = line
+        .iter()
+        .zip(&placed)
+        .filter_map(|(glyph, &(cell, pitch))| {
+            let spans = spans(glyph, pitch)?;
+            (cell < 0 && cell + spans == 0).then_some(-cell)
+        })
+        .max()
+        .unwrap_or(0);
     for (glyph, &(cell, pitch)) in line.iter().zip(&placed) {
         let width = glyph.right - glyph.left;
-        // Tesseract gave up on a run of cells (the fillers before a zone's last digits,
-        // most often) and drew one box over them.
-        if width as f32 > usual_width as f32 * WIDE {
-            let spans = 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as i64;
+        let cell = cell + lead;
+        if let Some(spans) = spans(glyph, pitch) {
             for part in 0..spans {
-                // The parts before the line's first cell are marks beside the zone (a
-                // table's stripe read with its first letter): left out, not piled on the
-                // first cells.
+                // Other parts before the line's first cell are marks beside the zone (a
+                // table's stripe a cell before its first letter): left out, not piled on
+                // the first cells.
                 let Ok(part_cell) = usize::try_from(cell + part) else {
                     continue;
                 };
@@ -1089,6 +1105,16 @@ mod tests {
         // Told as letters, its parts would be read as the line's first cells.
         let told = |_: &Glyph| 'K';
         assert_eq!(cells(line, &told), ["4".repeat(30)]);
+    }
+
+    #[test]
+    fn a_box_over_the_lines_first_cells_starts_the_line() {
+        // A passport number's first two cells read as one box (seed 27, a page stored
+        // upside down), running into the line's first whole glyph; then 42 digits.
+        let mut line = vec![glyph('<', 0, 34)];
+        line.extend((0..42).map(|cell| glyph('4', 40 + cell * 20, 14)));
+        let told = |piece: &Glyph| if piece.left < 10 { 'S' } else { '0' };
+        assert_eq!(cells(line, &told), [format!("S0{}", "4".repeat(42))]);
     }
 
     #[test]
