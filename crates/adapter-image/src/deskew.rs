@@ -30,6 +30,10 @@ const RESIDUAL_REACH: f32 = 4.0;
 /// stripes 5 degrees off the page's lines outscored them.
 const DISTINCT_DEGREES: f32 = 3.0;
 
+/// How far from the best turn, in degrees, a turn is across it rather than beside it:
+/// a page's lines are a quarter turn from its glyphs' uprights.
+const ACROSS_DEGREES: f32 = 45.0;
+
 /// The step of the refinement about the best coarse turn, in degrees.
 const FINE_STEP: f32 = 0.25;
 
@@ -112,10 +116,11 @@ pub fn darker_than_around(image: &GrayImage, radius: u32, delta: i16) -> GrayIma
 }
 
 /// The angles in degrees, clockwise, in (-90, 90], the text of `gray` is likeliest
-/// turned by: the best, and the best other peak at least [`DISTINCT_DEGREES`] from it (a
-/// cloth's stripes, thin as strokes, can outscore the text); on a textured table, the
-/// turn of the ink on the document's paper (`paper`) first, then the best that differs
-/// from it. None for a blank image.
+/// turned by: the best, the best other peak at least [`DISTINCT_DEGREES`] from it (a
+/// cloth's stripes, thin as strokes, can outscore the text) and, when those two are
+/// within [`ACROSS_DEGREES`] of each other, the best across them; on a textured table,
+/// the turn of the ink on the document's paper (`paper`) first, then the others that
+/// differ from it. None for a blank image.
 pub fn skews(gray: &GrayImage) -> Vec<f32> {
     let Some(dark) = measured_ink(gray) else {
         return Vec::new();
@@ -132,15 +137,20 @@ pub fn skews(gray: &GrayImage) -> Vec<f32> {
     if let Some(turn) = paper {
         turns.retain(|&other| apart(turn, other));
         turns.insert(0, turn);
-        turns.truncate(2);
+        turns.truncate(3);
     }
     turns
 }
 
 /// Whether two turns are [`DISTINCT_DEGREES`] or more apart, half a turn being none.
 fn apart(one: f32, other: f32) -> bool {
+    apart_by(one, other, DISTINCT_DEGREES)
+}
+
+/// Whether two turns are `degrees` or more apart, half a turn being none.
+fn apart_by(one: f32, other: f32, degrees: f32) -> bool {
     let d = (one - other).rem_euclid(180.0);
-    d.min(180.0 - d) >= DISTINCT_DEGREES
+    d.min(180.0 - d) >= degrees
 }
 
 /// The best turn of `profile`, and the best other peak at least [`DISTINCT_DEGREES`]
@@ -175,12 +185,26 @@ fn peaks(profile: &Profile) -> Vec<f32> {
         let score = coarse[i].1;
         score >= coarse[(i + n - 1) % n].1 && score >= coarse[(i + 1) % n].1
     });
-    let second = best_of(
-        &mut peaks
-            .map(|i| coarse[i])
-            .filter(|(angle, _)| apart(*angle, first)),
-    );
-    std::iter::once(first).chain(second).map(refined).collect()
+    let peaks: Vec<(f32, f64)> = peaks.map(|i| coarse[i]).collect();
+    let second = best_of(&mut peaks.iter().copied().filter(|(a, _)| apart(*a, first)));
+    // A page's lines and its glyphs' uprights both pile up: when the two best peaks are
+    // one of them, bent apart by keystone (seed 27: -82.5 and -78.5 for a page turned
+    // 9.5 degrees), the best across them is the other.
+    let across = second
+        .filter(|&second| !apart_by(first, second, ACROSS_DEGREES))
+        .and_then(|_| {
+            best_of(
+                &mut peaks
+                    .iter()
+                    .copied()
+                    .filter(|(a, _)| apart_by(*a, first, ACROSS_DEGREES)),
+            )
+        });
+    std::iter::once(first)
+        .chain(second)
+        .chain(across)
+        .map(refined)
+        .collect()
 }
 
 /// `gray` turned back by `degrees` on a canvas grown to hold all of it, the new corners
@@ -396,6 +420,36 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_turn_across_two_close_peaks_is_offered_too() {
+        // A keystoned page's glyph uprights leaning two ways (-82.5 and -78.5 degrees)
+        // outscore its lines (9.75): the lines' turn is offered third.
+        let line = |angle: f32, (x0, y0): (f32, f32), length: usize| {
+            let (sin, cos) = angle.to_radians().sin_cos();
+            (0..length).map(move |t| (x0 + t as f32 * cos, y0 + t as f32 * sin))
+        };
+        let mut points: Vec<(f32, f32)> = Vec::new();
+        for k in 0..12 {
+            points.extend(line(-82.5, (100.0 + 20.0 * k as f32, 400.0), 120));
+            points.extend(line(-78.5, (400.0 + 20.0 * k as f32, 400.0), 120));
+        }
+        for k in 0..4 {
+            points.extend(line(9.75, (100.0, 100.0 + 40.0 * k as f32), 150));
+        }
+        let turns = peaks(&Profile {
+            points,
+            diagonal: 1400,
+        });
+        let near = |turn: f32, want: f32| (turn - want).abs() <= FINE_STEP;
+        assert!(
+            turns.len() == 3
+                && near(turns[0], -82.5)
+                && near(turns[1], -78.5)
+                && near(turns[2], 9.75),
+            "{turns:?}"
+        );
+    }
+
     fn sample_page() -> GrayImage {
         let page = Passport::sample().page(None).expect("the OCR-B typeface");
         image::DynamicImage::ImageRgb8(page).to_luma8()
@@ -412,7 +466,8 @@ mod tests {
         });
         imageops::replace(&mut photo, &page, 400, 400);
         let measured = skews(&photo);
-        assert_eq!(measured.len(), 2, "{measured:?}");
+        // The stripes' and the page's, and across them.
+        assert_eq!(measured.len(), 3, "{measured:?}");
         assert!(
             measured.iter().any(|m| m.abs() <= FINE_STEP),
             "{measured:?}"

@@ -93,6 +93,11 @@ const READ_PIXELS: f64 = 8_000_000.0;
 /// was read as. Measured on OCR-B: capitals and digits 29 px, fillers 25 px (0.86).
 const FILLER_HEIGHT: f32 = 0.88;
 
+/// A line whose letters stand this much of the digits' height is measured by its own
+/// ([`line_scale`]): over it, the difference is a pixel's rounding; under it, fillers
+/// read as letters outnumber the letters.
+const SHORT_LINE: std::ops::Range<f32> = 0.8..0.95;
+
 /// A line of fewer glyphs is no zone's (a TD1 line has 30 cells, some fillers dropped).
 const MIN_GLYPHS: usize = 20;
 
@@ -107,6 +112,9 @@ const WIDE: f32 = 1.5;
 /// edge of a card, a table's stripes), at either end.
 const EDGE_CELLS: usize = 3;
 
+/// A box taller than this share of the digits' height holds more than glyphs.
+const TALLEST: f32 = 1.2;
+
 /// A line of more cells is no zone's (a TD3 line has 44).
 const MAX_CELLS: usize = 50;
 
@@ -116,16 +124,12 @@ const MIN_STEPS_TO_FIT: usize = 8;
 /// The zone in `page` (grey levels), levelled when it is turned: in the bands where a
 /// zone may be ([`band`]), levelled by their own turn, then upside down, then as cut,
 /// as [`BAND_READS`] says while check digits fail, at the likeliest turn and then at the
-/// next; then the page levelled by the likeliest turn as [`ATTEMPTS`] says, the whole
-/// page only when nothing like a zone was found before. At most [`MAX_READS`] runs of
-/// tesseract.
+/// next ones ([`deskew::skews`]); then the page levelled by the turn where something like
+/// a zone was found, else the likeliest, as [`ATTEMPTS`] says, the whole page only when
+/// nothing like a zone was found before. At most [`MAX_READS`] runs of tesseract.
 pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
     let budget = &budget.narrowed(SEARCH_TIME);
     let turns = deskew::skews(page);
-    let levelled: Vec<Option<GrayImage>> = turns
-        .iter()
-        .map(|&degrees| deskew::levelled(page, degrees))
-        .collect();
     let mut found = MrzReading::NotFound;
     let reads = Cell::new(0);
     let read = |part: &GrayImage, how: Read, most: usize| {
@@ -143,13 +147,17 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
         }
     };
     // The page levelled by its likeliest turn, then by the next likeliest while nothing
-    // like a zone was found, each turn's bands with their own share of the runs.
-    for turned in &levelled {
+    // like a zone was found, each turn's bands with their own share of the runs. The
+    // page's bottom shares are read at the turn where something like a zone was found,
+    // else at the likeliest.
+    let mut zone_turn: Option<Option<GrayImage>> = None;
+    for &degrees in &turns {
         if found != MrzReading::NotFound {
             break;
         }
         let most = reads.get() + MAX_BAND_READS;
-        let turned = turned.as_ref().unwrap_or(page);
+        let levelled = deskew::levelled(page, degrees);
+        let turned = levelled.as_ref().unwrap_or(page);
         for band in band::bands(turned) {
             // The zone's own turn, left after the page's (keystone), and upside down;
             // then the band as cut, for that measure can be off (seed 27: a card on a
@@ -180,8 +188,12 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
                 }
             }
         }
+        if zone_turn.is_none() || found != MrzReading::NotFound {
+            zone_turn = Some(levelled);
+        }
     }
-    let page = levelled.first().and_then(Option::as_ref).unwrap_or(page);
+    let levelled = zone_turn.flatten();
+    let page = levelled.as_ref().unwrap_or(page);
     let (width, height) = page.dimensions();
     for (share, read_width) in ATTEMPTS {
         if share == 100 && found != MrzReading::NotFound {
@@ -278,8 +290,33 @@ fn cells(glyphs: Vec<Glyph>, classify: &dyn Fn(&Glyph) -> char) -> Vec<String> {
     let height_at = fitted_along(&digits, digit_height);
     lines
         .iter()
-        .filter_map(|line| line_cells(line, &height_at, classify))
+        .filter_map(|line| {
+            let scale = line_scale(line, &height_at);
+            line_cells(line, &|x| height_at(x) * scale, classify)
+        })
         .collect()
+}
+
+/// How tall `line`'s own letters and digits stand against the digits' height where each
+/// stands (the upper quartile, for fillers misread as letters are short), when that is
+/// clearly short of it ([`SHORT_LINE`]), else 1. OCR-B's letters lack the digits' round
+/// overshoot, and a name line has no digits of its own: seed 27 read a name line's
+/// letters at 0.9 of the number line's digits, and its D, at 0.875, was taken for a
+/// filler. 1 too when the line has too few letters and digits to say.
+fn line_scale(line: &[Glyph], height_at: &dyn Fn(f32) -> f32) -> f32 {
+    let mut ratios: Vec<f32> = line
+        .iter()
+        .filter(|g| g.symbol.is_ascii_alphanumeric())
+        .map(|g| g.height() as f32 / height_at(g.centre_x()))
+        .collect();
+    if ratios.len() < MIN_STEPS_TO_FIT {
+        return 1.0;
+    }
+    ratios.sort_by(f32::total_cmp);
+    match ratios[ratios.len() * 3 / 4] {
+        short if SHORT_LINE.contains(&short) => short,
+        _ => 1.0,
+    }
 }
 
 /// Glyphs grouped into lines by their vertical centre, top to bottom, each left to right.
@@ -337,11 +374,14 @@ fn line_cells(
         (width as f32 > usual_width as f32 * WIDE)
             .then(|| 1 + ((width - usual_width) as f32 / pitch).round().max(1.0) as i64)
     };
-    // A box before the first whole glyph that runs into it holds the line's first cells
-    // (seed 27: a passport number's S0), and the line starts with it.
+    // A box before the first whole glyph that runs into it, as tall as glyphs, holds the
+    // line's first cells (seed 27: a passport number's S0), and the line starts with it.
+    // A taller one holds a table's stripes crossing the line too (seed 27 again: stripes
+    // and a B read as 1s, and a 1 for a B no check digit sees).
     let lead = line
         .iter()
         .zip(&placed)
+        .filter(|(glyph, _)| glyph.height() as f32 <= height_at(glyph.centre_x()) * TALLEST)
         .filter_map(|(glyph, &(cell, pitch))| {
             let spans = spans(glyph, pitch)?;
             (cell < 0 && cell + spans == 0).then_some(-cell)
@@ -1108,13 +1148,43 @@ mod tests {
     }
 
     #[test]
+    fn a_name_lines_letters_are_weighed_against_their_own_height() {
+        // Seed 27: a name line's letters 64-66 pixels tall, its D 63, over a number
+        // line whose digits stand 72 (0.875 of them is under the fillers' 0.88).
+        let mut name: Vec<Glyph> = (0..30).map(|cell| glyph('K', cell * 20, 14)).collect();
+        for g in &mut name {
+            g.top = 36;
+        }
+        name[10] = Glyph {
+            symbol: 'D',
+            top: 37,
+            ..name[10]
+        };
+        let digits = (0..30).map(|cell| Glyph {
+            top: 128,
+            bottom: 200,
+            ..glyph('7', cell * 20, 14)
+        });
+        name.extend(digits);
+        let read = cells(name, &|_| '?');
+        assert_eq!(read[0], format!("{}D{}", "K".repeat(10), "K".repeat(19)));
+        assert_eq!(read[1], "7".repeat(30));
+    }
+
+    #[test]
     fn a_box_over_the_lines_first_cells_starts_the_line() {
         // A passport number's first two cells read as one box (seed 27, a page stored
         // upside down), running into the line's first whole glyph; then 42 digits.
         let mut line = vec![glyph('<', 0, 34)];
         line.extend((0..42).map(|cell| glyph('4', 40 + cell * 20, 14)));
         let told = |piece: &Glyph| if piece.left < 10 { 'S' } else { '0' };
-        assert_eq!(cells(line, &told), [format!("S0{}", "4".repeat(42))]);
+        assert_eq!(
+            cells(line.clone(), &told),
+            [format!("S0{}", "4".repeat(42))]
+        );
+        // As tall as three lines: a table's stripes crossing the line, left out.
+        line[0].top -= 60;
+        assert_eq!(cells(line, &told), ["4".repeat(42)]);
     }
 
     #[test]
