@@ -21,8 +21,19 @@ export IDV_API_SECRET=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1
 "$idv" serve --bind 127.0.0.1:0 > "$data/out" 2> "$data/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 1 50); do grep -q listening "$data/out" && break; sleep 0.1; done
+# A debug build with face matching takes some 6 s to start (its models, its routes): the
+# wait is for the line that says it listens, or for the server to be gone.
+for _ in $(seq 1 600); do
+  grep -q listening "$data/out" && break
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.1
+done
 base=$(sed -n 's/^listening on //p' "$data/out")
+if [ -z "$base" ]; then
+  echo "the server did not start listening; its log:" >&2
+  cat "$data/server.log" >&2
+  exit 1
+fi
 cd "$here/schemathesis"
 # Every check schemathesis has, but those the signing hook makes moot (it signs every
 # request, so the authentication checks cannot apply) and its generic positive-data check,
