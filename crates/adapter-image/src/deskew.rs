@@ -153,8 +153,9 @@ fn apart_by(one: f32, other: f32, degrees: f32) -> bool {
     d.min(180.0 - d) >= degrees
 }
 
-/// The best turn of `profile`, and the best other peak at least [`DISTINCT_DEGREES`]
-/// from it, each refined to a [`FINE_STEP`].
+/// The best turn of `profile`, the best other peak at least [`DISTINCT_DEGREES`] from it
+/// and, when those two are within [`ACROSS_DEGREES`], the best peak across them, each
+/// refined to a [`FINE_STEP`].
 fn peaks(profile: &Profile) -> Vec<f32> {
     let score = |angle: f32| profile.score(angle);
     let coarse: Vec<(f32, f64)> = (-89..=90)
@@ -359,9 +360,10 @@ pub fn levelled(gray: &GrayImage, degrees: f32) -> Option<GrayImage> {
         3 => Some(imageops::rotate90(gray)),
         _ => None,
     };
-    match (quartered, rest.abs() > NEGLIGIBLE) {
-        (quartered, true) => Some(turned_back(quartered.as_ref().unwrap_or(gray), rest)),
-        (quartered, false) => quartered,
+    if rest.abs() > NEGLIGIBLE {
+        Some(turned_back(quartered.as_ref().unwrap_or(gray), rest))
+    } else {
+        quartered
     }
 }
 
