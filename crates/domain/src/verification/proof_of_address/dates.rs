@@ -251,9 +251,11 @@ static ZERO_FOR_O: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(^|[^0-9])0ct").expect("a valid pattern"));
 
 /// `text` lowercased, accents removed, typographic apostrophes and OCR's marks for them
-/// made plain ("Date d’émission", "Date d* mission"), October's zero made an "o" again.
+/// made plain and one ("Date d’émission", "Date d* mission", "Date d'’émission"),
+/// October's zero made an "o" again.
 fn normalised(text: &str) -> String {
-    let plain: String = text
+    let mut plain = String::with_capacity(text.len());
+    let marks = text
         .nfd()
         .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
         .flat_map(char::to_lowercase)
@@ -261,8 +263,13 @@ fn normalised(text: &str) -> String {
             // OCR reads a small apostrophe as any small mark ("Date d* mission").
             '\u{2018}' | '\u{2019}' | '\u{02bc}' | '*' | '`' | '\u{b4}' => '\'',
             other => other,
-        })
-        .collect();
+        });
+    for c in marks {
+        // OCR reads a typographic apostrophe as two at times ("Date d'’émission").
+        if !(c == '\'' && plain.ends_with('\'')) {
+            plain.push(c);
+        }
+    }
     ZERO_FOR_O.replace_all(&plain, "${1}oct").into_owned()
 }
 
@@ -561,6 +568,16 @@ mod tests {
             ),
             Some(date!(2026 - 09 - 24)),
             "an apostrophe read as a star"
+        );
+        assert_eq!(
+            issue_date(
+                "Période de facturation du 2026-10-03 au 2026-11-02\n\
+                 Date d'\u{2019}émission: 2026-11-05",
+                false,
+                LATEST
+            ),
+            Some(date!(2026 - 11 - 05)),
+            "an apostrophe read as two"
         );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
