@@ -5,13 +5,14 @@
 use domain::verification::{DocumentText, PdfEdit, TextReading};
 
 use image::{GrayImage, Luma, imageops};
-use imageproc::contrast::otsu_level;
+use imageproc::contrast::{ThresholdType, otsu_level, threshold};
 use imageproc::region_labelling::Connectivity;
 
 use crate::budget::Budget;
+use crate::components::{self, Piece};
 use crate::ocr::{Ocr, OcrError, PageText};
 use crate::pdf::{self, Pdf};
-use crate::{components, decode, deskew, light};
+use crate::{decode, deskew, light};
 
 /// The most pages a proof of address may have: a bank statement runs to a few dozen; a
 /// PDF of thousands of pages is refused before any is read.
@@ -74,9 +75,9 @@ const FIND_LONG_SIDE: u32 = 600;
 /// from the whole photo shrunk to [`PAGE_LONG_SIDE`], its print a few pixels tall.)
 const LEAST_PAGE_SHARE: u64 = 40;
 
-/// The page in `image`: the largest region lighter than the table under it (Otsu's
-/// level), cut out of the finest pixels kept, with a margin, at [`PAGE_LONG_SIDE`]; the
-/// whole image when no such region covers [`LEAST_PAGE_SHARE`] of it.
+/// The page in `image` ([`page_bounds`]), cut out of the finest pixels kept, with a
+/// margin, at [`PAGE_LONG_SIDE`]; the whole image when no page is found (a scan, a
+/// close-up).
 fn page_of(image: &decode::Decoded) -> GrayImage {
     let fine = image.finest();
     let (width, height) = fine.dimensions();
@@ -87,29 +88,15 @@ fn page_of(image: &decode::Decoded) -> GrayImage {
         ((height as f32 * scale) as u32).max(1),
         imageops::FilterType::Triangle,
     );
-    let level = otsu_level(&small);
-    let light = GrayImage::from_fn(small.width(), small.height(), |x, y| {
-        Luma([if small.get_pixel(x, y).0[0] > level {
-            255
-        } else {
-            0
-        }])
-    });
-    let (_, pieces) = components::pieces(&light, Connectivity::Four);
-    let area = u64::from(small.width()) * u64::from(small.height());
-    let page = pieces
-        .values()
-        .max_by_key(|p| p.pixels)
-        .filter(|p| p.pixels * LEAST_PAGE_SHARE >= area)
+    let page = page_bounds(&small)
         .map(|p| {
-            let (left, top, right, bottom) = (p.left, p.top, p.right, p.bottom);
             let margin = 0.02 * FIND_LONG_SIDE as f32;
             let at =
                 |v: u32, most: u32| ((v as f32 - margin).max(0.0) / scale).min(most as f32) as u32;
             let to =
                 |v: u32, most: u32| (((v + 1) as f32 + margin) / scale).min(most as f32) as u32;
-            let (x0, y0) = (at(left, width), at(top, height));
-            let (x1, y1) = (to(right, width), to(bottom, height));
+            let (x0, y0) = (at(p.left, width), at(p.top, height));
+            let (x1, y1) = (to(p.right, width), to(p.bottom, height));
             imageops::crop_imm(fine, x0, y0, (x1 - x0).max(1), (y1 - y0).max(1)).to_image()
         })
         .unwrap_or_else(|| fine.clone());
@@ -121,6 +108,47 @@ fn page_of(image: &decode::Decoded) -> GrayImage {
         ((h as f32 * enlarge) as u32).max(1),
         imageops::FilterType::CatmullRom,
     )
+}
+
+/// The least share of its bounds a region lighter than a table's light stripes must
+/// fill to be taken for the page: a page turned 20 degrees fills 0.6 of them, the
+/// specks a second level cuts out of plain paper far less.
+const PAGE_FILL: f32 = 0.5;
+
+/// The page's bounds in `small`: the largest region lighter than Otsu's level, when it
+/// covers [`LEAST_PAGE_SHARE`] of the photo. When that region reaches every edge and
+/// fills less than [`PAGE_FILL`] plus some of its bounds, it is a table's light texture
+/// joined to the page (a striped cloth, a grain): the page is then the largest region
+/// lighter than Otsu's level among those light pixels alone, white paper over the
+/// table's pale stripes.
+fn page_bounds(small: &GrayImage) -> Option<Piece> {
+    let area = u64::from(small.width()) * u64::from(small.height());
+    let largest = |level: u8| {
+        let light = threshold(small, level, ThresholdType::Binary);
+        let (_, pieces) = components::pieces(&light, Connectivity::Four);
+        pieces
+            .into_values()
+            .max_by_key(|p| p.pixels)
+            .filter(|p| p.pixels * LEAST_PAGE_SHARE >= area)
+    };
+    let fill = |p: &Piece| {
+        let bounds = u64::from(p.right - p.left + 1) * u64::from(p.bottom - p.top + 1);
+        p.pixels as f32 / bounds as f32
+    };
+    let edge_to_edge = |p: &Piece| {
+        p.left == 0 && p.top == 0 && p.right + 1 == small.width() && p.bottom + 1 == small.height()
+    };
+    let level = otsu_level(small);
+    let first = largest(level)?;
+    // A close-up of a page reaches every edge too, but fills nearly all of it.
+    if !edge_to_edge(&first) || fill(&first) >= PAGE_FILL + 0.3 {
+        return Some(first);
+    }
+    let lighter: Vec<u8> = small.iter().copied().filter(|v| *v > level).collect();
+    let lighter = GrayImage::from_raw(lighter.len() as u32, 1, lighter)?;
+    largest(otsu_level(&lighter))
+        .filter(|p| !edge_to_edge(p) && fill(p) >= PAGE_FILL)
+        .or(Some(first))
 }
 
 /// How many words, weighed by tesseract's confidence ([`PageText::words`]), a page must
@@ -226,6 +254,26 @@ mod tests {
         // The page (with its margin), enlarged: taller than wide, its print larger.
         assert!(page.height() > page.width(), "{:?}", page.dimensions());
         assert!(page.width() >= 400 * 2, "{:?}", page.dimensions());
+    }
+
+    #[test]
+    fn a_page_on_a_striped_cloth_is_told_from_its_light_stripes() {
+        // Diagonal stripes, pale and dark, joined to a white page by the pale ones.
+        let (left, top, page_width, page_height) = (220, 100, 240, 310);
+        let small = GrayImage::from_fn(600, 450, |x, y| {
+            let on_page =
+                (left..left + page_width).contains(&x) && (top..top + page_height).contains(&y);
+            Luma([match (on_page, (x + y) / 12 % 2 == 0) {
+                (true, _) => 245,
+                (false, true) => 180,
+                (false, false) => 50,
+            }])
+        });
+        let page = page_bounds(&small).expect("a page");
+        assert_eq!(
+            (page.left, page.top, page.right, page.bottom),
+            (left, top, left + page_width - 1, top + page_height - 1)
+        );
     }
 
     #[test]

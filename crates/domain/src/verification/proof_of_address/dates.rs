@@ -161,9 +161,9 @@ const ISSUE: [&str; 24] = [
     "date of statement",
     "statement closing",
     "closing date",
-    "date of issue",
-    "issue date",
-    "issued",
+    // "Date of issue", "Issue date", "Issued on", and "issue:" alone where OCR read a
+    // column's "Date of" a line above it.
+    "issue",
     "bill date",
     "billing date",
     "invoice date",
@@ -173,6 +173,9 @@ const ISSUE: [&str; 24] = [
     // ("Fecha de emisiin").
     "date d'emi",
     "date d' mi",
+    // "Date d'émission" and "Fecha de emisión" with their first letters lost.
+    "emission",
+    "emisi",
     "date de facture",
     "date de la facture",
     "date du rel",
@@ -579,6 +582,19 @@ mod tests {
             Some(date!(2026 - 11 - 05)),
             "an apostrophe read as two"
         );
+        // Read from photos: a column's "Date of" a line above its "issue:", and a
+        // label whose first letter was lost.
+        let split = "Pioneer Savings Date of\n\nPO Box 4400, Dallas, TX 75201\n\n\
+                     issue: 12 October 2026\n\nMinimum payment due: 6 November 2026\n\n\
+                     Statement period 9 September 2026 to 9 October 2026";
+        assert_eq!(
+            issue_date(split, false, LATEST),
+            Some(date!(2026 - 10 - 12))
+        );
+        let cut = "Eaux de Provence ate d'émission: 2 octobre 2026\n\
+                   A payer avant le: 27 octobre 2026\n\n\
+                   Période de facturation du 30 aodt 2026 au 29 septembre 2026";
+        assert_eq!(issue_date(cut, false, LATEST), Some(date!(2026 - 10 - 02)));
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
         assert!(is_plain_date("invoice no 12 date: "));
