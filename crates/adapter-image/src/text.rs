@@ -4,7 +4,7 @@
 
 use domain::verification::{DocumentText, PdfEdit, TextReading};
 
-use image::{GrayImage, Luma, imageops};
+use image::{GrayImage, imageops};
 use imageproc::contrast::{ThresholdType, otsu_level, threshold};
 use imageproc::region_labelling::Connectivity;
 
@@ -227,6 +227,7 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Luma;
 
     /// A photo `width` x `height` of a dark table with a light page `page_width` x
     /// `page_height` on it, its corner at (`left`, `top`).
