@@ -187,8 +187,8 @@ fn photographed(
 /// What tesseract reads on `image`: levelled first by the likeliest turn of its lines (a
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
 /// lie), its light evened when a shadow lies over it ([`light::is_uneven`]); while it
-/// reads few words, as it came, upside down, and by the next likeliest turn (a table's
-/// edge can outscore the page's lines). The reading with the most words is kept;
+/// reads few words, by the next likeliest turn (a table's edge or the glyphs' uprights
+/// can outscore the page's lines), as it came, and upside down. The reading with the most words is kept;
 /// without tesseract, or when it fails, what to answer instead.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
     let turns = deskew::skews(image);
@@ -200,10 +200,13 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText,
     // and keystoned pages their reading.
     let evened = light::is_uneven(upright).then(|| light::evened(upright));
     let upright = evened.as_ref().unwrap_or(upright);
+    // The next turn first: a page's glyphs' uprights, a quarter turn from its lines, can
+    // outscore them (a short letter in a monospaced face), and read as it came a page
+    // turned 7 degrees gives enough words, in pieces, to stop the search.
     let tries: [&dyn Fn() -> Option<GrayImage>; 3] = [
+        &|| level(turns.get(1)),
         &|| first.is_some().then(|| image.clone()),
         &|| Some(imageops::rotate180(upright)),
-        &|| level(turns.get(1)),
     ];
     let mut best = match ocr.page_text(upright, budget) {
         Ok(page) => page,
