@@ -548,13 +548,16 @@ fn zone(lines: &[String]) -> MrzReading {
         let td3s = fitted(second, 44)
             .into_iter()
             .filter_map(|second| Some(td3(passport.as_ref()?, &second)));
-        let td1s = fitted(second, 30)
-            .into_iter()
-            .filter(|_| card)
-            .filter_map(|second| {
-                let third = lines.get(i + 2)?;
-                Some(td1(&pad(first, 30), &second, &pad(third, 30)))
-            });
+        let td1_firsts = match card {
+            true => td1_first_lines(first),
+            false => Vec::new(),
+        };
+        let td1s = fitted(second, 30).into_iter().flat_map(|second| {
+            let third = lines.get(i + 2);
+            td1_firsts
+                .iter()
+                .filter_map(move |first| Some(td1(first, &second, &pad(third?, 30))))
+        });
         let td2s = fitted(second, 36)
             .into_iter()
             .filter(|_| card)
@@ -622,6 +625,46 @@ fn fitted(line: &str, width: usize) -> Vec<String> {
         fits.extend([&cells[..width], &cells[n - width..]].map(|run| run.iter().collect()));
     }
     fits
+}
+
+/// Where a TD1 card's optional data starts on its first line, after the document
+/// number's check digit.
+const TD1_OPTIONAL: usize = 15;
+
+/// `first` as a TD1 card's first line of 30 cells: as read; then with its optional data
+/// cleared of marks that are no data: a mark standing alone among fillers (a filler
+/// read as a C where the zone runs to the card's edge) and, on a line a cell too long,
+/// each cell of it taken out in turn (the edge read as a glyph). The document number
+/// and its check digit are kept as read: only the composite check digit, which covers
+/// these cells, says which holds, and no other candidate can change the number or a
+/// date.
+fn td1_first_lines(first: &str) -> Vec<String> {
+    let cells: Vec<char> = first.chars().collect();
+    let mut lines = vec![pad(first, 30)];
+    if cells.len() <= TD1_OPTIONAL {
+        return lines;
+    }
+    let filler = |k: Option<&char>| k.is_none_or(|c| *c == '<');
+    let cleared: String = cells
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| {
+            let lone = k >= TD1_OPTIONAL
+                && c != '<'
+                && filler(k.checked_sub(1).and_then(|j| cells.get(j)))
+                && filler(cells.get(k + 1));
+            if lone { '<' } else { c }
+        })
+        .collect();
+    lines.push(pad(&cleared, 30));
+    if cells.len() == 31 {
+        lines.extend((TD1_OPTIONAL..31).map(|k| {
+            let line: String = cells[..k].iter().chain(&cells[k + 1..]).collect();
+            pad(&line, 30)
+        }));
+    }
+    lines.dedup();
+    lines
 }
 
 /// `line` as a passport's first line, which starts with its document code P: as it is
@@ -928,6 +971,40 @@ mod tests {
             panic!("not read");
         };
         assert_eq!(permit.document_type.as_deref(), Some("residence_permit"));
+    }
+
+    #[test]
+    fn a_td1_first_lines_fillers_misread_at_the_cards_edge_are_fillers_again() {
+        let zone = [
+            "I<UTOD231458907<<<<<<<<<<<<<<<",
+            "7408122F1204159UTO<<<<<<<<<<<6",
+            "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ];
+        // Read from photos of cards whose zone runs to the edge (seed 31): a filler
+        // read as a C, the edge read as one cell more, a line ending in a C.
+        for first in [
+            "I<UTOD231458907<<<<<<<<<<<<C<<",
+            "I<UTOD231458907<<<<<<<<<<C<<<<<",
+            "I<UTOD231458907<<<<<<<<<<<<C",
+        ] {
+            let MrzReading::Read(card) = read(&[first, zone[1], zone[2]]) else {
+                panic!("{first}: not read");
+            };
+            assert_eq!(
+                card.document_number.as_deref(),
+                Some("D23145890"),
+                "{first}"
+            );
+        }
+        // Optional data that is data stays as read: the composite says so.
+        let data = "I<UTOD231458907<<<<<<<<<<<<C<<";
+        assert_eq!(td1_first_lines(data)[0], data);
+        // A number misread is never mended here: its check digit still fails.
+        let misread = "I<UTOD231458807<<<<<<<<<<<<C<<";
+        assert_eq!(
+            read(&[misread, zone[1], zone[2]]),
+            MrzReading::CheckDigitInvalid
+        );
     }
 
     #[test]
