@@ -548,11 +548,11 @@ fn zone(lines: &[String]) -> MrzReading {
         let td3s = fitted(second, 44)
             .into_iter()
             .filter_map(|second| Some(td3(passport.as_ref()?, &second)));
-        let td1_firsts = match card {
-            true => td1_first_lines(first),
-            false => Vec::new(),
+        let (td1_firsts, td1_seconds) = match card {
+            true => (td1_first_lines(first), td1_second_lines(second)),
+            false => Default::default(),
         };
-        let td1s = fitted(second, 30).into_iter().flat_map(|second| {
+        let td1s = td1_seconds.into_iter().flat_map(|second| {
             let third = lines.get(i + 2);
             td1_firsts
                 .iter()
@@ -631,19 +631,24 @@ fn fitted(line: &str, width: usize) -> Vec<String> {
 /// number's check digit.
 const TD1_OPTIONAL: usize = 15;
 
+/// Where a TD1 card's optional data starts on its second line, after the nationality.
+const TD1_SECOND_OPTIONAL: usize = 18;
+
 /// `first` as a TD1 card's first line of 30 cells: as read; then with its optional data
 /// cleared of marks that are no data: a mark standing alone among fillers (a filler
 /// read as a C where the zone runs to the card's edge) and, on a line a cell too long,
-/// each cell of it taken out in turn (the edge read as a glyph). The document number
-/// and its check digit are kept as read: only the composite check digit, which covers
-/// these cells, says which holds, and no other candidate can change the number or a
-/// date.
+/// each cell of it taken out in turn (the edge read as a glyph); then with none (most
+/// cards have none, and marks read after the number cannot make it hold). The document
+/// number and its check digit are kept as read: only the composite check digit, which
+/// covers these cells, says which holds, and no other candidate can change the number
+/// or a date.
 fn td1_first_lines(first: &str) -> Vec<String> {
     let cells: Vec<char> = first.chars().collect();
     let mut lines = vec![pad(first, 30)];
     if cells.len() <= TD1_OPTIONAL {
         return lines;
     }
+    lines.push(pad(&cells[..TD1_OPTIONAL].iter().collect::<String>(), 30));
     let filler = |k: Option<&char>| k.is_none_or(|c| *c == '<');
     let cleared: String = cells
         .iter()
@@ -664,6 +669,24 @@ fn td1_first_lines(first: &str) -> Vec<String> {
         }));
     }
     lines.dedup();
+    lines
+}
+
+/// `second` as a TD1 card's second line: as [`fitted`] makes it; then, when it holds
+/// more than its dates and nationality, those as read, no optional data, and its last
+/// cell as the composite check digit (marks a table or the card's edge left among the
+/// fillers). The dates' check digits and the composite say which holds.
+fn td1_second_lines(second: &str) -> Vec<String> {
+    let cells: Vec<char> = second.chars().collect();
+    let mut lines = fitted(second, 30);
+    if let Some(composite) = cells.last().filter(|_| cells.len() > TD1_SECOND_OPTIONAL) {
+        let mut blank: String = cells[..TD1_SECOND_OPTIONAL].iter().collect();
+        blank.extend(std::iter::repeat_n('<', 29 - TD1_SECOND_OPTIONAL));
+        blank.push(*composite);
+        if !lines.contains(&blank) {
+            lines.push(blank);
+        }
+    }
     lines
 }
 
@@ -996,6 +1019,16 @@ mod tests {
                 "{first}"
             );
         }
+        // Marks after the number and among the second line's fillers (seed 32: a card
+        // stored a quarter turn off, read at 3300 px): no optional data.
+        let MrzReading::Read(card) = read(&[
+            "I<UTOD231458907<<<<<<<<<<<K<<XBC",
+            "7408122F1204159UTO<<H<H<<<<<<<<W6",
+            zone[2],
+        ]) else {
+            panic!("marks among fillers: not read");
+        };
+        assert_eq!(card.date_of_birth, Some(date!(1974 - 08 - 12)));
         // Optional data that is data stays as read: the composite says so.
         let data = "I<UTOD231458907<<<<<<<<<<<<C<<";
         assert_eq!(td1_first_lines(data)[0], data);
