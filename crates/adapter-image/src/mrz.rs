@@ -637,8 +637,8 @@ const TD1_SECOND_OPTIONAL: usize = 18;
 /// `first` as a TD1 card's first line of 30 cells: as read; then with its optional data
 /// cleared of marks that are no data: a mark standing alone among fillers (a filler
 /// read as a C where the zone runs to the card's edge) and, on a line a cell too long,
-/// each cell of it taken out in turn (the edge read as a glyph); then with none (most
-/// cards have none, and marks read after the number cannot make it hold). The document
+/// each cell of it taken out in turn (the edge read as a glyph); then, when what was
+/// read there is [`mostly_fillers`], with none (most cards have none). The document
 /// number and its check digit are kept as read: only the composite check digit, which
 /// covers these cells, says which holds, and no other candidate can change the number
 /// or a date.
@@ -648,7 +648,9 @@ fn td1_first_lines(first: &str) -> Vec<String> {
     if cells.len() <= TD1_OPTIONAL {
         return lines;
     }
-    lines.push(pad(&cells[..TD1_OPTIONAL].iter().collect::<String>(), 30));
+    if mostly_fillers(&cells[TD1_OPTIONAL..]) {
+        lines.push(pad(&cells[..TD1_OPTIONAL].iter().collect::<String>(), 30));
+    }
     let filler = |k: Option<&char>| k.is_none_or(|c| *c == '<');
     let cleared: String = cells
         .iter()
@@ -672,14 +674,26 @@ fn td1_first_lines(first: &str) -> Vec<String> {
     lines
 }
 
-/// `second` as a TD1 card's second line: as [`fitted`] makes it; then, when it holds
-/// more than its dates and nationality, those as read, no optional data, and its last
+/// Whether optional data as read is two thirds fillers or more: marks left among
+/// fillers, not data. Only then is it tried empty, for a card whose composite check
+/// digit was broken could pass one time in ten with its data dropped.
+fn mostly_fillers(cells: &[char]) -> bool {
+    cells.iter().filter(|c| **c == '<').count() * 3 >= cells.len() * 2
+}
+
+/// `second` as a TD1 card's second line: as [`fitted`] makes it; then, when what it
+/// holds between its nationality and its last cell is [`mostly_fillers`], its dates
+/// and nationality as read, no optional data, and its last
 /// cell as the composite check digit (marks a table or the card's edge left among the
 /// fillers). The dates' check digits and the composite say which holds.
 fn td1_second_lines(second: &str) -> Vec<String> {
     let cells: Vec<char> = second.chars().collect();
     let mut lines = fitted(second, 30);
-    if let Some(composite) = cells.last().filter(|_| cells.len() > TD1_SECOND_OPTIONAL) {
+    if let Some(composite) = cells
+        .last()
+        .filter(|_| cells.len() > TD1_SECOND_OPTIONAL + 1)
+        .filter(|_| mostly_fillers(&cells[TD1_SECOND_OPTIONAL..cells.len() - 1]))
+    {
         let mut blank: String = cells[..TD1_SECOND_OPTIONAL].iter().collect();
         blank.extend(std::iter::repeat_n('<', 29 - TD1_SECOND_OPTIONAL));
         blank.push(*composite);
@@ -1029,6 +1043,14 @@ mod tests {
             panic!("marks among fillers: not read");
         };
         assert_eq!(card.date_of_birth, Some(date!(1974 - 08 - 12)));
+        // A card with optional data: of its ten composite digits only its own reads,
+        // none by dropping the data.
+        let with_data = "I<UTOD231458907AB12346<<<<<<<<";
+        let reading = (0..10).filter(|d| {
+            let second = format!("7408122F1204159UTO<<<<<<<<<<<{d}");
+            matches!(read(&[with_data, &second, zone[2]]), MrzReading::Read(_))
+        });
+        assert_eq!(reading.count(), 1);
         // Optional data that is data stays as read: the composite says so.
         let data = "I<UTOD231458907<<<<<<<<<<<<C<<";
         assert_eq!(td1_first_lines(data)[0], data);
