@@ -629,48 +629,45 @@ fn fitted(line: &str, width: usize) -> Vec<String> {
 
 /// Where a TD1 card's optional data starts on its first line, after the document
 /// number's check digit.
-const TD1_OPTIONAL: usize = 15;
+const TD1_FIRST_OPTIONAL: usize = 15;
 
 /// Where a TD1 card's optional data starts on its second line, after the nationality.
 const TD1_SECOND_OPTIONAL: usize = 18;
 
 /// `first` as a TD1 card's first line of 30 cells: as read; then with its optional data
-/// cleared of marks that are no data: a mark standing alone among fillers (a filler
-/// read as a C where the zone runs to the card's edge) and, on a line a cell too long,
-/// each cell of it taken out in turn (the edge read as a glyph); then, when what was
-/// read there is [`mostly_fillers`], with none (most cards have none). The document
-/// number and its check digit are kept as read: only the composite check digit, which
-/// covers these cells, says which holds, and no other candidate can change the number
-/// or a date.
+/// cleared of marks standing alone among fillers (a filler read as a C where the zone
+/// runs to the card's edge, the edge read as a glyph) and, when what was read there is
+/// [`mostly_fillers`], with none (most cards have none). The number and its check digit
+/// are kept as read, and only the composite check digit, which covers these cells, says
+/// which holds. Each alternative is one more try of the composite, the last guard of a
+/// number misread with its own check digit holding, so there are at most two, and none
+/// for a number longer than 9 characters (a filler in cell 14), which runs on into the
+/// optional data.
 fn td1_first_lines(first: &str) -> Vec<String> {
     let cells: Vec<char> = first.chars().collect();
     let mut lines = vec![pad(first, 30)];
-    if cells.len() <= TD1_OPTIONAL {
+    if cells.len() <= TD1_FIRST_OPTIONAL || cells[TD1_FIRST_OPTIONAL - 1] == '<' {
         return lines;
     }
-    if mostly_fillers(&cells[TD1_OPTIONAL..]) {
-        lines.push(pad(&cells[..TD1_OPTIONAL].iter().collect::<String>(), 30));
-    }
-    let filler = |k: Option<&char>| k.is_none_or(|c| *c == '<');
+    let filler = |c: Option<&char>| c.is_none_or(|c| *c == '<');
     let cleared: String = cells
         .iter()
         .enumerate()
         .map(|(k, &c)| {
-            let lone = k >= TD1_OPTIONAL
+            let lone = k >= TD1_FIRST_OPTIONAL
                 && c != '<'
-                && filler(k.checked_sub(1).and_then(|j| cells.get(j)))
+                && filler(cells.get(k - 1))
                 && filler(cells.get(k + 1));
             if lone { '<' } else { c }
         })
         .collect();
-    lines.push(pad(&cleared, 30));
-    if cells.len() == 31 {
-        lines.extend((TD1_OPTIONAL..31).map(|k| {
-            let line: String = cells[..k].iter().chain(&cells[k + 1..]).collect();
-            pad(&line, 30)
-        }));
+    let empty = mostly_fillers(&cells[TD1_FIRST_OPTIONAL..])
+        .then(|| pad(&cells[..TD1_FIRST_OPTIONAL].iter().collect::<String>(), 30));
+    for line in std::iter::once(pad(&cleared, 30)).chain(empty) {
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
     }
-    lines.dedup();
     lines
 }
 
@@ -1051,9 +1048,9 @@ mod tests {
             matches!(read(&[with_data, &second, zone[2]]), MrzReading::Read(_))
         });
         assert_eq!(reading.count(), 1);
-        // Optional data that is data stays as read: the composite says so.
-        let data = "I<UTOD231458907<<<<<<<<<<<<C<<";
-        assert_eq!(td1_first_lines(data)[0], data);
+        // A number longer than 9 characters runs on into the optional data: no
+        // alternative, which would cut it short.
+        assert_eq!(td1_first_lines("I<UTOD23145890<1238<<<<<<<<C<<").len(), 1);
         // A number misread is never mended here: its check digit still fails.
         let misread = "I<UTOD231458807<<<<<<<<<<<<C<<";
         assert_eq!(

@@ -71,8 +71,7 @@ const FIND_LONG_SIDE: u32 = 600;
 /// The least share of the photo a region must cover to be taken for the page: a letter
 /// page across an eighth of a 4:3 photo's width covers a fortieth of it, and its print
 /// is still read once the page is cut out and enlarged. Below it the whole photo is
-/// read. (A tenth, as it was, left every page across a fifth of the photo to be read
-/// from the whole photo shrunk to [`PAGE_LONG_SIDE`], its print a few pixels tall.)
+/// read, shrunk to [`PAGE_LONG_SIDE`].
 const LEAST_PAGE_SHARE: u64 = 40;
 
 /// The page in `image` ([`page_bounds`]), cut out of the finest pixels kept, with a
@@ -115,12 +114,17 @@ fn page_of(image: &decode::Decoded) -> GrayImage {
 /// specks a second level cuts out of plain paper far less.
 const PAGE_FILL: f32 = 0.5;
 
+/// The share of its bounds a region reaching every edge fills when it is a close-up of
+/// a page (all of it but its print) rather than a table's pale texture joined to one.
+const CLOSE_UP_FILL: f32 = 0.8;
+
 /// The page's bounds in `small`: the largest region lighter than Otsu's level, when it
 /// covers [`LEAST_PAGE_SHARE`] of the photo. When that region reaches every edge and
-/// fills less than [`PAGE_FILL`] plus some of its bounds, it is a table's light texture
-/// joined to the page (a striped cloth, a grain): the page is then the largest region
-/// lighter than Otsu's level among those light pixels alone, white paper over the
-/// table's pale stripes.
+/// fills less than [`CLOSE_UP_FILL`] of its bounds, it is a table's light texture
+/// joined to the page (a striped cloth, a grain): the largest region lighter than
+/// Otsu's level among those light pixels alone (white paper over the table's pale
+/// stripes) is then the page, if it does not reach every edge and fills [`PAGE_FILL`]
+/// of its bounds; else the first region stands.
 fn page_bounds(small: &GrayImage) -> Option<Piece> {
     let area = u64::from(small.width()) * u64::from(small.height());
     let largest = |level: u8| {
@@ -141,7 +145,7 @@ fn page_bounds(small: &GrayImage) -> Option<Piece> {
     let level = otsu_level(small);
     let first = largest(level)?;
     // A close-up of a page reaches every edge too, but fills nearly all of it.
-    if !edge_to_edge(&first) || fill(&first) >= PAGE_FILL + 0.3 {
+    if !edge_to_edge(&first) || fill(&first) >= CLOSE_UP_FILL {
         return Some(first);
     }
     let lighter: Vec<u8> = small.iter().copied().filter(|v| *v > level).collect();
@@ -188,8 +192,8 @@ fn photographed(
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
 /// lie), its light evened when a shadow lies over it ([`light::is_uneven`]); while it
 /// reads few words, by the next likeliest turn (a table's edge or the glyphs' uprights
-/// can outscore the page's lines), as it came, and upside down. The reading with the most words is kept;
-/// without tesseract, or when it fails, what to answer instead.
+/// can outscore the page's lines), as it came, and upside down. The reading with the
+/// most words is kept; without tesseract, or when it fails, what to answer instead.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
     let turns = deskew::skews(image);
     let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));
@@ -252,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_page_across_a_sixth_of_the_photo_is_cut_out_and_enlarged() {
-        // A letter page across 17 % of a 2400 x 1800 photo: 6 % of its area.
+        // A letter page across 17 % of a 2400 x 1800 photo: 5 % of its area.
         let photo = photo_of_page(2400, 1800, (1000, 500, 400, 520));
         let page = page_of(&photo);
         // The page (with its margin), enlarged: taller than wide, its print larger.

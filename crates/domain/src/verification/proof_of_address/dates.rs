@@ -156,14 +156,17 @@ const DUE: [&str; 11] = [
     // "Fecha límite de pago" with its "í" lost by OCR ("Fecha l mite de pago").
     "mite de pago",
 ];
-const ISSUE: [&str; 24] = [
+const ISSUE: [&str; 26] = [
     "statement date",
     "date of statement",
     "statement closing",
     "closing date",
-    // "Date of issue", "Issue date", "Issued on", and "issue:" alone where OCR read a
-    // column's "Date of" a line above it.
-    "issue",
+    "date of issue",
+    "issue date",
+    "issued",
+    // "issue:" alone where OCR read a column's "Date of" a line above it. With its colon
+    // only: "issue" alone is in prose ("Any issues?") and in "issuer".
+    "issue:",
     "bill date",
     "billing date",
     "invoice date",
@@ -173,9 +176,9 @@ const ISSUE: [&str; 24] = [
     // ("Fecha de emisiin").
     "date d'emi",
     "date d' mi",
-    // "Date d'émission" and "Fecha de emisión" with their first letters lost.
-    "emission",
-    "emisi",
+    // "Date d'émission" with its first letter lost ("ate d'émission"); never
+    // "émission" alone, which an energy bill's CO2 "émissions" hold.
+    "d'emission",
     "date de facture",
     "date de la facture",
     "date du rel",
@@ -595,6 +598,19 @@ mod tests {
                    A payer avant le: 27 octobre 2026\n\n\
                    Période de facturation du 30 aodt 2026 au 29 septembre 2026";
         assert_eq!(issue_date(cut, false, LATEST), Some(date!(2026 - 10 - 02)));
+        // Prose about issues, or the CO2 an energy bill's power emitted, labels no date.
+        let prose = "Any issues? Call us.\nYour next bill: 15 April 2026\n\
+                     Statement period 1 January 2026 to 31 January 2026";
+        assert_eq!(
+            issue_date(prose, false, LATEST),
+            Some(date!(2026 - 01 - 31))
+        );
+        let emissions = "Vos émissions de CO2\n15 avril 2026\n\
+                         Période de facturation du 1 janvier 2026 au 31 janvier 2026";
+        assert_eq!(
+            issue_date(emissions, false, LATEST),
+            Some(date!(2026 - 01 - 31))
+        );
         assert!(!is_plain_date("fecha l mite de pago: "));
         assert!(!is_plain_date("update: "));
         assert!(is_plain_date("invoice no 12 date: "));
