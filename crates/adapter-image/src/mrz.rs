@@ -680,9 +680,9 @@ fn mostly_fillers(cells: &[char]) -> bool {
 
 /// `second` as a TD1 card's second line: as [`fitted`] makes it; then, when what it
 /// holds between its nationality and its last cell is [`mostly_fillers`], its dates
-/// and nationality as read, no optional data, and its last
-/// cell as the composite check digit (marks a table or the card's edge left among the
-/// fillers). The dates' check digits and the composite say which holds.
+/// and nationality as read, no optional data, and its last cell as the composite check
+/// digit (marks a table or the card's edge left among the fillers). The dates' check
+/// digits and the composite say which holds.
 fn td1_second_lines(second: &str) -> Vec<String> {
     let cells: Vec<char> = second.chars().collect();
     let mut lines = fitted(second, 30);
@@ -691,8 +691,7 @@ fn td1_second_lines(second: &str) -> Vec<String> {
         .filter(|_| cells.len() > TD1_SECOND_OPTIONAL + 1)
         .filter(|_| mostly_fillers(&cells[TD1_SECOND_OPTIONAL..cells.len() - 1]))
     {
-        let mut blank: String = cells[..TD1_SECOND_OPTIONAL].iter().collect();
-        blank.extend(std::iter::repeat_n('<', 29 - TD1_SECOND_OPTIONAL));
+        let mut blank = pad(&cells[..TD1_SECOND_OPTIONAL].iter().collect::<String>(), 29);
         blank.push(*composite);
         if !lines.contains(&blank) {
             lines.push(blank);
