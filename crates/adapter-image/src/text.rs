@@ -10,7 +10,7 @@ use imageproc::region_labelling::Connectivity;
 
 use crate::budget::Budget;
 use crate::components::{self, Piece};
-use crate::ocr::{Ocr, OcrError, PageText};
+use crate::ocr::{Ink, Ocr, OcrError, PageText};
 use crate::pdf::{self, Pdf};
 use crate::{decode, deskew, light};
 
@@ -192,8 +192,9 @@ fn photographed(
 /// photo turned a little, or a quarter turn without EXIF: tesseract reads lines as they
 /// lie), its light evened when a shadow lies over it ([`light::is_uneven`]); while it
 /// reads few words, by the next likeliest turn (a table's edge or the glyphs' uprights
-/// can outscore the page's lines), as it came, and upside down. The reading with the
-/// most words is kept; without tesseract, or when it fails, what to answer instead.
+/// can outscore the page's lines), as it came, upside down, and levelled with a level
+/// of ink for each neighbourhood ([`Ink::Local`]). The reading with the most words is
+/// kept; without tesseract, or when it fails, what to answer instead.
 fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText, TextReading> {
     let turns = deskew::skews(image);
     let level = |turn: Option<&f32>| turn.and_then(|t| deskew::levelled(image, *t));
@@ -207,22 +208,25 @@ fn recognised(image: &GrayImage, ocr: &Ocr, budget: &Budget) -> Result<PageText,
     // The next turn first: a page's glyphs' uprights, a quarter turn from its lines, can
     // outscore them (a short letter in a monospaced face), and read as it came a page
     // turned 7 degrees gives enough words, in pieces, to stop the search.
-    let tries: [&dyn Fn() -> Option<GrayImage>; 3] = [
-        &|| level(turns.get(1)),
-        &|| first.is_some().then(|| image.clone()),
-        &|| Some(imageops::rotate180(upright)),
+    // Last, the page as levelled with a level for each neighbourhood: a shadow the
+    // evening left can still hide every word from one level.
+    let tries: [(&dyn Fn() -> Option<GrayImage>, Ink); 4] = [
+        (&|| level(turns.get(1)), Ink::OneLevel),
+        (&|| first.is_some().then(|| image.clone()), Ink::OneLevel),
+        (&|| Some(imageops::rotate180(upright)), Ink::OneLevel),
+        (&|| Some(upright.clone()), Ink::Local),
     ];
-    let mut best = match ocr.page_text(upright, budget) {
+    let mut best = match ocr.page_text(upright, Ink::OneLevel, budget) {
         Ok(page) => page,
         Err(OcrError::Unavailable) => return Err(TextReading::OcrUnavailable),
         Err(OcrError::TimedOut | OcrError::Failed) => return Err(TextReading::Unreadable),
     };
-    for again in tries {
+    for (again, ink) in tries {
         if best.words >= WORDS_UPRIGHT || budget.is_spent() {
             break;
         }
         let Some(page) = again() else { continue };
-        if let Ok(other) = ocr.page_text(&page, budget)
+        if let Ok(other) = ocr.page_text(&page, ink, budget)
             && other.words > best.words
         {
             best = other;

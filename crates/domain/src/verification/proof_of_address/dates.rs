@@ -156,7 +156,7 @@ const DUE: [&str; 11] = [
     // "Fecha límite de pago" with its "í" lost by OCR ("Fecha l mite de pago").
     "mite de pago",
 ];
-const ISSUE: [&str; 26] = [
+const ISSUE: [&str; 28] = [
     "statement date",
     "date of statement",
     "statement closing",
@@ -179,6 +179,9 @@ const ISSUE: [&str; 26] = [
     // "Date d'émission" with its first letter lost ("ate d'émission"); never
     // "émission" alone, which an energy bill's CO2 "émissions" hold.
     "d'emission",
+    // "Date d'émission" with its apostrophe lost ("Date démission") or read as a space.
+    "date demi",
+    "date d emi",
     "date de facture",
     "date de la facture",
     "date du rel",
@@ -351,18 +354,76 @@ fn dates_on(line: &str, month_first: bool) -> Vec<Found> {
     found
 }
 
+/// Headings OCR stacked on lines of their own over their values, where each column of a
+/// table came as a block ("Statement date", "Payment due", then "2026-09-02",
+/// "2026-09-27"), or a row of headings split over two lines above its line of values:
+/// for each line of `lines`, the label of each of its dates (`found`), when two lines of
+/// headings or more, with nothing dated between them, hold as many labels as the dates
+/// of the lines below them (none labelled on its own line) and, matched in order, none
+/// is an issue date after a due date; else nothing. A bill is issued before it is due:
+/// a match out of order would take the due date for the issue date, and an old bill
+/// for a recent one.
+fn stacked_headings(lines: &[String], found: &[Vec<Found>]) -> Vec<Vec<Label>> {
+    let mut stacked = vec![Vec::new(); lines.len()];
+    let mut headings: Vec<Vec<Label>> = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        if found[at].is_empty() {
+            let labels = labels_in(&lines[at]);
+            if !labels.is_empty() {
+                headings.push(labels);
+            }
+            at += 1;
+            continue;
+        }
+        let end = (at..lines.len())
+            .find(|&n| found[n].is_empty())
+            .unwrap_or(lines.len());
+        let labels = headings.concat();
+        let dates: Vec<Date> = found[at..end].iter().flatten().map(|f| f.date).collect();
+        let latest_issue = labels
+            .iter()
+            .zip(&dates)
+            .filter(|(l, _)| **l == Label::Issue)
+            .map(|(_, d)| *d)
+            .max();
+        let in_order = labels
+            .iter()
+            .zip(&dates)
+            .filter(|(l, _)| **l == Label::Due)
+            .all(|(_, due)| latest_issue.is_none_or(|issue| issue <= *due));
+        let unlabelled = lines[at..end].iter().all(|l| labels_in(l).is_empty());
+        if headings.len() >= 2 && labels.len() == dates.len() && in_order && unlabelled {
+            let mut labels = labels.into_iter();
+            for n in at..end {
+                stacked[n] = labels.by_ref().take(found[n].len()).collect();
+            }
+        }
+        headings.clear();
+        at = end;
+    }
+    stacked
+}
+
 /// The issue date of a bill or statement whose text is `text`: the first date labelled
 /// as issued, else the last day of a labelled period, else the latest unlabelled date
 /// before any due date; none after `latest`. `month_first`: "03/11/2026" is 11 March where the document's
 /// country writes the month first (the US), else 3 November.
 pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
+    // A blank line keeps the label above it (OCR sets a table's rows apart).
+    let lines: Vec<String> = text
+        .lines()
+        .map(normalised)
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let found: Vec<Vec<Found>> = lines.iter().map(|l| dates_on(l, month_first)).collect();
+    let stacked = stacked_headings(&lines, &found);
     let mut dated: Vec<(Date, Label)> = Vec::new();
-    let mut previous_line = String::new();
+    let mut previous_line = "";
     let mut names_due = false;
-    for line in text.lines().map(normalised) {
-        names_due |= labels_in(&line).contains(&Label::Due);
-        let found = dates_on(&line, month_first);
-        let headings = labels_in(&previous_line);
+    for ((line, found), stacked) in lines.iter().zip(&found).zip(&stacked) {
+        names_due |= labels_in(line).contains(&Label::Due);
+        let headings = labels_in(previous_line);
         let mut label = Label::None;
         let mut from = 0;
         for (i, f) in found.iter().enumerate() {
@@ -371,12 +432,17 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
                 // "01/02/2026 to 28/02/2026": the second of a period is the period's.
                 Label::None if label == Label::Period => Label::Period,
                 // The label above a value (a table's heading, an OCR'd column): in a
-                // layout of columns the words over it, else the line above.
-                Label::None => match (label_of(&over(&previous_line, &line[..f.start])), i) {
-                    // Headings run together over as many values: each its own, in order.
-                    (Label::None, _) if headings.len() == found.len() => headings[i],
-                    (Label::None, 0) => label_of(&previous_line),
-                    (said, _) => said,
+                // layout of columns the words over it, else the headings OCR stacked
+                // over it, else the line above.
+                Label::None => match label_of(&over(previous_line, &line[..f.start])) {
+                    Label::None => match stacked.get(i) {
+                        Some(heading) => *heading,
+                        // Headings run together over as many values: each its own, in order.
+                        None if headings.len() == found.len() => headings[i],
+                        None if i == 0 => label_of(previous_line),
+                        None => Label::None,
+                    },
+                    said => said,
                 },
                 said => said,
             };
@@ -386,14 +452,7 @@ pub fn issue_date(text: &str, month_first: bool, latest: Date) -> Option<Date> {
             dated.push((f.date, label));
             from = f.end;
         }
-        // A blank line keeps the label above it (OCR sets a table's rows apart).
-        if !line.trim().is_empty() {
-            previous_line = if found.is_empty() {
-                line
-            } else {
-                String::new()
-            };
-        }
+        previous_line = if found.is_empty() { line } else { "" };
     }
     dated.retain(|(date, _)| *date <= latest);
     let labelled = |wanted: Label| dated.iter().filter(move |(_, l)| *l == wanted);
@@ -525,6 +584,41 @@ mod tests {
     }
 
     #[test]
+    fn headings_stacked_by_ocr_label_their_values_in_order() {
+        // Read from photos: a table's columns as blocks, a heading over each value; and
+        // a row of headings split over two lines above its row of values.
+        let columns = "Billing period 2026-07-31 to 2026-08-30\n\nAccount number\n\n\
+                       4410-2231-09\n\nStatement date\n\nPayment due\n2026-09-02\n\n\
+                       2026-09-27\n\n98.20";
+        assert_eq!(
+            issue_date(columns, true, LATEST),
+            Some(date!(2026 - 09 - 02))
+        );
+        let split_row = "Periodo de facturacién de! 28 de agosto de 2026 al 27 de septiembre de 2026\n\n\
+                         Numero de cuenta Fecha de emisién\n\nFecha limite de pago\n\
+                         4410-2231-09 30 de septiembre de 2026 25 de octubre de 2026";
+        assert_eq!(
+            issue_date(split_row, false, LATEST),
+            Some(date!(2026 - 09 - 30))
+        );
+        // Values out of the headings' order would make the due date the issue date: the
+        // period's end is taken instead.
+        let out_of_order = "Billing period 2026-07-31 to 2026-08-30\nStatement date\n\
+                            Payment due\n2026-09-27\n2026-09-02";
+        assert_eq!(
+            issue_date(out_of_order, true, LATEST),
+            Some(date!(2026 - 08 - 30))
+        );
+        // As many headings as values, or nothing: here a third date has no heading.
+        let more_values = "Billing period 2026-07-31 to 2026-08-30\nStatement date\n\
+                           Payment due\n2026-09-02\n2026-09-27\n2026-10-01";
+        assert_eq!(
+            issue_date(more_values, true, LATEST),
+            Some(date!(2026 - 08 - 30))
+        );
+    }
+
+    #[test]
     fn a_due_date_whose_label_ocr_garbled_is_no_plain_date() {
         // Read from a photo of a bill issued on 25 September: the issue date's label
         // stands below its value, and the due date's lost its "í".
@@ -593,6 +687,13 @@ mod tests {
         assert_eq!(
             issue_date(split, false, LATEST),
             Some(date!(2026 - 10 - 12))
+        );
+        let lost = "Période de facturation du 8 septembre 2026 au 8 octobre 2026\n\n\
+                    Date démission: 11 octobre 2026\nA payer avant le: 5 novembre 2026";
+        assert_eq!(
+            issue_date(lost, false, LATEST),
+            Some(date!(2026 - 10 - 11)),
+            "an apostrophe lost"
         );
         let cut = "Eaux de Provence ate d'émission: 2 octobre 2026\n\
                    A payer avant le: 27 octobre 2026\n\n\
