@@ -156,7 +156,7 @@ const DUE: [&str; 11] = [
     // "Fecha límite de pago" with its "í" lost by OCR ("Fecha l mite de pago").
     "mite de pago",
 ];
-const ISSUE: [&str; 28] = [
+const ISSUE: [&str; 29] = [
     "statement date",
     "date of statement",
     "statement closing",
@@ -179,6 +179,8 @@ const ISSUE: [&str; 28] = [
     // "Date d'émission" with its first letter lost ("ate d'émission"); never
     // "émission" alone, which an energy bill's CO2 "émissions" hold.
     "d'emission",
+    // The same with its "é" lost too ("pate d' mission", its "D" read as a "p").
+    "d' mission",
     // "Date d'émission" with its apostrophe lost ("Date démission") or read as a space.
     "date demi",
     "date d emi",
@@ -694,6 +696,14 @@ mod tests {
             issue_date(lost, false, LATEST),
             Some(date!(2026 - 10 - 11)),
             "an apostrophe lost"
+        );
+        let both_lost = "BANQUE DES ALPES pate d' mission: 28 septembre 2026\n\
+                         payer avant le: 23 octobre 2026\n\
+                         P riode de facturation du 26 ao t 2026 au 25 septembre 2026";
+        assert_eq!(
+            issue_date(both_lost, false, LATEST),
+            Some(date!(2026 - 09 - 28)),
+            "its first letter and its accent lost"
         );
         let cut = "Eaux de Provence ate d'émission: 2 octobre 2026\n\
                    A payer avant le: 27 octobre 2026\n\n\
