@@ -383,20 +383,20 @@ fn stacked_headings(lines: &[String], found: &[Vec<Found>]) -> Vec<Vec<Label>> {
             .unwrap_or(lines.len());
         let labels = headings.concat();
         let dates: Vec<Date> = found[at..end].iter().flatten().map(|f| f.date).collect();
-        let latest_issue = labels
-            .iter()
-            .zip(&dates)
-            .filter(|(l, _)| **l == Label::Issue)
-            .map(|(_, d)| *d)
-            .max();
-        let in_order = labels
-            .iter()
-            .zip(&dates)
-            .filter(|(l, _)| **l == Label::Due)
-            .all(|(_, due)| latest_issue.is_none_or(|issue| issue <= *due));
-        let unlabelled = lines[at..end].iter().all(|l| labels_in(l).is_empty());
-        if headings.len() >= 2 && labels.len() == dates.len() && in_order && unlabelled {
-            let mut labels = labels.into_iter();
+        let labelled = |wanted: Label| {
+            labels
+                .iter()
+                .zip(&dates)
+                .filter(move |(l, _)| **l == wanted)
+                .map(|(_, d)| *d)
+        };
+        let in_order = match labelled(Label::Issue).max() {
+            Some(issue) => labelled(Label::Due).all(|due| issue <= due),
+            None => true,
+        };
+        let unlabelled = || lines[at..end].iter().all(|l| labels_in(l).is_empty());
+        if headings.len() >= 2 && labels.len() == dates.len() && in_order && unlabelled() {
+            let mut labels = labels.iter().copied();
             for n in at..end {
                 stacked[n] = labels.by_ref().take(found[n].len()).collect();
             }
