@@ -117,9 +117,16 @@ impl TestDatabase {
         PgConnection::establish(url).expect("PostgreSQL")
     }
 
+    /// The server writes beside the test (its background jobs among them): wait for its
+    /// lock as the server's own connections do, rather than fail with "database is locked".
     fn sqlite(&self) -> SqliteConnection {
         let file = self.data_dir.path().join("idv.sqlite3");
-        SqliteConnection::establish(&file.display().to_string()).expect("SQLite")
+        let mut connection =
+            SqliteConnection::establish(&file.display().to_string()).expect("SQLite");
+        diesel::sql_query("PRAGMA busy_timeout = 30000")
+            .execute(&mut connection)
+            .expect("SQLite busy timeout");
+        connection
     }
 }
 
