@@ -130,7 +130,7 @@ impl Claimed {
                 matching::names_appear_in(&self.first_name, &self.last_name, &whole)
             }
             // As `proof_of_address` finds them: both names on the addressee's line.
-            Some(ReadSource::Text) => matching::names_appear_in(
+            Some(ReadSource::Text) => super::proof_of_address::names_on_line(
                 &self.first_name,
                 &self.last_name,
                 &[first, last].join(" "),

@@ -273,6 +273,49 @@ fn names_of(cell: &str) -> (Option<String>, Option<String>) {
     }
 }
 
+/// Letters and digits OCR reads for one another in a printed name, made one: "0'BRIEN"
+/// is "O'Brien", "LlLI" and "Lili" are one name.
+fn name_key(folded: &str) -> String {
+    folded
+        .chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' => 'l',
+            '5' => 's',
+            '8' => 'b',
+            c => c,
+        })
+        .collect()
+}
+
+/// How many letters of `word` differ from `of`'s, place by place, when as long.
+fn misses(word: &[char], of: &[char]) -> Option<usize> {
+    (word.len() == of.len()).then(|| word.iter().zip(of).filter(|(a, b)| a != b).count())
+}
+
+/// Whether a line of a bill names the client: their first given name as a word, their
+/// whole last name within the line, through OCR's confusions ([`name_key`]). A last name
+/// of five letters or more may differ in one letter ("OKAPOR" for "Okafor"): another
+/// person of the household shares it, so this lets no one else's bill pass; the first
+/// name must agree, or Maria's bill would be Marie's.
+pub fn names_on_line(typed_first: &str, typed_last: &str, line: &str) -> bool {
+    let first: Vec<char> = name_key(&first_word(typed_first)).chars().collect();
+    let last: Vec<char> = name_key(&squeezed(typed_last)).chars().collect();
+    if first.is_empty() || last.is_empty() {
+        return false;
+    }
+    let words: Vec<Vec<char>> = fold(line)
+        .split(' ')
+        .map(|w| name_key(w).chars().collect())
+        .collect();
+    let whole = words.concat();
+    let allowed = usize::from(last.len() >= 5);
+    words.iter().any(|w| misses(w, &first) == Some(0))
+        && whole
+            .windows(last.len())
+            .any(|w| misses(w, &last).is_some_and(|m| m <= allowed))
+}
+
 /// The city, state and postal code of a postal line ("Springfield, IL 62704-1234",
 /// "Toronto ON M5V 2T6", "75001 Paris").
 fn postal_line(line: &str) -> (Option<String>, Option<String>, Option<String>) {
@@ -318,14 +361,9 @@ fn issuer(cells: &[Cell<'_>]) -> Option<String> {
 /// `latest`).
 fn statement(text: &str, document_type: &str, claimed: &Claimed, latest: Date) -> Statement {
     let cells = cells(text);
-    let first = first_word(&claimed.first_name);
-    let last = squeezed(&claimed.last_name);
-    let name_cell = cells.iter().find(|c| {
-        !first.is_empty()
-            && !last.is_empty()
-            && fold(c.text).split(' ').any(|w| w == first)
-            && squeezed(c.text).contains(&last)
-    });
+    let name_cell = cells
+        .iter()
+        .find(|c| names_on_line(&claimed.first_name, &claimed.last_name, c.text));
     // The client's address: a line with their postal code, their street just above it.
     let mut street = None;
     let mut postal_at = None;

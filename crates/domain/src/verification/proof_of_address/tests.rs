@@ -256,3 +256,38 @@ fn a_documents_files_are_read_together_and_every_document_must_pass() {
     assert_eq!(check.reasons, [Reason::PoaNameMismatch]);
     assert_eq!(check.document_id, Some("d2".into()));
 }
+
+#[test]
+fn a_name_is_found_through_ocrs_confusions_and_one_letter_of_a_long_last_name() {
+    let client = |first: &str, last: &str| Claimed {
+        first_name: first.into(),
+        last_name: last.into(),
+        ..claimed()
+    };
+    let cases = [
+        ("Chinedu", "Okafor", "MR CHINEDU OKAPOR", true),
+        ("Chinedu", "Okafor", "CH1NEDU 0KAF0R", true),
+        ("Liam", "O'Brien", "Mr LlAM 0 BRIEN", true),
+        ("Chinedu", "Okafor", "MR CHINEDU OKAPQR", false),
+        ("Jane", "Doe", "Mr Jane Q Dae", false),
+        ("Maria", "Dupont", "Mme MARIE DUPONT", false),
+    ];
+    for (first, last, line, found) in cases {
+        let named = BILL.replace("Mr Jane Q Doe", line);
+        let check = proof_of_address(
+            &bill(text(&named)),
+            &client(first, last),
+            SUBMITTED,
+            MaxAge::DEFAULT,
+        );
+        let reasons = if found {
+            vec![]
+        } else {
+            vec![Reason::PoaNameMismatch]
+        };
+        assert_eq!(check.reasons, reasons, "{line} for {first} {last}");
+        // The reviewer's mark on the name read agrees with the check.
+        let read = &reads(&bill(text(&named)), &client(first, last), SUBMITTED)[0].1;
+        assert_eq!(client(first, last).names_agree(read), Some(found), "{line}");
+    }
+}
