@@ -210,6 +210,28 @@ fn is_plain_date(context: &str) -> bool {
     })
 }
 
+/// How long a label must be for one misread letter in it to be forgiven: "date af issue"
+/// is "date of issue", while a shorter one would take in other words ("l'emission" is
+/// no "d'emission").
+const LOOSE_STEM: usize = 12;
+
+/// Where `stem` first stands in `text`: as written, or, when it is [`LOOSE_STEM`] long
+/// or longer, with one letter read as another.
+fn find_stem(text: &str, stem: &str) -> Option<usize> {
+    if let Some(at) = text.find(stem) {
+        return Some(at);
+    }
+    let stem: Vec<char> = stem.chars().collect();
+    if stem.len() < LOOSE_STEM {
+        return None;
+    }
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    chars
+        .windows(stem.len())
+        .find(|w| w.iter().zip(&stem).filter(|((_, a), b)| a != *b).count() <= 1)
+        .map(|w| w[0].0)
+}
+
 /// Where each kind of label stands in `text`, left to right.
 fn labels_in(text: &str) -> Vec<Label> {
     let kinds = [
@@ -220,7 +242,10 @@ fn labels_in(text: &str) -> Vec<Label> {
     let mut found: Vec<(usize, Label)> = kinds
         .into_iter()
         .filter_map(|(label, stems)| {
-            let at = stems.iter().filter_map(|stem| text.find(stem)).min()?;
+            let at = stems
+                .iter()
+                .filter_map(|stem| find_stem(text, stem))
+                .min()?;
             Some((at, label))
         })
         .collect();
@@ -518,6 +543,21 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_long_label_with_one_letter_misread_still_labels_its_date() {
+        let bill = "Billing period: 1 Feb 2026 - 28 Feb 2026\n\
+                    Date af issue 2 March 2026\n\
+                    Payment due: 20 March 2026";
+        assert_eq!(issue_date(bill, false, LATEST), Some(date!(2026 - 03 - 02)));
+        // A short label is never guessed at: "l'émission" is no "d'émission".
+        let prose = "Billing period: 1 Feb 2026 - 28 Feb 2026\n\
+                     Réduire l'émission 2 March 2026";
+        assert_eq!(
+            issue_date(prose, false, LATEST),
+            Some(date!(2026 - 02 - 28))
+        );
     }
 
     #[test]
