@@ -49,11 +49,32 @@ mod trust;
 mod verification;
 mod webhooks;
 
+use std::time::{Duration, Instant};
+
 use libtest_mimic::{Arguments, Trial};
 use support::Backend;
 
 /// A test written once, run on each backend.
 pub type Scenario = (&'static str, fn(Backend));
+
+/// How long a trial may take before the log says so: CI's log then shows where the
+/// suite's time goes.
+const SLOW: Duration = Duration::from_secs(20);
+
+/// `scenario` run on `backend` as the trial `name`, its time told when it is slow.
+fn timed(name: impl Into<String>, backend: Backend, scenario: fn(Backend)) -> Trial {
+    let name = name.into();
+    let told = name.clone();
+    Trial::test(name, move || {
+        let started = Instant::now();
+        scenario(backend);
+        let took = started.elapsed();
+        if took >= SLOW {
+            eprintln!("slow: {told} took {} s", took.as_secs());
+        }
+        Ok(())
+    })
+}
 
 fn main() {
     let args = Arguments::from_args();
@@ -102,24 +123,23 @@ fn main() {
     let mut trials = Vec::new();
     for backend in [Backend::Sqlite, Backend::Postgres] {
         for &(name, scenario) in &scenarios {
-            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
-                scenario(backend);
-                Ok(())
-            });
+            let trial = timed(format!("{}::{name}", backend.name()), backend, scenario);
             trials.push(trial.with_ignored_flag(backend == Backend::Postgres && skip_postgres));
         }
     }
     // Only PostgreSQL's database can be taken away from a running server and given back.
-    let outage = Trial::test("postgres::database_outage_is_503_and_recovers", || {
-        outage::database_outage_is_503_and_recovers(Backend::Postgres);
-        Ok(())
-    });
+    let outage = timed(
+        "postgres::database_outage_is_503_and_recovers",
+        Backend::Postgres,
+        outage::database_outage_is_503_and_recovers,
+    );
     trials.push(outage.with_ignored_flag(skip_postgres));
     // Only PostgreSQL's backups run other programs.
-    let tools = Trial::test(backup::POSTGRES_TOOLS, || {
-        backup::postgres_tools_see_no_secret(Backend::Postgres);
-        Ok(())
-    });
+    let tools = timed(
+        backup::POSTGRES_TOOLS,
+        Backend::Postgres,
+        backup::postgres_tools_see_no_secret,
+    );
     trials.push(tools.with_ignored_flag(skip_postgres));
     // Several instances share a database only on PostgreSQL.
     let instances: [Scenario; 6] = [
@@ -149,10 +169,7 @@ fn main() {
         ),
     ];
     for (name, test) in instances {
-        let trial = Trial::test(name, move || {
-            test(Backend::Postgres);
-            Ok(())
-        });
+        let trial = timed(name, Backend::Postgres, test);
         trials.push(trial.with_ignored_flag(skip_postgres));
     }
 
@@ -164,20 +181,15 @@ fn main() {
     }
     for backend in [Backend::Sqlite, Backend::Postgres] {
         for &(name, scenario) in storage::SCENARIOS {
-            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
-                scenario(backend);
-                Ok(())
-            });
+            let trial = timed(format!("{}::{name}", backend.name()), backend, scenario);
             let skip_backend = backend == Backend::Postgres && skip_postgres;
             trials.push(trial.with_ignored_flag(skip_s3 || skip_backend));
         }
     }
-    let trial = Trial::test(
+    let trial = timed(
         "postgres::a_quiz_crosses_instances_sharing_one_database_and_one_bucket",
-        || {
-            storage::a_quiz_crosses_instances(Backend::Postgres);
-            Ok(())
-        },
+        Backend::Postgres,
+        storage::a_quiz_crosses_instances,
     );
     trials.push(trial.with_ignored_flag(skip_s3 || skip_postgres));
 
@@ -195,10 +207,7 @@ fn main() {
     }
     for backend in [Backend::Sqlite, Backend::Postgres] {
         for &(name, scenario) in documents_read::SCENARIOS.iter().chain(signals::SCENARIOS) {
-            let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
-                scenario(backend);
-                Ok(())
-            });
+            let trial = timed(format!("{}::{name}", backend.name()), backend, scenario);
             let skip_backend = backend == Backend::Postgres && skip_postgres;
             trials.push(trial.with_ignored_flag(skip_reading || skip_backend));
         }
@@ -219,10 +228,7 @@ fn main() {
         }
         for backend in [Backend::Sqlite, Backend::Postgres] {
             for &(name, scenario) in face_match::SCENARIOS.iter().chain(signals::FACE_SCENARIOS) {
-                let trial = Trial::test(format!("{}::{name}", backend.name()), move || {
-                    scenario(backend);
-                    Ok(())
-                });
+                let trial = timed(format!("{}::{name}", backend.name()), backend, scenario);
                 let skip_backend = backend == Backend::Postgres && skip_postgres;
                 trials.push(trial.with_ignored_flag(skip || skip_backend));
             }
@@ -273,10 +279,7 @@ fn main() {
         ),
     ];
     for (name, test) in browser_tests {
-        let trial = Trial::test(name, move || {
-            test(Backend::Sqlite);
-            Ok(())
-        });
+        let trial = timed(name, Backend::Sqlite, test);
         trials.push(trial.with_ignored_flag(!browser_ready && !require_browser));
     }
     // The selfie's camera guide plays a test portrait: it needs the face photos too.
@@ -285,10 +288,11 @@ fn main() {
     if let Some(why) = &no_photos {
         eprintln!("{selfie}: ignored, {why}");
     }
-    let trial = Trial::test(selfie, || {
-        camera::the_camera_guide_takes_a_selfie(Backend::Sqlite);
-        Ok(())
-    });
+    let trial = timed(
+        selfie,
+        Backend::Sqlite,
+        camera::the_camera_guide_takes_a_selfie,
+    );
     trials
         .push(trial.with_ignored_flag((!browser_ready && !require_browser) || no_photos.is_some()));
 
@@ -298,12 +302,10 @@ fn main() {
     if !php::available() && !require_php {
         eprintln!("php is not installed; the PHP signing test is reported as ignored.");
     }
-    let trial = Trial::test(
+    let trial = timed(
         "php::php_signs_like_the_hosted_products_sample_code",
-        || {
-            php::php_signs_like_the_hosted_products_sample_code(Backend::Sqlite);
-            Ok(())
-        },
+        Backend::Sqlite,
+        php::php_signs_like_the_hosted_products_sample_code,
     );
     trials.push(trial.with_ignored_flag(!php::available() && !require_php));
     libtest_mimic::run(&args, trials).exit();

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::net::IpAddr;
+use std::sync::LazyLock;
 
 use garde::Validate;
 use time::{Date, macros::format_description};
@@ -34,16 +35,21 @@ pub fn is_invisible(c: char) -> bool {
 }
 
 /// The [`is_invisible`] characters, as inclusive ranges in ascending order (for a
-/// schema's pattern).
-pub fn invisible_ranges() -> Vec<(char, char)> {
-    let mut ranges: Vec<(char, char)> = Vec::new();
-    for c in (char::MIN..=char::MAX).filter(|c| is_invisible(*c)) {
-        match ranges.last_mut() {
-            Some((_, end)) if u32::from(*end) + 1 == u32::from(c) => *end = c,
-            _ => ranges.push((c, c)),
+/// schema's pattern). Found once, by asking of every character: the API's document asks
+/// for them in each of its text fields' patterns, and every start of the server builds
+/// that document (seconds a start, unoptimised, when each asked anew).
+pub fn invisible_ranges() -> &'static [(char, char)] {
+    static RANGES: LazyLock<Vec<(char, char)>> = LazyLock::new(|| {
+        let mut ranges: Vec<(char, char)> = Vec::new();
+        for c in (char::MIN..=char::MAX).filter(|c| is_invisible(*c)) {
+            match ranges.last_mut() {
+                Some((_, end)) if u32::from(*end) + 1 == u32::from(c) => *end = c,
+                _ => ranges.push((c, c)),
+            }
         }
-    }
-    ranges
+        ranges
+    });
+    &RANGES
 }
 
 /// Free text of 1 to `MAX` characters without control characters.

@@ -169,8 +169,8 @@ fn invisible_class() -> String {
         }
     };
     invisible_ranges()
-        .into_iter()
-        .map(|(first, last)| format!("{}-{}", one(first), one(last)))
+        .iter()
+        .map(|&(first, last)| format!("{}-{}", one(first), one(last)))
         .collect()
 }
 
