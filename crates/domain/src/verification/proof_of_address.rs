@@ -294,7 +294,7 @@ fn misses(word: &[char], of: &[char]) -> Option<usize> {
 }
 
 /// Whether a line of a bill names the client: their first given name as a word, their
-/// whole last name within the line, through OCR's confusions ([`name_key`]). A last name
+/// whole last name within the line, through OCR's confusions in a name. A last name
 /// of five letters or more may differ in one letter ("OKAPOR" for "Okafor"): another
 /// person of the household shares it, so this lets no one else's bill pass; the first
 /// name must agree, or Maria's bill would be Marie's.
