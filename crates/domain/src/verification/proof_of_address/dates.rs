@@ -75,20 +75,36 @@ const MONTHS: [(&str, u8); 58] = [
     ("dic", 12),
 ];
 
+/// How long a month's name must be for one misread letter in it to be forgiven ("3 de
+/// sepuembre de 2026"): a shorter one would take in other words.
+const LOOSE_MONTH: usize = 7;
+
+/// A month's number by its name, or, for a name [`LOOSE_MONTH`] long or longer, by the
+/// one month whose names of that length it misses by a letter.
 fn month_number(name: &str) -> Option<u8> {
-    MONTHS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
+    if let Some((_, month)) = MONTHS.iter().find(|(n, _)| *n == name) {
+        return Some(*month);
+    }
+    if name.len() < LOOSE_MONTH {
+        return None;
+    }
+    let mut near = MONTHS
+        .iter()
+        .filter(|(n, _)| {
+            n.len() == name.len()
+                && n.bytes().zip(name.bytes()).filter(|(a, b)| a != b).count() == 1
+        })
+        .map(|(_, month)| *month);
+    let first = near.next()?;
+    near.all(|month| month == first).then_some(first)
 }
 
-/// Every month name, longest first, as a regex alternation.
-fn month_names() -> String {
-    let mut names: Vec<&str> = MONTHS.iter().map(|(n, _)| *n).collect();
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    names.join("|")
-}
+/// A word where a month's name is written: the name itself is judged by [`month_number`].
+const MONTH_WORD: &str = "[a-z]{3,10}";
 
 /// The ways a date is written, each with the order of its parts.
 static PATTERNS: LazyLock<[(Regex, Order); 4]> = LazyLock::new(|| {
-    let month = month_names();
+    let month = MONTH_WORD;
     let pattern = |p: &str| Regex::new(p).expect("a valid pattern");
     [
         // 2026-03-11, 2026/03/11
@@ -542,6 +558,30 @@ mod tests {
                 Some(expected),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn a_long_month_name_with_one_letter_misread_is_still_its_month() {
+        let cases = [
+            (
+                "Date d'émission: 10 sepeembre 2026",
+                Some(date!(2026 - 09 - 10)),
+            ),
+            (
+                "Fecha de emisión: 3 de sepuembre de 2026",
+                Some(date!(2026 - 09 - 03)),
+            ),
+            (
+                "Statement date: Octobar 5, 2026",
+                Some(date!(2026 - 10 - 05)),
+            ),
+            // A short name is never guessed at, nor a word two letters from any month.
+            ("Statement date: 11 Jane 2026", None),
+            ("Statement date: 11 settlement 2026", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(issue_date(text, false, LATEST), expected, "{text}");
         }
     }
 
