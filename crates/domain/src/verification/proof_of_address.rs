@@ -288,8 +288,9 @@ fn name_key(folded: &str) -> String {
         .collect()
 }
 
-/// How many letters of `word` differ from `of`'s, place by place, when as long.
-fn misses(word: &[char], of: &[char]) -> Option<usize> {
+/// How many letters of `word` differ from `of`'s, place by place, when as long: OCR
+/// misreads a letter in a name, a label or a month's name.
+fn misses<T: PartialEq>(word: &[T], of: &[T]) -> Option<usize> {
     (word.len() == of.len()).then(|| word.iter().zip(of).filter(|(a, b)| a != b).count())
 }
 

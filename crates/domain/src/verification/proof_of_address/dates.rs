@@ -12,6 +12,8 @@ use regex::Regex;
 use time::{Date, Month};
 use unicode_normalization::UnicodeNormalization;
 
+use super::misses;
+
 /// Month names and their abbreviations in English, French and Spanish, accents removed,
 /// each with its month number.
 const MONTHS: [(&str, u8); 58] = [
@@ -90,10 +92,7 @@ fn month_number(name: &str) -> Option<u8> {
     }
     let mut near = MONTHS
         .iter()
-        .filter(|(n, _)| {
-            n.len() == name.len()
-                && n.bytes().zip(name.bytes()).filter(|(a, b)| a != b).count() == 1
-        })
+        .filter(|(n, _)| misses(n.as_bytes(), name.as_bytes()) == Some(1))
         .map(|(_, month)| *month);
     let first = near.next()?;
     near.all(|month| month == first).then_some(first)
@@ -241,11 +240,11 @@ fn find_stem(text: &str, stem: &str) -> Option<usize> {
     if stem.len() < LOOSE_STEM {
         return None;
     }
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let (starts, chars): (Vec<usize>, Vec<char>) = text.char_indices().unzip();
     chars
         .windows(stem.len())
-        .find(|w| w.iter().zip(&stem).filter(|((_, a), b)| a != *b).count() <= 1)
-        .map(|w| w[0].0)
+        .position(|w| misses(w, &stem).is_some_and(|m| m <= 1))
+        .map(|at| starts[at])
 }
 
 /// Where each kind of label stands in `text`, left to right.
