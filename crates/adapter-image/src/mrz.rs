@@ -48,7 +48,7 @@ const BAND_READS: [Read; 4] = [
 ];
 
 /// How a part of a page is given to tesseract.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Read {
     /// The width it is scaled to.
     width: u32,
@@ -163,15 +163,31 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
             // then the band as cut, for that measure can be off (seed 27: a card on a
             // striped table, its band turned a degree too far).
             let uprights = match deskew::residual_skew(&band) {
-                0.0 => vec![band.clone(), imageops::rotate180(&band)],
+                0.0 => {
+                    let band = band::without_table(&band);
+                    let upside_down = imageops::rotate180(&band);
+                    vec![band, upside_down]
+                }
                 degrees => {
-                    let turned = deskew::turned_back(&band, degrees);
+                    let turned = band::without_table(&deskew::turned_back(&band, degrees));
                     let upside_down = imageops::rotate180(&turned);
-                    vec![turned, upside_down, band]
+                    vec![turned, upside_down, band::without_table(&band)]
                 }
             };
+            // A band whose grey levels hold no line of text (a shadow across it) holds
+            // none at another width or turned either: it is read evened from then on.
+            let mut grey_blank = false;
             'band: for upright in &uprights {
+                let mut done: Vec<Read> = Vec::with_capacity(BAND_READS.len());
                 for how in BAND_READS {
+                    let how = Read {
+                        evened: how.evened || grey_blank,
+                        ..how
+                    };
+                    if done.contains(&how) {
+                        continue;
+                    }
+                    done.push(how);
                     match read(upright, how, most) {
                         Step::Answer(answer) => return *answer,
                         // Out of band reads: the page's bottom shares may still read.
@@ -183,7 +199,8 @@ pub fn read_mrz(page: &GrayImage, ocr: &Ocr, budget: &Budget) -> MrzReading {
                         // Nothing like a zone, in grey levels and evened: none at
                         // another width either.
                         Step::Nothing if how.evened => break,
-                        Step::Nothing | Step::Blank => {}
+                        Step::Blank => grey_blank = true,
+                        Step::Nothing => {}
                     }
                 }
             }
