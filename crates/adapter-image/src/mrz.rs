@@ -812,7 +812,7 @@ fn td3(line1: &str, line2: &str) -> MrzReading {
     // The personal number's check digit (a filler when there is none) and the composite.
     let line2 = number_line(line2, 42..44);
     let parsed = ::mrz::parse_td3(&line1, &line2);
-    judged(parsed, || DocumentFields {
+    judged(parsed, line2.as_bytes()[9], || DocumentFields {
         document_type: "passport",
         issuer: &line1[2..5],
         names: &line1[5..44],
@@ -842,7 +842,7 @@ fn td2(line1: &str, line2: &str) -> MrzReading {
     let line1 = fixed(line1, 2..36, letters);
     let line2 = number_line(line2, 35..36);
     let parsed = ::mrz::parse_td2(&line1, &line2);
-    judged(parsed, || DocumentFields {
+    judged(parsed, line2.as_bytes()[9], || DocumentFields {
         document_type: card_type(&line1[0..2]),
         issuer: &line1[2..5],
         names: &line1[5..36],
@@ -862,7 +862,7 @@ fn td1(line1: &str, line2: &str, line3: &str) -> MrzReading {
     let line2 = fixed(&line2, 29..30, digits);
     let line3 = letters(line3);
     let parsed = ::mrz::parse_td1(&line1, &line2, &line3);
-    judged(parsed, || DocumentFields {
+    judged(parsed, line1.as_bytes()[14], || DocumentFields {
         document_type: card_type(&line1[0..2]),
         issuer: &line1[2..5],
         names: &line3,
@@ -886,9 +886,18 @@ struct DocumentFields<'a> {
 
 fn judged<'a>(
     parsed: Result<::mrz::MrzData, ::mrz::MrzError>,
+    number_check: u8,
     fields: impl FnOnce() -> DocumentFields<'a>,
 ) -> MrzReading {
     let data = match parsed {
+        // A filler for the number's check digit says the number runs on into the optional
+        // data; the `mrz` crate counts it a 0 where it does not, and a card's line read a
+        // cell off, its check digit moved out of place, passed with a wrong number (seed
+        // 34: `I<SASW22830625<<<...` for `I<USASW22830625<<...`, the composite holding by
+        // chance).
+        Ok(data) if number_check == b'<' && data.document_number_full.is_none() => {
+            return MrzReading::CheckDigitInvalid;
+        }
         Ok(data) if data.valid() => data,
         Ok(_) | Err(::mrz::MrzError::BadChecksum { .. }) => return MrzReading::CheckDigitInvalid,
         Err(_) => return MrzReading::NotFound,
@@ -1073,6 +1082,47 @@ mod tests {
             read(&[misread, zone[1], zone[2]]),
             MrzReading::CheckDigitInvalid
         );
+    }
+
+    #[test]
+    fn a_number_whose_check_digit_is_a_filler_with_nothing_run_on_is_refused() {
+        // Seed 34's two cards, each line 1 read a cell off: the check digit's cell a
+        // filler, and the composite holding by chance.
+        let lost_a_cell = [
+            "I<SASW22830625<<<<<<<<<<<<<<<",
+            "9606210X3305267USA<<<<<<<<<<<8",
+            "KOWALCZYK<<JOSE<<<<<<<<<<<<<<<",
+        ];
+        assert_eq!(read(&lost_a_cell), MrzReading::CheckDigitInvalid);
+        let gained_a_cell = [
+            "I<HUSA1819131<<8<<<<<<<<<<<<<<",
+            "7007020X2910253USA<<<<<<<<<<<0",
+            "LI<<ANA<KRZYSZTOF<<<<<<<<<<<<<",
+        ];
+        assert_eq!(read(&gained_a_cell), MrzReading::CheckDigitInvalid);
+        // A number that does run on into the optional data still reads.
+        let day = |year, month, day| ::mrz::MrzDate::Calendar(::mrz::Date::new(year, month, day));
+        let zone = ::mrz::format_td1(&::mrz::Td1Fields {
+            document_code: "I".into(),
+            issuing_country: "UTO".into(),
+            document_number: "D23145890734".into(),
+            optional_data_1: None,
+            surname: "ERIKSSON".into(),
+            given_names: "ANNA".into(),
+            nationality: "UTO".into(),
+            date_of_birth: day(1974, 8, 12),
+            sex: ::mrz::Sex::Female,
+            date_of_expiry: day(2032, 4, 15),
+            optional_data_2: None,
+        });
+        let lines: Vec<&str> = zone.lines().collect();
+        assert_eq!(&lines[0][14..15], "<", "{zone}");
+        match read(&lines) {
+            MrzReading::Read(read) => {
+                assert_eq!(read.document_number.as_deref(), Some("D23145890734"))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
