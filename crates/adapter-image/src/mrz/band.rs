@@ -10,6 +10,7 @@ use imageproc::region_labelling::Connectivity;
 
 use crate::components::{self, Piece};
 use crate::deskew::{STROKE_ACROSS, STROKE_DOWN, ink, strokes_only};
+use crate::quality;
 
 /// How much darker than around it a pixel is to be a zone's ink here: printed black,
 /// it stands out more than the weave of a cloth, whose countless fine marks outscored
@@ -390,12 +391,12 @@ pub fn without_table(band: &GrayImage) -> GrayImage {
 /// The paper's light in `columns` of `band`: the level three quarters of their pixels
 /// are under (glyphs' ink is a small share of a zone's rows).
 fn paper_light(band: &GrayImage, columns: std::ops::Range<u32>) -> u8 {
-    let mut levels: Vec<u8> = columns
-        .filter(|&x| x < band.width())
-        .flat_map(|x| (0..band.height()).map(move |y| band.get_pixel(x, y).0[0]))
-        .collect();
-    levels.sort_unstable();
-    levels.get(levels.len() * 3 / 4).copied().unwrap_or(255)
+    let (left, right) = (
+        columns.start.min(band.width()),
+        columns.end.min(band.width()),
+    );
+    let strip = imageops::crop_imm(band, left, 0, right - left, band.height()).to_image();
+    quality::percentile(&strip, 0.75)
 }
 
 #[cfg(test)]
