@@ -74,11 +74,11 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
     if page.width() < 30 || page.height() < 10 {
         return Vec::new();
     }
-    let dark = strokes_only(
+    let dark = no_larger_than_glyphs(&strokes_only(
         &ink(page, MEASURE_WIDTH, BAND_INK_DELTA),
         STROKE_ACROSS,
         STROKE_DOWN,
-    );
+    ));
     let edges: Vec<u32> = (0..dark.height())
         .map(|y| {
             (1..dark.width())
@@ -86,7 +86,13 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
                 .count() as u32
         })
         .collect();
-    let busiest = edges.iter().copied().max().unwrap_or(0);
+    // The busiest line, not row: a rule a row or two tall (a page's dotted border)
+    // crossed twice a line's strokes, and set the bar over a zone's name line.
+    let busiest = edges
+        .windows(MIN_LINE_ROWS as usize)
+        .map(|rows| rows.iter().copied().min().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
     if busiest < MIN_EDGES {
         return Vec::new();
     }
@@ -148,6 +154,29 @@ pub fn bands(page: &GrayImage) -> Vec<GrayImage> {
         }
     }
     bands
+}
+
+/// The most pixels a piece of a zone's ink spans either way at [`MEASURE_WIDTH`]: a
+/// TD1 zone across the whole photo has glyphs about 33 pixels apart and as tall, and a
+/// glyph joined by blur to its neighbour stays under twice that.
+const GLYPH_SPAN: u32 = 60;
+
+/// `dark` without its pieces of ink larger than [`GLYPH_SPAN`] either way. A cloth's
+/// weave is short runs joined into long pieces, which [`strokes_only`] keeps: its
+/// stripes crossed more rows of strokes than a small zone's thin glyphs, and every
+/// band cut went to the cloth (seeds 30 and 31, phone photos).
+fn no_larger_than_glyphs(dark: &GrayImage) -> GrayImage {
+    let (labels, pieces) = components::pieces(dark, Connectivity::Eight);
+    let mut glyphs = dark.clone();
+    for (x, y, pixel) in glyphs.enumerate_pixels_mut() {
+        let larger = pieces
+            .get(&labels.get_pixel(x, y).0[0])
+            .is_some_and(|p| p.right - p.left > GLYPH_SPAN || p.bottom - p.top > GLYPH_SPAN);
+        if larger {
+            pixel.0[0] = 0;
+        }
+    }
+    glyphs
 }
 
 /// `line` cut at its deepest valley, and each part as deep, while a valley holds
@@ -442,6 +471,71 @@ mod tests {
             zone.dimensions()
         );
         assert!(zone.width() < page.width() + 100, "{:?}", zone.dimensions());
+    }
+
+    #[test]
+    fn a_fine_weave_above_and_below_the_page_is_no_band() {
+        let page = Passport::sample().page(None).expect("the OCR-B typeface");
+        let page = DynamicImage::ImageRgb8(page).into_luma8();
+        // A weave of thin dark threads crossing at 45 degrees, 16 px apart: each row
+        // of it crosses more strokes than the zone's, none longer than a glyph's.
+        let weave = |x: u32, y: u32| (x + y) % 16 < 3 || (x + 16_000 - y) % 16 < 3;
+        let mut photo = GrayImage::from_fn(page.width(), page.height() + 1200, |x, y| {
+            Luma([if weave(x, y) { 40 } else { 190 }])
+        });
+        imageops::replace(&mut photo, &page, 0, 600);
+        let zone = bands(&photo).into_iter().next().expect("a band");
+        // The zone's band is the page's light paper with a few lines of glyphs; a band
+        // of the weave is a fifth or more dark threads.
+        let dark = zone.pixels().filter(|p| p.0[0] < 100).count();
+        assert!(
+            dark * 8 < (zone.width() * zone.height()) as usize,
+            "{dark} dark pixels in {:?}",
+            zone.dimensions()
+        );
+        assert!(zone.height() < page.height() / 2, "{:?}", zone.dimensions());
+    }
+
+    #[test]
+    fn only_pieces_of_ink_the_size_of_glyphs_are_kept() {
+        let mut dark = GrayImage::new(300, 200);
+        // A glyph 20 by 30, and a thread 1 px wide running 100 px down a slant.
+        for (x, y) in (10..30).flat_map(|x| (10..40).map(move |y| (x, y))) {
+            dark.put_pixel(x, y, Luma([255]));
+        }
+        for i in 0..100 {
+            dark.put_pixel(100 + i, 50 + i, Luma([255]));
+        }
+        let kept = no_larger_than_glyphs(&dark);
+        assert_eq!(kept.get_pixel(20, 20).0[0], 255);
+        assert_eq!(kept.get_pixel(150, 100).0[0], 0);
+        assert_eq!(kept.pixels().filter(|p| p.0[0] > 0).count(), 20 * 30);
+    }
+
+    #[test]
+    fn a_dotted_rule_a_row_tall_does_not_hide_a_sparse_name_line() {
+        // A name line of bars 24 px apart over a number line of bars 12 apart (25 rows
+        // each, 16 between them), and under them a dotted rule crossing twice as many
+        // strokes as the number line in one row (a page's border).
+        let photo = GrayImage::from_fn(1000, 800, |x, y| {
+            let across = (200..800).contains(&x);
+            let name = (300..325).contains(&y) && x % 24 < 6;
+            let number = (341..366).contains(&y) && x % 12 < 6;
+            let rule = y == 400 && x % 6 < 3;
+            Luma([if across && (name || number || rule) {
+                20
+            } else {
+                200
+            }])
+        });
+        let zone = bands(&photo).into_iter().next().expect("a band");
+        // Both lines with a margin (66 rows and 30 either side), not the number line
+        // alone with room for lines it did not find (25 and 112 either side).
+        assert!(
+            (66..150).contains(&zone.height()),
+            "{:?}",
+            zone.dimensions()
+        );
     }
 
     #[test]
