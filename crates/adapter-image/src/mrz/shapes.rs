@@ -39,6 +39,10 @@ const FILLER: char = '<';
 /// OCR-B C as 0 where the shapes said C by 0.6.
 const OVERRIDE_MARGIN: f32 = 0.1;
 
+/// How many glyphs of its line about a glyph its photo's stretch is measured on: a few
+/// cells either way, enough that one glyph misread cannot sway the median.
+const NEIGHBOURS: usize = 9;
+
 /// The size shapes are compared at.
 const WIDTH: u32 = 20;
 /// See [`WIDTH`].
@@ -101,11 +105,11 @@ impl Shapes {
     /// tesseract read: the nearest shape of its group when tesseract read one of a group,
     /// another character when its shape is clearly nearer ([`OVERRIDE_MARGIN`]), else
     /// what tesseract read. Proportions are compared after the photo's own stretch
-    /// ([`Self::stretch`]) is taken out.
+    /// about each glyph ([`Self::stretches`]) is taken out.
     pub fn settle(&self, image: &GrayImage, glyphs: &mut [Glyph]) {
         let seen: Vec<Option<Shape>> = glyphs.iter().map(|g| seen_shape(image, g)).collect();
-        let stretch = self.stretch(&seen);
-        for (glyph, seen) in glyphs.iter_mut().zip(seen) {
+        let stretches = self.stretches(glyphs, &seen);
+        for ((glyph, seen), stretch) in glyphs.iter_mut().zip(seen).zip(stretches) {
             if let Some(mut seen) = seen {
                 seen.aspect /= stretch;
                 glyph.symbol = self.nearest(&seen);
@@ -113,21 +117,53 @@ impl Shapes {
         }
     }
 
-    /// How much wider than OCR-B's the glyphs of a photo are (a page photographed at a
-    /// slant, or levelled, is stretched one way): the median ratio of each glyph's
-    /// proportions to its character's, over the characters no group confuses. O is 5 %
-    /// wider than 0, and a slant alone made every 0 of a zone an O.
-    fn stretch(&self, seen: &[Option<Shape>]) -> f32 {
-        let ratios = seen.iter().flatten().filter_map(|seen| {
-            if GROUPS.iter().any(|g| g.contains(seen.symbol)) {
-                return None;
-            }
-            let drawn = self.shapes.iter().find(|s| s.symbol == seen.symbol)?;
-            Some(seen.aspect / drawn.aspect)
-        });
-        let mut ratios: Vec<f32> = ratios.collect();
-        ratios.sort_by(f32::total_cmp);
-        ratios.get(ratios.len() / 2).copied().unwrap_or(1.0)
+    /// How much wider than OCR-B's the glyphs about each of `glyphs` are (a page
+    /// photographed at a slant, or levelled, is stretched one way): the median ratio of
+    /// proportions to their characters' over the [`NEIGHBOURS`] nearest glyphs of its
+    /// line of the characters no group confuses. O is 5 % wider than 0: a slant alone made every 0 of
+    /// a zone an O, and a keystone tilt, widening one end of a line more than the other,
+    /// made the two zeros of a number at the wide end Os by a hair (passports seed 33,
+    /// read `5O1O866`, whose check digit holds as well as `5010866`'s).
+    fn stretches(&self, glyphs: &[Glyph], seen: &[Option<Shape>]) -> Vec<f32> {
+        let centre = |g: &Glyph| {
+            (
+                (g.left + g.right) as f32 / 2.0,
+                (g.top + g.bottom) as f32 / 2.0,
+            )
+        };
+        let ratios: Vec<((f32, f32), f32)> = glyphs
+            .iter()
+            .zip(seen)
+            .filter_map(|(glyph, seen)| Some((centre(glyph), self.ratio(seen.as_ref()?)?)))
+            .collect();
+        glyphs
+            .iter()
+            .map(|glyph| {
+                let (x, y) = centre(glyph);
+                // Its own line's glyphs: the end of the line above can be a run of
+                // fillers read as letters, whose proportions are no measure.
+                let tall = (glyph.bottom - glyph.top) as f32;
+                let mut near: Vec<(f32, f32)> = ratios
+                    .iter()
+                    .filter(|((_, cy), _)| (cy - y).abs() < tall)
+                    .map(|&((cx, _), ratio)| ((cx - x).abs(), ratio))
+                    .collect();
+                near.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let mut near: Vec<f32> = near.into_iter().take(NEIGHBOURS).map(|n| n.1).collect();
+                near.sort_by(f32::total_cmp);
+                near.get(near.len() / 2).copied().unwrap_or(1.0)
+            })
+            .collect()
+    }
+
+    /// How much wider than its character's in OCR-B `seen` is, `None` for a character
+    /// of a group (whose width is what is in doubt).
+    fn ratio(&self, seen: &Shape) -> Option<f32> {
+        if GROUPS.iter().any(|g| g.contains(seen.symbol)) {
+            return None;
+        }
+        let drawn = self.shapes.iter().find(|s| s.symbol == seen.symbol)?;
+        Some(seen.aspect / drawn.aspect)
     }
 
     /// What the part `piece` of `image` holds, by shape alone (its symbol unused): a
@@ -327,6 +363,40 @@ mod tests {
             let read: String = glyphs.iter().map(|g| g.symbol).collect();
             assert_eq!(read, text, "{stretch}");
         }
+    }
+
+    #[test]
+    fn a_keystone_widening_one_end_of_a_line_keeps_its_zeros_there() {
+        let (shapes, font) = (shapes(), ocrb_font().expect("the OCR-B typeface"));
+        // A number at the near end, 12 % wider than printed, its zeros read as Os; the
+        // rest of the line 5 % narrower, its Os read as 0. One stretch for the whole
+        // line, in between, took the zeros for Os and the Os for zeros.
+        let (near, far) = ("L0722929<4", "UTOKOWALCZYK<<JOSE<<<");
+        let (near_page, mut glyphs) = printed(&font, near, 1.12);
+        let (far_page, far_glyphs) = printed(&font, far, 0.95);
+        let mut page = GrayImage::from_pixel(
+            near_page.width() + far_page.width(),
+            near_page.height(),
+            Luma([235]),
+        );
+        imageops::replace(&mut page, &near_page, 0, 0);
+        imageops::replace(&mut page, &far_page, i64::from(near_page.width()), 0);
+        let shift = near_page.width() as i32;
+        glyphs.extend(far_glyphs.into_iter().map(|g| Glyph {
+            left: g.left + shift,
+            right: g.right + shift,
+            ..g
+        }));
+        for glyph in &mut glyphs {
+            glyph.symbol = match glyph.symbol {
+                '0' => 'O',
+                'O' => '0',
+                other => other,
+            };
+        }
+        shapes.settle(&page, &mut glyphs);
+        let read: String = glyphs.iter().map(|g| g.symbol).collect();
+        assert_eq!(read, format!("{near}{far}"));
     }
 
     #[test]
