@@ -1127,9 +1127,30 @@ mod tests {
         );
     }
 
+    /// A date of the `mrz` crate's zones.
+    fn day(year: i32, month: u32, day: u32) -> ::mrz::MrzDate {
+        ::mrz::MrzDate::Calendar(::mrz::Date::new(year, month, day))
+    }
+
+    /// The zone of a card (TD1) holding `number`, for ANNA ERIKSSON.
+    fn card_zone(number: &str) -> String {
+        ::mrz::format_td1(&::mrz::Td1Fields {
+            document_code: "I".into(),
+            issuing_country: "UTO".into(),
+            document_number: number.into(),
+            optional_data_1: None,
+            surname: "ERIKSSON".into(),
+            given_names: "ANNA".into(),
+            nationality: "UTO".into(),
+            date_of_birth: day(1974, 8, 12),
+            sex: ::mrz::Sex::Female,
+            date_of_expiry: day(2032, 4, 15),
+            optional_data_2: None,
+        })
+    }
+
     #[test]
     fn a_zero_read_as_o_in_a_number_or_optional_data_is_put_back_where_the_checks_say_so() {
-        let day = |year, month, day| ::mrz::MrzDate::Calendar(::mrz::Date::new(year, month, day));
         let passport = |number: &str, personal: &str| {
             ::mrz::format_td3(&::mrz::Td3Fields {
                 issuing_country: "UTO".into(),
@@ -1164,19 +1185,7 @@ mod tests {
             number(read(&[lines[0], &misread])).as_deref(),
             Some("B3605505")
         );
-        let card = ::mrz::format_td1(&::mrz::Td1Fields {
-            document_code: "I".into(),
-            issuing_country: "UTO".into(),
-            document_number: "D2304589".into(),
-            optional_data_1: None,
-            surname: "ERIKSSON".into(),
-            given_names: "ANNA".into(),
-            nationality: "UTO".into(),
-            date_of_birth: day(1974, 8, 12),
-            sex: ::mrz::Sex::Female,
-            date_of_expiry: day(2032, 4, 15),
-            optional_data_2: None,
-        });
+        let card = card_zone("D2304589");
         let lines: Vec<&str> = card.lines().collect();
         let misread = lines[0].replacen("D2304589", "D23O4589", 1);
         assert_eq!(
@@ -1208,20 +1217,7 @@ mod tests {
         ];
         assert_eq!(read(&gained_a_cell), MrzReading::CheckDigitInvalid);
         // A number that does run on into the optional data still reads.
-        let day = |year, month, day| ::mrz::MrzDate::Calendar(::mrz::Date::new(year, month, day));
-        let zone = ::mrz::format_td1(&::mrz::Td1Fields {
-            document_code: "I".into(),
-            issuing_country: "UTO".into(),
-            document_number: "D23145890734".into(),
-            optional_data_1: None,
-            surname: "ERIKSSON".into(),
-            given_names: "ANNA".into(),
-            nationality: "UTO".into(),
-            date_of_birth: day(1974, 8, 12),
-            sex: ::mrz::Sex::Female,
-            date_of_expiry: day(2032, 4, 15),
-            optional_data_2: None,
-        });
+        let zone = card_zone("D23145890734");
         let lines: Vec<&str> = zone.lines().collect();
         assert_eq!(&lines[0][14..15], "<", "{zone}");
         match read(&lines) {
